@@ -1,0 +1,74 @@
+// Bot processes that arena starts, watches and restarts.
+//
+// A bot runs as `/bin/sh -c "exec COMMAND"` in a process group of its own,
+// with ARENA_ADDRESS, ARENA_TOKEN and ARENA_BOT_NAME in its environment and
+// its output appended to a log file. A BotSupervisor keeps each bot
+// connected for the matches still to come: a bot that died (or is alive but
+// not connected) is restarted, up to a limit; past the limit it is dropped
+// and its remaining matches are played without it (the fault policy decides).
+//
+// Thread safety: BotSupervisor's methods may be called from any thread.
+#ifndef ARENA_ARENA_BOT_PROCESS_H_
+#define ARENA_ARENA_BOT_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "referee/bot_hub.h"
+
+namespace arena {
+
+class BotProcess {
+ public:
+  BotProcess(std::string name, std::string command, std::string address,
+             std::string token, std::string log_path);
+  ~BotProcess();
+  absl::Status Start();
+  bool Running();
+  // SIGTERM to the group, then SIGKILL after `grace`.
+  void Stop(absl::Duration grace);
+  const std::string& name() const { return name_; }
+  const std::string& log_path() const { return log_path_; }
+
+ private:
+  std::string name_, command_, address_, token_, log_path_;
+  pid_t pid_ = -1;
+};
+
+class BotSupervisor {
+ public:
+  BotSupervisor(BotHub* hub, absl::Duration connect_timeout, int max_restarts)
+      : hub_(hub), connect_timeout_(connect_timeout), max_restarts_(max_restarts) {}
+  ~BotSupervisor() { StopAll(); }
+
+  void Add(std::unique_ptr<BotProcess> p);
+  // Starts every bot and waits until all are connected.
+  absl::Status StartAll();
+  // Restarts `bot` if it is not connected; false if it is dropped.
+  bool Ensure(const std::string& bot);
+  std::vector<std::string> Dropped() const;
+  void StopAll();
+
+ private:
+  struct Entry {
+    std::unique_ptr<BotProcess> process;
+    absl::Mutex mu;  // one restart at a time
+    int restarts = 0;
+    bool dropped = false;
+  };
+  BotHub* const hub_;
+  const absl::Duration connect_timeout_;
+  const int max_restarts_;
+  std::map<std::string, std::unique_ptr<Entry>> bots_;  // fixed after Add
+};
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_BOT_PROCESS_H_

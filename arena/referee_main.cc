@@ -1,0 +1,51 @@
+// referee: a standalone referee for bots that connect from elsewhere.
+//
+//   referee --listen ADDR --config FILE
+//
+// The config is an arena.v1.TournamentConfig in protobuf text format (see
+// docs/config.md). The referee waits for every bot the config lists to
+// connect with its token, runs the tournament, and writes the records and
+// standings into the config's records_dir.
+#include <iostream>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "arena/launch.h"
+#include "arena/tournament.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address to listen on");
+ABSL_FLAG(std::string, config, "", "tournament config (text-format TournamentConfig)");
+ABSL_FLAG(int64_t, connect_timeout_s, 300,
+          "how long to wait for the bots, unless the config says");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "A standalone referee.\nUsage: referee --listen ADDR --config FILE");
+  absl::ParseCommandLine(argc, argv);
+  spdlog::set_pattern("[%H:%M:%S.%e] [%l] %v");
+  const std::string path = absl::GetFlag(FLAGS_config);
+  if (path.empty()) {
+    std::cerr << "referee: --config FILE is required\n";
+    return 2;
+  }
+  auto config = arena::ReadConfigFile(path);
+  if (!config.ok()) {
+    std::cerr << "referee: " << config.status().message() << "\n";
+    return 2;
+  }
+  arena::LaunchOptions lo;
+  lo.listen = absl::GetFlag(FLAGS_listen);
+  lo.start_bots = false;
+  lo.connect_timeout = config->connect_timeout_ms() > 0
+                           ? absl::Milliseconds(config->connect_timeout_ms())
+                           : absl::Seconds(absl::GetFlag(FLAGS_connect_timeout_s));
+  auto st = arena::RunConfiguredTournament(*config, lo);
+  if (!st.ok()) {
+    std::cerr << "referee: " << st.status().message() << "\n";
+    return 2;
+  }
+  std::cout << arena::StandingsTable(*st);
+  return st->records_failed() == 0 ? 0 : 1;
+}

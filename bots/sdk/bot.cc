@@ -1,0 +1,147 @@
+#include "bots/sdk/bot.h"
+
+#include <cstdlib>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "arena/v1/arena.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "spdlog/spdlog.h"
+
+namespace arena::bots {
+namespace {
+
+// A small FIFO of decisions for the worker threads.
+class Queue {
+ public:
+  void Push(v1::DecisionRequest r) {
+    absl::MutexLock lock(&mu_);
+    items_.push_back(std::move(r));
+  }
+  // Blocks; false when closed and empty.
+  bool Pop(v1::DecisionRequest* out) {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](Queue* q) ABSL_EXCLUSIVE_LOCKS_REQUIRED(q->mu_) {
+          return q->closed_ || !q->items_.empty();
+        },
+        this));
+    if (items_.empty()) return false;
+    *out = std::move(items_.front());
+    items_.erase(items_.begin());
+    return true;
+  }
+  void Close() {
+    absl::MutexLock lock(&mu_);
+    closed_ = true;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<v1::DecisionRequest> items_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace
+
+absl::Status RunBot(const BotOptions& options, const Policy& policy) {
+  if (options.address.empty()) {
+    return absl::InvalidArgumentError(
+        "no referee address: pass --address or set ARENA_ADDRESS");
+  }
+  if (options.token.empty()) {
+    return absl::InvalidArgumentError(
+        "no token: pass --token or set ARENA_TOKEN");
+  }
+  auto channel =
+      grpc::CreateChannel(options.address, grpc::InsecureChannelCredentials());
+  auto stub = v1::Referee::NewStub(channel);
+  grpc::ClientContext ctx;
+  auto stream = stub->Play(&ctx);
+
+  absl::Mutex write_mu;
+  auto write = [&](const v1::BotMessage& m) {
+    absl::MutexLock lock(&write_mu);
+    stream->Write(m);
+  };
+  v1::BotMessage hello;
+  hello.mutable_hello()->set_token(options.token);
+  hello.mutable_hello()->set_protocol_version(1);
+  hello.mutable_hello()->set_client(options.client);
+  write(hello);
+
+  absl::Mutex matches_mu;
+  std::map<std::string, v1::MatchStart> matches;  // by match id
+  auto decide = [&](const v1::DecisionRequest& req) {
+    v1::MatchStart start;
+    {
+      absl::MutexLock lock(&matches_mu);
+      auto it = matches.find(req.match_id());
+      if (it != matches.end()) start = it->second;
+    }
+    v1::BotMessage out;
+    v1::Decision* d = out.mutable_decision();
+    d->set_match_id(req.match_id());
+    d->set_decision_id(req.decision_id());
+    d->set_action_index(policy(start, req));
+    write(out);
+  };
+
+  Queue queue;
+  std::vector<std::thread> workers;
+  for (int i = 1; i < options.threads; ++i) {
+    workers.emplace_back([&] {
+      v1::DecisionRequest r;
+      while (queue.Pop(&r)) decide(r);
+    });
+  }
+
+  v1::RefereeMessage msg;
+  while (stream->Read(&msg)) {
+    switch (msg.kind_case()) {
+      case v1::RefereeMessage::kWelcome:
+        spdlog::info("connected as {}", msg.welcome().bot_name());
+        break;
+      case v1::RefereeMessage::kMatchStart: {
+        absl::MutexLock lock(&matches_mu);
+        matches[msg.match_start().match_id()] = msg.match_start();
+        break;
+      }
+      case v1::RefereeMessage::kDecisionRequest:
+        if (workers.empty()) {
+          decide(msg.decision_request());
+        } else {
+          queue.Push(std::move(*msg.mutable_decision_request()));
+        }
+        break;
+      case v1::RefereeMessage::kMatchEnd: {
+        absl::MutexLock lock(&matches_mu);
+        matches.erase(msg.match_end().match_id());
+        break;
+      }
+      case v1::RefereeMessage::kNotice:
+        spdlog::warn("referee notice: {}", msg.notice().message());
+        break;
+      default:
+        break;
+    }
+  }
+  queue.Close();
+  for (auto& w : workers) w.join();
+  {
+    absl::MutexLock lock(&write_mu);
+    stream->WritesDone();
+  }
+  grpc::Status status = stream->Finish();
+  if (!status.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "referee ended the stream: ", status.error_message(), " (code ",
+        static_cast<int>(status.error_code()), ")"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace arena::bots

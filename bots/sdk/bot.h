@@ -1,0 +1,51 @@
+// The C++ bot SDK: a bot is a function from (match, decision request) to the
+// index of a legal action; the SDK does the rest: the connection, the Hello,
+// the stream, many matches at once, and sending each answer back.
+//
+//   int MyPolicy(const arena::v1::MatchStart& m,
+//                const arena::v1::DecisionRequest& r) { return 0; }
+//   int main(int argc, char** argv) {
+//     return arena::bots::BotMain(argc, argv, "my-bot", MyPolicy);
+//   }
+//
+// BotMain reads --address and --token (or ARENA_ADDRESS and ARENA_TOKEN from
+// the environment) and runs until the referee ends the stream.
+//
+// Thread safety: with threads > 1 the policy is called from several threads
+// at once (for different decisions) and must be safe for that.
+#ifndef ARENA_BOTS_SDK_BOT_H_
+#define ARENA_BOTS_SDK_BOT_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "arena/v1/arena.pb.h"
+
+namespace arena::bots {
+
+// The MatchStart is that of the decision's match (empty if the referee never
+// sent one). Returns an index into request.legal_actions().
+using Policy = std::function<int(const v1::MatchStart& match,
+                                 const v1::DecisionRequest& request)>;
+
+struct BotOptions {
+  std::string address;  // host:port of the referee
+  std::string token;
+  std::string client = "arena-cpp-sdk/1";
+  int threads = 1;      // decisions taken at once (across matches)
+};
+
+// Connects and plays until the referee ends the stream. OK when the referee
+// ended it normally.
+absl::Status RunBot(const BotOptions& options, const Policy& policy);
+
+// main() for a bot: parses the SDK's flags (--address, --token, --threads),
+// falls back on ARENA_ADDRESS / ARENA_TOKEN, runs the bot, returns the exit
+// code. `name` is used in logs only (the token decides the identity).
+int BotMain(int argc, char** argv, const std::string& name,
+            const Policy& policy);
+
+}  // namespace arena::bots
+
+#endif  // ARENA_BOTS_SDK_BOT_H_

@@ -1,0 +1,135 @@
+// The game interface every rules engine implements, after OpenSpiel's: an
+// immutable Game made from options creates States; a State says who must act,
+// what each acting seat may do, what each seat may see, and applies actions.
+//
+// Chance lives inside the State: it owns an arena::Rng seeded from the match
+// seed, so a match is a function of (game, options, seats, seed, actions).
+// Every chance outcome (deal, draw, reshuffle) is logged as an event with its
+// visibility, so records can be checked step by step on re-simulation.
+//
+// Decisions may be taken by several seats at once (ActingSeats() returns more
+// than one seat): the runner collects every choice, unseen by the others, and
+// calls Apply once with all of them. Moves the rules force are made by the
+// State itself and logged as events; a decision with one legal action is
+// still a decision, which the runner may take for the seat (AUTO_MOVES_SINGLE).
+//
+// Ownership and threads: a Game is immutable and may be shared by threads; a
+// State belongs to one match and is used by one thread at a time.
+#ifndef ARENA_REFEREE_GAME_H_
+#define ARENA_REFEREE_GAME_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "arena/v1/arena.pb.h"
+#include "arena/v1/record.pb.h"
+
+namespace arena {
+
+using Options = std::map<std::string, std::string>;
+
+// An event and who may see it. `public_event` is what everyone (including the
+// record) is told; seats in `private_seats` (and the record) see
+// `private_event` instead, when set. `record_only` events are seen by nobody
+// but the record (the order of a shuffled deck).
+struct LoggedEvent {
+  v1::Event event;             // the full event, as the record holds it
+  bool is_public = false;      // everyone may see `event`
+  uint64_t seats_mask = 0;     // else: these seats may see `event`
+  // When not public: what the other seats are told instead (unset: nothing).
+  bool has_redacted = false;
+  v1::Event redacted;
+};
+
+struct GameInfo {
+  std::string name;
+  int min_seats = 2;
+  int max_seats = 2;
+  int default_seats = 2;
+  int64_t default_decision_cap = 10000;
+  bool higher_score_wins = false;
+  // Option name -> one-line help, for `arena --help` and config errors.
+  std::map<std::string, std::string> options;
+};
+
+class State {
+ public:
+  virtual ~State() = default;
+
+  virtual bool IsTerminal() const = 0;
+
+  // Seats that must decide now, ascending. Empty iff terminal. More than one
+  // seat means a simultaneous decision.
+  virtual const std::vector<int>& ActingSeats() const = 0;
+
+  // Number of legal actions for an acting seat (at least 1).
+  virtual int NumLegalActions(int seat) const = 0;
+
+  // The legal actions of an acting seat, as sent to its bot.
+  virtual void FillLegalActions(
+      int seat, google::protobuf::RepeatedPtrField<v1::Action>* out) const = 0;
+
+  // Human-readable label of a legal action, for records and replays.
+  virtual std::string ActionLabel(int seat, int action) const = 0;
+
+  // Everything `seat` may know now (the events are added by the runner).
+  virtual void FillView(int seat, v1::View* view) const = 0;
+
+  // Applies one choice per acting seat: actions[i] is the index, into
+  // ActingSeats()[i]'s legal actions, of its choice. Indices must be legal.
+  virtual void Apply(absl::Span<const int> actions) = 0;
+
+  // The result: for a terminal state, by the rules; otherwise by the game's
+  // tie-break (used at the decision cap and for forfeits). Fills scores,
+  // placements, higher_score_wins and detail.
+  virtual v1::MatchResult Result() const = 0;
+
+  // Append-only log of everything that happened.
+  const std::vector<LoggedEvent>& events() const { return events_; }
+
+  // Game-specific constants for MatchStart (card catalogue and the like).
+  virtual void FillRules(v1::Rules* rules) const = 0;
+
+  // Number of Apply calls so far.
+  int64_t step() const { return step_; }
+
+ protected:
+  LoggedEvent& Log(bool is_public, uint64_t seats_mask) {
+    events_.emplace_back();
+    LoggedEvent& e = events_.back();
+    e.is_public = is_public;
+    e.seats_mask = seats_mask;
+    e.event.set_step(static_cast<int32_t>(step_));
+    return e;
+  }
+  int64_t step_ = 0;
+
+ private:
+  std::vector<LoggedEvent> events_;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual const GameInfo& info() const = 0;
+  virtual int num_seats() const = 0;
+  virtual std::unique_ptr<State> NewInitialState(uint64_t seed) const = 0;
+};
+
+// Places seats by score (ties share a placement); lower scores are better
+// unless `higher_is_better`.
+std::vector<int> PlacementsFromScores(const std::vector<double>& scores,
+                                      bool higher_is_better);
+
+// Whether `seat` may see a logged event, and which version of it.
+// Returns nullptr if the seat sees nothing of it.
+const v1::Event* EventForSeat(const LoggedEvent& e, int seat);
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_GAME_H_

@@ -1,0 +1,111 @@
+#include "referee/record.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace arena {
+
+namespace {
+std::string ErrnoText() { return std::strerror(errno); }
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
+    const std::string& dir, const std::string& match_id) {
+  std::unique_ptr<RecordWriter> w(new RecordWriter());
+  if (dir.empty()) return w;
+  w->final_path_ = absl::StrCat(dir, "/", match_id, ".jsonl");
+  w->part_path_ = absl::StrCat(w->final_path_, ".part");
+  w->file_ = std::fopen(w->part_path_.c_str(), "w");
+  if (w->file_ == nullptr) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot write record ", w->part_path_, ": ", ErrnoText()));
+  }
+  return w;
+}
+
+RecordWriter::~RecordWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+std::string RecordLineToJson(const v1::RecordLine& line) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  auto status = google::protobuf::util::MessageToJsonString(line, &out, opts);
+  if (!status.ok()) return "{}";  // cannot happen for a well-formed message
+  return out;
+}
+
+absl::Status RecordWriter::Append(const v1::RecordLine& line) {
+  std::string json = RecordLineToJson(line);
+  if (file_ == nullptr) {
+    if (final_path_.empty()) lines_.push_back(std::move(json));
+    return absl::OkStatus();
+  }
+  json.push_back('\n');
+  if (std::fwrite(json.data(), 1, json.size(), file_) != json.size()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RecordWriter::Finish() {
+  if (file_ == nullptr) return absl::OkStatus();
+  bool ok = std::fflush(file_) == 0;
+  ok = ok && ::fsync(fileno(file_)) == 0;
+  ok = (std::fclose(file_) == 0) && ok;
+  file_ = nullptr;
+  if (!ok || std::rename(part_path_.c_str(), final_path_.c_str()) != 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot finish record ", final_path_, ": ", ErrnoText()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
+    const std::vector<std::string>& lines, const std::string& source_name) {
+  std::vector<v1::RecordLine> out;
+  out.reserve(lines.size());
+  google::protobuf::util::JsonParseOptions opts;
+  opts.ignore_unknown_fields = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    v1::RecordLine line;
+    auto status =
+        google::protobuf::util::JsonStringToMessage(lines[i], &line, opts);
+    if (!status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_name, ": line ", i + 1,
+                       ": not a record line: ", status.ToString()));
+    }
+    if (line.kind_case() == v1::RecordLine::KIND_NOT_SET) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source_name, ": line ", i + 1, ": record line with no content"));
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
+    const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot open record ", path, ": ", ErrnoText()));
+  }
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return ParseRecordLines(lines, path);
+}
+
+}  // namespace arena

@@ -1,0 +1,59 @@
+// Match records: JSON Lines files, one arena.v1.RecordLine per line, written
+// with protobuf's JSON mapping and read back with its parser.
+//
+// RecordWriter writes to "<dir>/<match_id>.jsonl.part" as the match runs and
+// renames it to "<match_id>.jsonl" only when the match has finished, after
+// flushing it to disk. A crash of the referee therefore leaves every finished
+// match's record whole; an unfinished one stays as a .part file.
+//
+// Thread safety: a RecordWriter belongs to one match (one thread).
+#ifndef ARENA_REFEREE_RECORD_H_
+#define ARENA_REFEREE_RECORD_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "arena/v1/record.pb.h"
+
+namespace arena {
+
+class RecordWriter {
+ public:
+  // An empty `dir` makes a writer that keeps lines in memory only.
+  static absl::StatusOr<std::unique_ptr<RecordWriter>> Open(
+      const std::string& dir, const std::string& match_id);
+  ~RecordWriter();
+
+  absl::Status Append(const v1::RecordLine& line);
+  // Flushes, syncs and renames the file to its final name.
+  absl::Status Finish();
+
+  // Every line written so far, when kept in memory (no dir).
+  const std::vector<std::string>& lines() const { return lines_; }
+  const std::string& final_path() const { return final_path_; }
+
+ private:
+  RecordWriter() = default;
+  FILE* file_ = nullptr;
+  std::string part_path_;
+  std::string final_path_;
+  std::vector<std::string> lines_;
+  std::string buffer_;
+};
+
+// Serialises one line (no trailing newline).
+std::string RecordLineToJson(const v1::RecordLine& line);
+
+// Parses a whole record file. Errors name the file and the line.
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
+    const std::string& path);
+// Parses record lines held in memory.
+absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
+    const std::vector<std::string>& lines, const std::string& source_name);
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_RECORD_H_
