@@ -277,6 +277,7 @@ class HubMatchLink {
     uint64_t cid;
     {
       absl::MutexLock lock(&mu_);
+      ended_ = true;
       for (auto it = pending_.begin(); it != pending_.end();) {
         it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
       }
@@ -297,7 +298,10 @@ class HubMatchLink {
       auto it = pending_.find(d.decision_id());
       bool holds_seat = false;
       for (const auto& b : seat_bots_) holds_seat |= b == bot;
-      if (!holds_seat) {
+      if (ended_) {
+        kind = v1::NOTICE_KIND_UNKNOWN_MATCH;
+        why = absl::StrCat("match ", match_id_, " has ended");
+      } else if (!holds_seat) {
         kind = v1::NOTICE_KIND_FOREIGN;
         why = absl::StrCat("match ", match_id_, ": bot ", bot,
                            " holds no seat in this match");
@@ -374,6 +378,7 @@ class HubMatchLink {
   absl::CondVar cv_;
   std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
+  bool ended_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<v1::RefereeMessage> starts_;
 };
 
@@ -461,7 +466,7 @@ void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
     conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(),
                      d.decision_id(),
                      absl::StrCat("no running match has id '", d.match_id(),
-                                  "'"));
+                                  "' (it has ended, or never started)"));
     return;
   }
   link->OnDecision(conn, d);

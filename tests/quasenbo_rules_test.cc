@@ -2,8 +2,7 @@
 // of every event, option checking, and random playouts over a grid of options.
 // Expected values are worked out by hand from the card table below (the
 // catalogue order is itself pinned by CatalogueOrderIsFixed).
-#include "referee/games/quasenbo/quasenbo.h"
-
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/games/quasenbo/quasenbo.h"
 #include "referee/rng.h"
 
 namespace arena {
@@ -24,33 +24,33 @@ using ::testing::UnorderedElementsAre;
 using Position = QuasenboState::Position;
 
 // Card ids (basic deck; suits in brackets).
-constexpr int kAceMoons = 0;      // [Mo]
-constexpr int kAceSuns = 1;       // [Su]
-constexpr int kAceWaves = 2;      // [Wa]
-constexpr int kAceLeaves = 3;     // [Le]
-constexpr int kAceWyrms = 4;      // [Wy]
-constexpr int kAceKnots = 5;      // [Kn]
-constexpr int kAuthor = 6;        // 2 [Mo Kn]
-constexpr int kDesert = 7;        // 2 [Su Wy]
-constexpr int kOrigin = 8;        // 2 [Wa Le]
-constexpr int kJourney = 9;       // 3 [Mo Wa]
-constexpr int kPainter = 10;      // 3 [Su Kn]
-constexpr int kMountain = 12;     // 4 [Mo Su]
-constexpr int kSailor = 13;       // 4 [Wa Le]
-constexpr int kBattle = 14;       // 4 [Wy Kn]
-constexpr int kForest = 15;       // 5 [Mo Le]
+constexpr int kAceMoons = 0;        // [Mo]
+constexpr int kAceSuns = 1;         // [Su]
+constexpr int kAceWaves = 2;        // [Wa]
+constexpr int kAceLeaves = 3;       // [Le]
+constexpr int kAceWyrms = 4;        // [Wy]
+constexpr int kAceKnots = 5;        // [Kn]
+constexpr int kAuthor = 6;          // 2 [Mo Kn]
+constexpr int kDesert = 7;          // 2 [Su Wy]
+constexpr int kOrigin = 8;          // 2 [Wa Le]
+constexpr int kJourney = 9;         // 3 [Mo Wa]
+constexpr int kPainter = 10;        // 3 [Su Kn]
+constexpr int kMountain = 12;       // 4 [Mo Su]
+constexpr int kSailor = 13;         // 4 [Wa Le]
+constexpr int kBattle = 14;         // 4 [Wy Kn]
+constexpr int kForest = 15;         // 5 [Mo Le]
 constexpr int kChanceMeeting = 21;  // 7 [Mo Le]
-constexpr int kMill = 25;         // 8 [Wa Le]
-constexpr int kPact = 27;         // 9 [Mo Su]
-constexpr int kHuntress = 30;     // Crown [Mo]
-constexpr int kBard = 31;         // Crown [Su]
-constexpr int kSea = 32;          // Crown [Wa]
-constexpr int kEnd = 33;          // Crown [Le]
-constexpr int kCalamity = 34;     // Crown [Wy]
-constexpr int kWindfall = 35;     // Crown [Kn]
+constexpr int kMill = 25;           // 8 [Wa Le]
+constexpr int kPact = 27;           // 9 [Mo Su]
+constexpr int kHuntress = 30;       // Crown [Mo]
+constexpr int kBard = 31;           // Crown [Su]
+constexpr int kSea = 32;            // Crown [Wa]
+constexpr int kEnd = 33;            // Crown [Le]
+constexpr int kCalamity = 34;       // Crown [Wy]
+constexpr int kWindfall = 35;       // Crown [Kn]
 // With pawns (and courts) on: Pawns follow the Crowns.
-constexpr int kHarvest = 36;      // Pawn [Mo Su Le]
-constexpr int kBorderland = 39;   // Pawn [Wa Le Wy]
+constexpr int kHarvest = 36;     // Pawn [Mo Su Le]
+constexpr int kBorderland = 39;  // Pawn [Wa Le Wy]
 // With only the Excuse added it takes id 36.
 constexpr int kExcuse36 = 36;
 
@@ -67,8 +67,7 @@ std::unique_ptr<QuasenboGame> MakeGame(const Options& options, int seats) {
 }
 
 std::unique_ptr<QuasenboState> At(const QuasenboGame& game,
-                                  const Position& position,
-                                  uint64_t seed = 1) {
+                                  const Position& position, uint64_t seed = 1) {
   absl::StatusOr<std::unique_ptr<QuasenboState>> state =
       QuasenboState::FromPositionForTest(game, position, seed);
   EXPECT_TRUE(state.ok()) << state.status();
@@ -166,8 +165,8 @@ TEST(QuasenboOptions, GameInfo) {
   EXPECT_FALSE(info.higher_score_wins);
   std::set<std::string> names;
   for (const auto& [name, help] : info.options) names.insert(name);
-  EXPECT_EQ(names, (std::set<std::string>{"courts", "double_quasenbo",
-                                          "excuse", "hand_size", "pawns"}));
+  EXPECT_EQ(names, (std::set<std::string>{"courts", "double_quasenbo", "excuse",
+                                          "hand_size", "pawns"}));
 }
 
 TEST(QuasenboOptions, CatalogueOrderIsFixed) {
@@ -259,11 +258,10 @@ TEST(QuasenboRulings, SeatZeroPlaysFirst) {
   auto state = QuasenboState::FromDeckOrderForTest(*game, Identity(36), 1);
   ASSERT_TRUE(state.ok());
   EXPECT_THAT((*state)->ActingSeats(), ElementsAre(0));
-  EXPECT_THAT(Legal(**state),
-              ElementsAre(std::make_pair(kAceWyrms, 0),
-                          std::make_pair(kAuthor, 0),
-                          std::make_pair(kPainter, 0),
-                          std::make_pair(kMountain, 0)));
+  EXPECT_THAT(
+      Legal(**state),
+      ElementsAre(std::make_pair(kAceWyrms, 0), std::make_pair(kAuthor, 0),
+                  std::make_pair(kPainter, 0), std::make_pair(kMountain, 0)));
   // And from shuffled deals, with any number of seats.
   for (int seats = 2; seats <= 4; ++seats) {
     auto g = MakeGame({}, seats);
@@ -347,9 +345,9 @@ TEST(QuasenboRulings, NoVoluntaryDrawWhileHoldingPlayable) {
   // Top: Ace of Moons. Journey and Forest (Mo) are playable, Bard is not:
   // the legal actions are exactly the two plays; nothing is drawn.
   auto game = MakeGame({}, 2);
-  auto s = At(*game, {{{kBard, kForest, kJourney}, {kEnd}},
-                      {{kAceMoons}},
-                      {kHuntress, kSea}});
+  auto s = At(
+      *game,
+      {{{kBard, kForest, kJourney}, {kEnd}}, {{kAceMoons}}, {kHuntress, kSea}});
   EXPECT_THAT(Legal(*s), ElementsAre(std::make_pair(kJourney, 0),
                                      std::make_pair(kForest, 0)));
   EXPECT_EQ(s->deck_size(), 2);
@@ -398,15 +396,13 @@ TEST(QuasenboRulings, DrawUntilPlayableThenMustPlayIt) {
 
 TEST(QuasenboRulings, DrawnExcuseOffersOneActionPerDecree) {
   auto game = MakeGame({{"excuse", "true"}}, 2);
-  auto s = At(*game, {{{kBard}, {kCalamity}},
-                      {{kAceMoons}},
-                      {kExcuse36, kForest}});
-  EXPECT_THAT(Legal(*s), ElementsAre(std::make_pair(kExcuse36, 1),
-                                     std::make_pair(kExcuse36, 2),
-                                     std::make_pair(kExcuse36, 3),
-                                     std::make_pair(kExcuse36, 4),
-                                     std::make_pair(kExcuse36, 5),
-                                     std::make_pair(kExcuse36, 6)));
+  auto s =
+      At(*game, {{{kBard}, {kCalamity}}, {{kAceMoons}}, {kExcuse36, kForest}});
+  EXPECT_THAT(
+      Legal(*s),
+      ElementsAre(std::make_pair(kExcuse36, 1), std::make_pair(kExcuse36, 2),
+                  std::make_pair(kExcuse36, 3), std::make_pair(kExcuse36, 4),
+                  std::make_pair(kExcuse36, 5), std::make_pair(kExcuse36, 6)));
   EXPECT_EQ(s->ActionLabel(0, 2), "play Excuse, decree Waves");
   s->Apply({2});
   auto played = EventsOf(*s, v1::QuasenboEvent::kPlayed);
@@ -420,9 +416,9 @@ TEST(QuasenboRulings, ExcuseIsPlayableOnAnything) {
   // Top: Ace of Moons; Bard cannot play, Forest can; the Excuse always can,
   // as six actions after the others (it has the highest id).
   auto game = MakeGame({{"excuse", "true"}}, 2);
-  auto s = At(*game, {{{kBard, kForest, kExcuse36}, {kCalamity}},
-                      {{kAceMoons}},
-                      {kSea}});
+  auto s =
+      At(*game,
+         {{{kBard, kForest, kExcuse36}, {kCalamity}}, {{kAceMoons}}, {kSea}});
   auto legal = Legal(*s);
   ASSERT_EQ(legal.size(), 7u);
   EXPECT_EQ(legal[0], std::make_pair(kForest, 0));
@@ -442,14 +438,14 @@ TEST(QuasenboRulings, EmptyDeckReshufflesAllButTopTwo) {
   auto reshuffled = EventsOf(*s, v1::QuasenboEvent::kReshuffled);
   ASSERT_EQ(reshuffled.size(), 1u);
   const LoggedEvent& r = *reshuffled[0];
-  EXPECT_EQ(r.event.quasenbo().reshuffled().cards(), 3);
+  EXPECT_EQ(r.event.quasenbo().reshuffled().count(), 3);
   EXPECT_THAT(Ints(r.event.quasenbo().reshuffled().deck()),
               UnorderedElementsAre(kForest, kDesert, kWindfall));
   // Record only in full; everyone is told the size.
   EXPECT_FALSE(r.is_public);
   EXPECT_EQ(r.seats_mask, 0u);
   ASSERT_TRUE(r.has_redacted);
-  EXPECT_EQ(r.redacted.quasenbo().reshuffled().cards(), 3);
+  EXPECT_EQ(r.redacted.quasenbo().reshuffled().count(), 3);
   EXPECT_EQ(r.redacted.quasenbo().reshuffled().deck_size(), 0);
   EXPECT_EQ(EventForSeat(r, 0), &r.redacted);
   EXPECT_EQ(EventForSeat(r, 1), &r.redacted);
@@ -466,9 +462,8 @@ TEST(QuasenboRulings, PassWhenNothingToDraw) {
   // Pile: Bard, Ace of Moons; deck empty: a reshuffle yields nothing. Seat 0
   // (Calamity) cannot play and passes; seat 1 (Forest, Sea) is to play.
   auto game = MakeGame({}, 2);
-  auto s = At(*game, {{{kCalamity}, {kForest, kSea}},
-                      {{kBard}, {kAceMoons}},
-                      {}});
+  auto s =
+      At(*game, {{{kCalamity}, {kForest, kSea}}, {{kBard}, {kAceMoons}}, {}});
   auto passed = EventsOf(*s, v1::QuasenboEvent::kPassed);
   ASSERT_EQ(passed.size(), 1u);
   EXPECT_TRUE(passed[0]->is_public);
@@ -489,9 +484,8 @@ TEST(QuasenboRulings, PassesInARowResetWhenSomeonePlays) {
   // nothing is left: it passes (2 of 2) and the match ends. Without the
   // reset the match would have ended at seat 0's second pass.
   auto game = MakeGame({}, 2);
-  auto s = At(*game, {{{kCalamity}, {kForest, kSea}},
-                      {{kBard}, {kAceMoons}},
-                      {}});
+  auto s =
+      At(*game, {{{kCalamity}, {kForest, kSea}}, {{kBard}, {kAceMoons}}, {}});
   s->Apply({0});
   EXPECT_TRUE(s->IsTerminal());
   auto passed = EventsOf(*s, v1::QuasenboEvent::kPassed);
@@ -531,10 +525,10 @@ TEST(QuasenboRulings, AllPassEndsByTieBreak) {
 TEST(QuasenboRulings, UnfinishedMatchIsRankedByCardsLeft) {
   // The tie-break used at the decision cap and for forfeits.
   auto game = MakeGame({}, 3);
-  auto s = At(*game, {{{kForest, kSea, kEnd}, {kBard}, {kAuthor, kDesert,
-                                                        kOrigin}},
-                      {{kAceMoons}},
-                      {kCalamity}});
+  auto s =
+      At(*game, {{{kForest, kSea, kEnd}, {kBard}, {kAuthor, kDesert, kOrigin}},
+                 {{kAceMoons}},
+                 {kCalamity}});
   ASSERT_FALSE(s->IsTerminal());
   v1::MatchResult r = s->Result();
   EXPECT_THAT(r.scores(), ElementsAre(3, 1, 3));
@@ -596,7 +590,9 @@ TEST(QuasenboRulings, ExcuseCarriesDecreeInTopThree) {
                       {kCalamity}});
   t->Apply({0});
   EXPECT_EQ(EventsOf(*t, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             1);
 }
 
@@ -612,7 +608,9 @@ TEST(QuasenboRulings, ExcuseHasNoSuitBeyondTopThree) {
   EXPECT_EQ(s->Pile()[0].decree, 0);  // not reported beyond the top three
   s->Apply({0});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             2);
   EXPECT_THAT(s->Hand(0), ElementsAre(kAceSuns, kAceWaves, kBard));
   // The Excuse has now left the top three: the view shows Origin, Sailor,
@@ -629,9 +627,8 @@ TEST(QuasenboRulings, ExcuseLosesDecreeWhenReshuffled) {
   // whole deck; drawn, it is a plain Excuse again: six decrees to choose
   // from, and the new decree (Knots) is what the pile shows.
   auto game = MakeGame({{"excuse", "true"}}, 2);
-  auto s = At(*game, {{{kSea}, {kEnd}},
-                      {{kExcuse36, kSuns}, {kBard}, {kPact}},
-                      {}});
+  auto s =
+      At(*game, {{{kSea}, {kEnd}}, {{kExcuse36, kSuns}, {kBard}, {kPact}}, {}});
   auto reshuffled = EventsOf(*s, v1::QuasenboEvent::kReshuffled);
   ASSERT_EQ(reshuffled.size(), 1u);
   EXPECT_THAT(Ints(reshuffled[0]->event.quasenbo().reshuffled().deck()),
@@ -641,7 +638,9 @@ TEST(QuasenboRulings, ExcuseLosesDecreeWhenReshuffled) {
   EXPECT_EQ(Legal(*s)[0], std::make_pair(kExcuse36, kMoons));
   s->Apply({5});  // Knots: no quäsenbö (Pact, Bard have no Knots)
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().decree(),
+                ->event.quasenbo()
+                .played()
+                .decree(),
             v1::QUASENBO_SUIT_KNOTS);
   // Seat 1 (End [Le]) cannot follow Knots: the next reshuffle gives it the
   // Bard (not Knots either) and leaves Pact and the Excuse, which keeps its
@@ -691,14 +690,16 @@ TEST(QuasenboRulings, MixedSuitsAreNotQuasenbo) {
   // Pile: Sea [Wa], Huntress [Mo]. Journey [Mo Wa] shares Moons with the
   // card below and Waves with the one under it: no single suit three times.
   auto game = MakeGame({}, 2);
-  auto s = At(*game, {{{kJourney, kBard}, {kAceWaves}},
-                      {{kSea}, {kHuntress}},
-                      {kCalamity}});
+  auto s = At(
+      *game,
+      {{{kJourney, kBard}, {kAceWaves}}, {{kSea}, {kHuntress}}, {kCalamity}});
   EXPECT_THAT(Legal(*s), ElementsAre(std::make_pair(kJourney, 0),
                                      std::make_pair(kBard, 0)));
   s->Apply({0});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             0);
   EXPECT_THAT(EventsOf(*s, v1::QuasenboEvent::kDrew), IsEmpty());
   EXPECT_THAT(s->Hand(0), ElementsAre(kBard));
@@ -707,12 +708,14 @@ TEST(QuasenboRulings, MixedSuitsAreNotQuasenbo) {
 TEST(QuasenboRulings, RepeatedRankIsNotQuasenbo) {
   // Huntress, Bard, Sea: three Crowns, three different suits.
   auto game = MakeGame({}, 2);
-  auto s = At(*game, {{{kSea, kForest}, {kWindfall}},
-                      {{kHuntress}, {kBard}},
-                      {kCalamity}});
+  auto s =
+      At(*game,
+         {{{kSea, kForest}, {kWindfall}}, {{kHuntress}, {kBard}}, {kCalamity}});
   s->Apply({0});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             0);
 }
 
@@ -727,22 +730,26 @@ TEST(QuasenboRulings, PawnOnPawnCanStillBeQuasenbo) {
                                      std::make_pair(kBorderland, 0)));
   s->Apply({1});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             1);
 }
 
 TEST(QuasenboRulings, DoubleQuasenboPenaltyIsRunMinusTwo) {
   // Pile: Huntress [Mo], Ace of Moons, Forest [Mo Le], Chance Meeting
   // [Mo Le]. Journey [Mo Wa] makes a Moons run of 5: penalty 5 - 2 = 3.
-  const Position position{{{kJourney, kWindfall}, {kSea}},
-                          {{kHuntress}, {kAceMoons}, {kForest},
-                           {kChanceMeeting}},
-                          {kBard, kEnd, kCalamity, kAceKnots}};
+  const Position position{
+      {{kJourney, kWindfall}, {kSea}},
+      {{kHuntress}, {kAceMoons}, {kForest}, {kChanceMeeting}},
+      {kBard, kEnd, kCalamity, kAceKnots}};
   auto game = MakeGame({{"double_quasenbo", "true"}}, 2);
   auto s = At(*game, position);
   s->Apply({0});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             3);
   EXPECT_THAT(s->Hand(0), ElementsAre(kBard, kEnd, kCalamity, kWindfall));
   // Without the option the same play costs one card.
@@ -750,7 +757,9 @@ TEST(QuasenboRulings, DoubleQuasenboPenaltyIsRunMinusTwo) {
   auto t = At(*plain, position);
   t->Apply({0});
   EXPECT_EQ(EventsOf(*t, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             1);
   EXPECT_THAT(t->Hand(0), ElementsAre(kBard, kWindfall));
   // A run of exactly three costs one card with the option too.
@@ -759,7 +768,9 @@ TEST(QuasenboRulings, DoubleQuasenboPenaltyIsRunMinusTwo) {
                       {kBard, kCalamity}});
   u->Apply({0});
   EXPECT_EQ(EventsOf(*u, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             1);
 }
 
@@ -800,26 +811,29 @@ TEST(QuasenboRulings, PenaltyDrawMayReshuffle) {
 // player whose last card commits a quäsenbö with nothing to draw still wins.
 // Under the reshuffle rule that case cannot arise: a quäsenbö needs the played
 // card and two below it, so an empty deck is always rebuilt from at least one
-// card (and a run of L cards, penalty L - 2, leaves at least L - 2). These two
-// tests pin the boundary: the smallest pile, an empty deck, and the penalty is
-// still drawn in full.
-TEST(QuasenboRulings, PenaltyWithNothingToDrawIsNotTaken) {
+// card (and a run of L cards, penalty L - 2, leaves at least L - 2 to
+// reshuffle). The engine would stop drawing when nothing is left and judge
+// the win on the hand after the penalty; these two tests pin the reachable
+// boundary: the smallest pile, an empty deck, and the penalty is still drawn
+// in full.
+TEST(QuasenboRulings, PenaltyAlwaysFindsACardThroughTheReshuffle) {
   // Pile: Pact, Mountain; deck empty. Huntress is a quäsenbö; all but the top
   // two (Mountain, Huntress) is the Pact alone: it is drawn.
   auto game = MakeGame({{"double_quasenbo", "true"}}, 2);
-  auto s = At(*game, {{{kHuntress, kSea}, {kWindfall}},
-                      {{kPact}, {kMountain}},
-                      {}});
+  auto s =
+      At(*game, {{{kHuntress, kSea}, {kWindfall}}, {{kPact}, {kMountain}}, {}});
   s->Apply({0});
   EXPECT_EQ(EventsOf(*s, v1::QuasenboEvent::kPlayed)[0]
-                ->event.quasenbo().played().penalty(),
+                ->event.quasenbo()
+                .played()
+                .penalty(),
             1);
   EXPECT_THAT(s->Hand(0), ElementsAre(kPact, kSea));
   EXPECT_EQ(s->deck_size(), 0);
   EXPECT_EQ(s->pile_size(), 2);
 }
 
-TEST(QuasenboRulings, LastCardQuasenboWithNothingToDrawStillWins) {
+TEST(QuasenboRulings, LastCardQuasenboIsNoWinEvenFromTheSmallestPile) {
   // As above with Huntress as the last card: the reshuffle finds the Pact,
   // the penalty is drawn, so seat 0 ends its turn with one card: no win.
   auto game = MakeGame({}, 2);
@@ -830,9 +844,8 @@ TEST(QuasenboRulings, LastCardQuasenboWithNothingToDrawStillWins) {
   EXPECT_EQ(s->winner(), -1);
   // With a card in the deck, the same: the quäsenbö on the last card is not
   // a win (the rules text's own example).
-  auto t = At(*game, {{{kHuntress}, {kWindfall}},
-                      {{kPact}, {kMountain}},
-                      {kSea}});
+  auto t =
+      At(*game, {{{kHuntress}, {kWindfall}}, {{kPact}, {kMountain}}, {kSea}});
   t->Apply({0});
   EXPECT_FALSE(t->IsTerminal());
   EXPECT_THAT(t->Hand(0), ElementsAre(kSea));
@@ -963,7 +976,9 @@ void CheckInvariants(const QuasenboGame& game, const QuasenboState& s) {
   ASSERT_EQ(seat, s.current_seat());
   ASSERT_GE(s.NumLegalActions(seat), 1);
   for (int other = 0; other < n; ++other) {
-    if (other != seat) ASSERT_EQ(s.NumLegalActions(other), 0);
+    if (other != seat) {
+      ASSERT_EQ(s.NumLegalActions(other), 0);
+    }
     ASSERT_GT(s.HandSize(other), 0);
   }
   ASSERT_LT(s.passes_in_row(), n);

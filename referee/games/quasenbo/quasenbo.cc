@@ -36,23 +36,23 @@ struct CardDef {
 
 // The basic deck in id order: Aces, 2..9 (the rulings' listing), Crowns.
 constexpr CardDef kBasic[kBasicDeckSize] = {
-    {"Ace of Moons", 1, kMo},   {"Ace of Suns", 1, kSu},
-    {"Ace of Waves", 1, kWa},   {"Ace of Leaves", 1, kLe},
-    {"Ace of Wyrms", 1, kWy},   {"Ace of Knots", 1, kKn},
-    {"Author", 2, kMo | kKn},   {"Desert", 2, kSu | kWy},
-    {"Origin", 2, kWa | kLe},   {"Journey", 3, kMo | kWa},
-    {"Painter", 3, kSu | kKn},  {"Savage", 3, kLe | kWy},
-    {"Mountain", 4, kMo | kSu}, {"Sailor", 4, kWa | kLe},
-    {"Battle", 4, kWy | kKn},   {"Forest", 5, kMo | kLe},
-    {"Discovery", 5, kSu | kWa}, {"Soldier", 5, kWy | kKn},
-    {"Lunatic", 6, kMo | kWa},  {"Penitent", 6, kSu | kWy},
-    {"Market", 6, kLe | kKn},   {"Chance Meeting", 7, kMo | kLe},
-    {"Castle", 7, kSu | kKn},   {"Cave", 7, kWa | kWy},
-    {"Diplomat", 8, kMo | kSu}, {"Mill", 8, kWa | kLe},
-    {"Betrayal", 8, kWy | kKn}, {"Pact", 9, kMo | kSu},
-    {"Darkness", 9, kWa | kWy}, {"Merchant", 9, kLe | kKn},
+    {"Ace of Moons", 1, kMo},      {"Ace of Suns", 1, kSu},
+    {"Ace of Waves", 1, kWa},      {"Ace of Leaves", 1, kLe},
+    {"Ace of Wyrms", 1, kWy},      {"Ace of Knots", 1, kKn},
+    {"Author", 2, kMo | kKn},      {"Desert", 2, kSu | kWy},
+    {"Origin", 2, kWa | kLe},      {"Journey", 3, kMo | kWa},
+    {"Painter", 3, kSu | kKn},     {"Savage", 3, kLe | kWy},
+    {"Mountain", 4, kMo | kSu},    {"Sailor", 4, kWa | kLe},
+    {"Battle", 4, kWy | kKn},      {"Forest", 5, kMo | kLe},
+    {"Discovery", 5, kSu | kWa},   {"Soldier", 5, kWy | kKn},
+    {"Lunatic", 6, kMo | kWa},     {"Penitent", 6, kSu | kWy},
+    {"Market", 6, kLe | kKn},      {"Chance Meeting", 7, kMo | kLe},
+    {"Castle", 7, kSu | kKn},      {"Cave", 7, kWa | kWy},
+    {"Diplomat", 8, kMo | kSu},    {"Mill", 8, kWa | kLe},
+    {"Betrayal", 8, kWy | kKn},    {"Pact", 9, kMo | kSu},
+    {"Darkness", 9, kWa | kWy},    {"Merchant", 9, kLe | kKn},
     {"Huntress", kRankCrown, kMo}, {"Bard", kRankCrown, kSu},
-    {"Sea", kRankCrown, kWa},   {"End", kRankCrown, kLe},
+    {"Sea", kRankCrown, kWa},      {"End", kRankCrown, kLe},
     {"Calamity", kRankCrown, kWy}, {"Windfall", kRankCrown, kKn},
 };
 constexpr CardDef kPawns[4] = {
@@ -69,7 +69,7 @@ constexpr CardDef kCourts[4] = {
 };
 
 const char* SuitName(int suit) {
-  static const char* const kNames[] = {"?",      "Moons",  "Suns", "Waves",
+  static const char* const kNames[] = {"?",      "Moons", "Suns", "Waves",
                                        "Leaves", "Wyrms", "Knots"};
   return suit >= 1 && suit <= kNumSuits ? kNames[suit] : "?";
 }
@@ -463,7 +463,7 @@ bool QuasenboState::Reshuffle() {
   rng_.Shuffle(deck_);
   LoggedEvent& e = Log(false, 0);
   auto* full = e.event.mutable_quasenbo()->mutable_reshuffled();
-  full->set_cards(static_cast<int32_t>(deck_.size()));
+  full->set_count(static_cast<int32_t>(deck_.size()));
   e.has_redacted = true;
   e.redacted = e.event;
   full->mutable_deck()->Reserve(static_cast<int>(deck_.size()));

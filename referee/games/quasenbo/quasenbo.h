@@ -49,6 +49,10 @@
 // QuasenboState keeps the card catalogue alive (shared_ptr) and is used by one
 // thread at a time. All chance comes from the state's arena::Rng, seeded by
 // NewInitialState, so a match is a function of (options, seats, seed, actions).
+// Apply must get exactly one legal index for the acting seat (it aborts
+// otherwise: the runner checks first). FillLegalActions and FillView replace
+// what `out` / `view->quasenbo()` held (view->events is left to the runner);
+// a seat that is not acting has no legal actions.
 #ifndef ARENA_REFEREE_GAMES_QUASENBO_QUASENBO_H_
 #define ARENA_REFEREE_GAMES_QUASENBO_QUASENBO_H_
 
@@ -68,17 +72,18 @@
 namespace arena {
 namespace quasenbo {
 
-inline constexpr int kNumSuits = 6;     // suit values 1..6 (QuasenboSuit)
+inline constexpr int kNumSuits = 6;  // suit values 1..6 (QuasenboSuit)
 inline constexpr int kMaxSeats = 5;
-inline constexpr int kMaxCards = 45;    // 36 + 4 Pawns + 4 Courts + Excuse
-inline constexpr int kTopVisible = 3;   // pile cards a seat sees; Excuse decree lifetime
+inline constexpr int kMaxCards = 45;  // 36 + 4 Pawns + 4 Courts + Excuse
+// Pile cards a seat sees; an Excuse keeps its decree while this high.
+inline constexpr int kTopVisible = 3;
 
 // Everything fixed about the cards of one configuration.
 struct Catalogue {
   struct Card {
     std::string name;
-    int rank = 0;         // QuasenboRank value; 0 for the Excuse
-    uint8_t suits = 0;    // bit (s - 1) for QuasenboSuit s
+    int rank = 0;       // QuasenboRank value; 0 for the Excuse
+    uint8_t suits = 0;  // bit (s - 1) for QuasenboSuit s
     bool excuse = false;
   };
   std::vector<Card> cards;  // indexed by id
@@ -179,8 +184,8 @@ class QuasenboState : public State {
   int num_seats() const { return num_seats_; }
   int current_seat() const { return current_; }  // -1 when terminal
   int passes_in_row() const { return passes_; }
-  int winner() const { return winner_; }          // -1: none (yet)
-  std::vector<int> Hand(int seat) const;          // sorted ids
+  int winner() const { return winner_; }  // -1: none (yet)
+  std::vector<int> Hand(int seat) const;  // sorted ids
   int HandSize(int seat) const;
   std::vector<PileCard> Pile() const;  // bottom first; decree only in top three
   std::vector<int> Deck() const;       // next card to draw first
@@ -220,7 +225,7 @@ class QuasenboState : public State {
   int num_seats_;
   Rng rng_;
   std::array<uint64_t, kMaxSeats> hands_{};
-  std::vector<uint8_t> deck_;    // deck_[deck_pos_] is drawn next
+  std::vector<uint8_t> deck_;  // deck_[deck_pos_] is drawn next
   int deck_pos_ = 0;
   std::vector<uint8_t> pile_;    // bottom first
   std::vector<uint8_t> decree_;  // parallel to pile_: an Excuse's decree

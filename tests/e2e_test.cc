@@ -1,0 +1,197 @@
+// End to end: the real binaries (arena, referee, the bundled bots in C++ and
+// Python, a misbehaving bot) as separate processes over gRPC on loopback.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "arena/v1/config.pb.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kBin = ARENA_BIN_DIR;
+
+struct Cmd {
+  int code;
+  std::string output;
+};
+
+Cmd Sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string TempDir(const std::string& name) {
+  const std::string d = absl::StrCat(::testing::TempDir(), "/e2e-", name, "-", ::getpid());
+  Sh("rm -rf " + d + " && mkdir -p " + d);
+  return d;
+}
+
+v1::Standings ReadStandings(const std::string& dir) {
+  std::ifstream in(dir + "/standings.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::Standings st;
+  auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &st);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return st;
+}
+
+TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
+  const std::string dir = TempDir("bundled");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
+                          " --bot random=", kBin, "/random_bot",
+                          " --bot smart=", kBin, "/quasenbo_bot",
+                          " --bot python=", kBin, "/python_random_bot",
+                          " --games 36 --jobs 4 --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("36/36 matches"));
+  v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 36);
+  EXPECT_TRUE(st.balanced());
+  ASSERT_EQ(st.rows_size(), 3);
+  for (const auto& row : st.rows()) {
+    EXPECT_EQ(row.seats_played(), 24) << row.bot();  // 36 matches x 2 seats / 3
+    EXPECT_EQ(row.forfeits(), 0) << row.bot();
+  }
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_THAT(v.output, HasSubstr("36 of 36 records verified"));
+  std::ifstream csv(dir + "/standings.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "rank,bot,matches,wins,mean_score,mean_placement,forfeits");
+}
+
+TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
+  const std::string dir = TempDir("match");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --seed 7",
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/quasenbo_bot --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string rec = dir + "/quasenbo-s7-000001.jsonl";
+  Cmd all = Sh(absl::StrCat(kBin, "/arena replay ", rec));
+  ASSERT_EQ(all.code, 0) << all.output;
+  EXPECT_THAT(all.output, HasSubstr("record only"));
+  EXPECT_THAT(all.output, HasSubstr("result:"));
+  Cmd seat = Sh(absl::StrCat(kBin, "/arena replay ", rec, " --seat 0"));
+  ASSERT_EQ(seat.code, 0) << seat.output;
+  EXPECT_THAT(seat.output, HasSubstr("view of seat 0"));
+  EXPECT_THAT(seat.output, ::testing::Not(HasSubstr("view of seat 1")));
+  EXPECT_THAT(seat.output, ::testing::Not(HasSubstr("deck:")));  // deck order hidden
+  Cmd step = Sh(absl::StrCat(kBin, "/arena replay ", rec, " --step 2"));
+  EXPECT_THAT(step.output, HasSubstr("stopped after step 2"));
+  EXPECT_THAT(step.output, ::testing::Not(HasSubstr("step 3:")));
+}
+
+TEST(EndToEnd, CrashingBotIsRestartedThenDropped) {
+  const std::string dir = TempDir("crash");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
+                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                          " --bot steady=", kBin, "/random_bot",
+                          " --games 12 --jobs 1 --max_restarts 2 --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (1 of 2)"));
+  EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (2 of 2)"));
+  EXPECT_THAT(r.output, HasSubstr("dropped: crashy"));
+  v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 12);
+  ASSERT_EQ(st.dropped_bots_size(), 1);
+  for (const auto& row : st.rows()) {
+    if (row.bot() == "crashy") {
+      EXPECT_EQ(row.forfeits(), 12);  // every match: crashed or unavailable
+    }
+  }
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
+  const std::string dir = TempDir("hang");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
+                          " --bot hangs='", kBin, "/bad_bot --mode=hang_after --n=1'",
+                          " --bot steady=", kBin, "/random_bot --games 2",
+                          " --decision_ms 100 --fault_policy random --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("timeout"));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  v1::Standings st = ReadStandings(dir);
+  for (const auto& row : st.rows()) EXPECT_EQ(row.forfeits(), 0);
+}
+
+TEST(EndToEnd, StandaloneRefereeServesBotsThatConnectThemselves) {
+  const std::string dir = TempDir("standalone");
+  const int port = 20000 + ::getpid() % 20000;
+  {
+    std::ofstream cfg(dir + "/t.textproto");
+    cfg << "game: \"quasenbo\"\nseats: 3\nmatches: 6\njobs: 2\n"
+        << "records_dir: \"" << dir << "/records\"\n"
+        << "time_control { decision_ms: 2000 }\nfault_policy: FAULT_POLICY_FORFEIT\n"
+        << "bots { name: \"one\" token: \"tok-1\" }\n"
+        << "bots { name: \"two\" token: \"tok-2\" }\n"
+        << "bots { name: \"three\" token: \"tok-3\" }\n"
+        << "connect_timeout_ms: 20000\n";
+  }
+  const std::string addr = absl::StrCat("127.0.0.1:", port);
+  Cmd r = Sh(absl::StrCat(
+      "(", kBin, "/referee --listen ", addr, " --config ", dir, "/t.textproto > ",
+      dir, "/referee.log 2>&1; echo referee-exit $? >> ", dir, "/referee.log) & ",
+      "sleep 1; ",
+      "ARENA_ADDRESS=", addr, " ARENA_TOKEN=tok-1 ", kBin, "/random_bot & ",
+      kBin, "/quasenbo_bot --address ", addr, " --token tok-2 & ",
+      "ARENA_ADDRESS=", addr, " ARENA_TOKEN=tok-3 ", kBin, "/python_random_bot & ",
+      "wait; cat ", dir, "/referee.log"));
+  EXPECT_THAT(r.output, HasSubstr("referee-exit 0")) << r.output;
+  v1::Standings st = ReadStandings(dir + "/records");
+  EXPECT_EQ(st.matches_played(), 6);
+  EXPECT_EQ(st.seats(), 3);
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/records"));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
+  const std::string dir = TempDir("badcfg");
+  {
+    std::ofstream cfg(dir + "/bad.textproto");
+    cfg << "game: \"quasenbo\"\nmatches: lots\n";
+  }
+  Cmd r = Sh(absl::StrCat(kBin, "/referee --config ", dir, "/bad.textproto"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.output, HasSubstr("line 2"));
+  Cmd g = Sh(absl::StrCat(kBin, "/arena tournament --game chess --games 1 --bot a=x"));
+  EXPECT_EQ(g.code, 2);
+  EXPECT_THAT(g.output, HasSubstr("unknown game 'chess'"));
+  Cmd o = Sh(absl::StrCat(kBin, "/arena tournament --games 1 --bot a=x --option pawns=maybe"));
+  EXPECT_THAT(o.output, HasSubstr("pawns=maybe"));
+}
+
+TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
+  const std::string dir = TempDir("tamper");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena match --seed 3 --bot a=", kBin,
+                          "/random_bot --bot b=", kBin, "/random_bot --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  // Change the seed in the header.
+  Sh(absl::StrCat("sed -i '1s/\"seed\":\"[0-9]*\"/\"seed\":\"1\"/' ", dir,
+                  "/quasenbo-s3-000001.jsonl"));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 1);
+  EXPECT_THAT(v.output, HasSubstr("FAIL"));
+  EXPECT_THAT(v.output, HasSubstr("match quasenbo-s3-000001"));
+}
+
+}  // namespace
+}  // namespace arena

@@ -1,0 +1,209 @@
+// Records: every match re-simulates from its record alone, exactly; and a
+// record that was changed, cut short or broken is refused with a message
+// that names the match, the line and the step.
+#include "arena/record_tools.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "referee/record.h"
+#include "tests/test_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<v1::RecordLine> Parse(const std::vector<std::string>& lines) {
+  auto parsed = ParseRecordLines(lines, "test");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
+}
+
+MatchSpec Spec(uint64_t seed, Options o = {}) {
+  MatchSpec spec;
+  spec.match_id = "m" + std::to_string(seed);
+  spec.game_name = "quasenbo";
+  spec.options = std::move(o);
+  spec.seed = seed;
+  return spec;
+}
+
+TEST(Records, ReSimulateExactlyOverManySeeds) {
+  int verified = 0;
+  for (int seats = 2; seats <= 5; ++seats) {
+    Options o{{"excuse", "true"}, {"pawns", seats % 2 ? "true" : "false"},
+              {"courts", "true"}, {"double_quasenbo", seats > 3 ? "true" : "false"}};
+    auto game = CreateGame("quasenbo", o, seats);
+    ASSERT_TRUE(game.ok()) << game.status();
+    for (uint64_t seed = 1; seed <= 250; ++seed) {
+      auto m = testing::PlayLocal(**game, Spec(seed * 7919 + seats, o),
+                                  testing::RandomPolicy(seed));
+      auto lines = Parse(m.record_lines);
+      absl::Status s = VerifyRecord(lines, "test");
+      ASSERT_TRUE(s.ok()) << s;
+      ++verified;
+    }
+  }
+  EXPECT_EQ(verified, 1000);
+}
+
+TEST(Records, SameSeedAndActionsGiveTheSameRecord) {
+  auto game = CreateGame("quasenbo", {{"excuse", "true"}}, 3);
+  ASSERT_TRUE(game.ok());
+  auto a = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
+  auto b = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
+  ASSERT_EQ(a.record_lines.size(), b.record_lines.size());
+  // Every line but the header's wall-clock time is identical.
+  for (size_t i = 1; i < a.record_lines.size(); ++i) {
+    EXPECT_EQ(a.record_lines[i], b.record_lines[i]) << "line " << i + 1;
+  }
+}
+
+TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  // Seat 1 answers with an illegal index at its third decision.
+  auto bad = [](int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
+    return seat == 1 && r.step() >= 5 ? 99 : 0;
+  };
+  MatchSpec spec = Spec(5);
+  spec.auto_moves = v1::AUTO_MOVES_NONE;
+  auto forfeit = testing::PlayLocal(**game, spec, bad);
+  EXPECT_EQ(forfeit.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
+  EXPECT_EQ(forfeit.outcome.result.forfeit_seat(), 1);
+  EXPECT_EQ(forfeit.outcome.result.placements(1), 2);
+  EXPECT_THAT(forfeit.outcome.result.detail(), HasSubstr("illegal action"));
+  EXPECT_TRUE(VerifyRecord(Parse(forfeit.record_lines), "t").ok());
+
+  spec.fault_policy = v1::FAULT_POLICY_RANDOM_MOVE;
+  auto random = testing::PlayLocal(**game, spec, bad);
+  EXPECT_NE(random.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
+  bool saw_fault = false;
+  for (const auto& l : Parse(random.record_lines)) {
+    for (const auto& a : l.decision().actions()) {
+      if (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT) {
+        saw_fault = true;
+        EXPECT_EQ(a.fault(), v1::FAULT_KIND_ILLEGAL);
+      }
+    }
+  }
+  EXPECT_TRUE(saw_fault);
+  EXPECT_TRUE(VerifyRecord(Parse(random.record_lines), "t").ok());
+}
+
+TEST(Records, DecisionCapEndsTheMatchAndVerifies) {
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  MatchSpec spec = Spec(11);
+  spec.decision_cap = 3;
+  auto m = testing::PlayLocal(**game, spec, testing::RandomPolicy(1));
+  EXPECT_EQ(m.outcome.result.end_reason(), v1::END_REASON_DECISION_CAP);
+  EXPECT_EQ(m.outcome.result.decisions(), 3);
+  EXPECT_TRUE(VerifyRecord(Parse(m.record_lines), "t").ok());
+}
+
+class Tampered : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto game = CreateGame("quasenbo", {}, 3);
+    ASSERT_TRUE(game.ok());
+    MatchSpec spec = Spec(2024);
+    spec.match_id = "tamper-me";
+    spec.auto_moves = v1::AUTO_MOVES_NONE;
+    lines_ = Parse(testing::PlayLocal(**game, spec, testing::RandomPolicy(3)).record_lines);
+    ASSERT_TRUE(VerifyRecord(lines_, "t").ok());
+  }
+  int FirstDecisionWithChoice() {
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (lines_[i].has_decision() && lines_[i].decision().step() >= 4) return i;
+    }
+    return -1;
+  }
+  std::vector<v1::RecordLine> lines_;
+};
+
+TEST_F(Tampered, ChangedActionIsCaughtWithMatchAndStep) {
+  const int i = FirstDecisionWithChoice();
+  ASSERT_GE(i, 0);
+  auto* a = lines_[i].mutable_decision()->mutable_actions(0);
+  a->set_action(a->action() + 1);  // another card, or an illegal index
+  absl::Status s = VerifyRecord(lines_, "t");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("match tamper-me"));
+  EXPECT_THAT(s.message(), HasSubstr("step " + std::to_string(lines_[i].decision().step())));
+}
+
+TEST_F(Tampered, ChangedSeedIsCaught) {
+  lines_[0].mutable_header()->set_seed(lines_[0].header().seed() + 1);
+  absl::Status s = VerifyRecord(lines_, "t");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("event differs"));
+}
+
+TEST_F(Tampered, ChangedDealIsCaught) {
+  for (auto& l : lines_) {
+    if (l.has_event() && l.event().event().quasenbo().has_deal()) {
+      auto* h = l.mutable_event()->mutable_event()->mutable_quasenbo()
+                    ->mutable_deal()->mutable_hands(0);
+      h->set_cards(0, h->cards(0) == 0 ? 1 : 0);
+      break;
+    }
+  }
+  EXPECT_THAT(VerifyRecord(lines_, "t").message(), HasSubstr("line 2"));
+}
+
+TEST_F(Tampered, ChangedResultIsCaught) {
+  auto* r = lines_.back().mutable_result();
+  r->set_placements(0, r->placements(0) == 1 ? 2 : 1);
+  EXPECT_THAT(VerifyRecord(lines_, "t").message(), HasSubstr("result differs"));
+}
+
+TEST_F(Tampered, TruncatedRecordIsCaught) {
+  lines_.resize(lines_.size() / 2);
+  EXPECT_THAT(VerifyRecord(lines_, "t").message(),
+              HasSubstr("ends before its result"));
+}
+
+TEST_F(Tampered, MissingEventIsCaught) {
+  for (size_t i = 2; i < lines_.size(); ++i) {
+    if (lines_[i].has_event()) {
+      lines_.erase(lines_.begin() + i);
+      break;
+    }
+  }
+  EXPECT_FALSE(VerifyRecord(lines_, "t").ok());
+}
+
+TEST(Records, BrokenLineIsNamed) {
+  auto s = ParseRecordLines({"{\"header\":{}}", "{not json"}, "x.jsonl");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.status().message(), HasSubstr("x.jsonl: line 2"));
+  auto u = ParseRecordLines({"{\"bogus_field\":1}"}, "y.jsonl");
+  ASSERT_FALSE(u.ok());
+  EXPECT_THAT(u.status().message(), HasSubstr("y.jsonl: line 1"));
+}
+
+TEST(Records, UnknownGameInHeaderIsNamed) {
+  v1::RecordLine h;
+  h.mutable_header()->set_format_version(1);
+  h.mutable_header()->set_match_id("m1");
+  h.mutable_header()->set_game("chess");
+  EXPECT_THAT(VerifyRecord({h}, "t").message(), HasSubstr("unknown game 'chess'"));
+}
+
+TEST(Records, WriterRenamesOnlyWhenFinished) {
+  const std::string dir = ::testing::TempDir();
+  auto w = RecordWriter::Open(dir, "finish-me");
+  ASSERT_TRUE(w.ok());
+  v1::RecordLine l;
+  l.mutable_header()->set_match_id("finish-me");
+  ASSERT_TRUE((*w)->Append(l).ok());
+  EXPECT_FALSE(ReadRecordFile(dir + "/finish-me.jsonl").ok());
+  EXPECT_TRUE(ReadRecordFile(dir + "/finish-me.jsonl.part").ok());
+  ASSERT_TRUE((*w)->Finish().ok());
+  auto back = ReadRecordFile(dir + "/finish-me.jsonl");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ((*back)[0].header().match_id(), "finish-me");
+}
+
+}  // namespace
+}  // namespace arena

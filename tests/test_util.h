@@ -1,0 +1,84 @@
+// Helpers shared by the tests: in-process matches and message inspection.
+#ifndef ARENA_TESTS_TEST_UTIL_H_
+#define ARENA_TESTS_TEST_UTIL_H_
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
+#include "referee/local_link.h"
+#include "referee/match_runner.h"
+#include "referee/record.h"
+#include "referee/registry.h"
+#include "referee/rng.h"
+
+namespace arena::testing {
+
+// A policy that picks uniformly at random, reproducibly.
+inline LocalSeatLink::Policy RandomPolicy(uint64_t seed) {
+  auto rng = std::make_shared<Rng>(seed);
+  return [rng](int, const v1::MatchStart&, const v1::DecisionRequest& r) {
+    return static_cast<int>(rng->Uniform(r.legal_actions_size()));
+  };
+}
+
+struct LocalMatch {
+  MatchOutcome outcome;
+  std::vector<std::string> record_lines;
+};
+
+// Plays one match in process, keeping the record in memory.
+inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
+                            LocalSeatLink::Policy policy,
+                            LocalSeatLink::Tap tap = nullptr,
+                            RecordWriter** writer_out = nullptr) {
+  if (spec.seat_bots.empty()) {
+    for (int s = 0; s < game.num_seats(); ++s) {
+      spec.seat_bots.push_back("bot" + std::to_string(s));
+    }
+  }
+  if (spec.match_id.empty()) spec.match_id = "local";
+  auto writer = RecordWriter::Open("", spec.match_id);
+  if (writer_out) *writer_out = writer->get();
+  LocalSeatLink link(std::move(policy), std::move(tap));
+  LocalMatch m;
+  m.outcome = RunMatch(game, spec, link, **writer);
+  m.record_lines = (*writer)->lines();
+  return m;
+}
+
+// Every int32 value of a field whose name is one of `names`, anywhere in `m`.
+inline void CollectInts(const google::protobuf::Message& m,
+                        const std::set<std::string>& names,
+                        std::vector<int>* out) {
+  const auto* refl = m.GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  refl->ListFields(m, &fields);
+  for (const auto* f : fields) {
+    if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < refl->FieldSize(m, f); ++i) {
+          CollectInts(refl->GetRepeatedMessage(m, f, i), names, out);
+        }
+      } else {
+        CollectInts(refl->GetMessage(m, f), names, out);
+      }
+    } else if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT32 &&
+               names.count(f->name())) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < refl->FieldSize(m, f); ++i) {
+          out->push_back(refl->GetRepeatedInt32(m, f, i));
+        }
+      } else {
+        out->push_back(refl->GetInt32(m, f));
+      }
+    }
+  }
+}
+
+}  // namespace arena::testing
+
+#endif  // ARENA_TESTS_TEST_UTIL_H_
