@@ -2,6 +2,9 @@
 // option and game errors.
 #include <map>
 
+#include <fstream>
+
+#include "arena/launch.h"
 #include "arena/schedule.h"
 #include "arena/tournament.h"
 #include "gmock/gmock.h"
@@ -143,6 +146,32 @@ TEST(Config, MistakesAreNamed) {
   EXPECT_EQ(c.seats(), 2);  // the game's default
   c.set_matches(0);
   EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("matches"));
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+TEST(Config, TheDocumentedExampleConfigIsValid) {
+  auto c = ReadConfigFile(std::string(ARENA_SOURCE_DIR) +
+                          "/docs/example_tournament.textproto");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(ValidateConfig(&*c).ok());
+  EXPECT_EQ(c->bots_size(), 3);
+  EXPECT_EQ(c->matches() % 6, 0);
+}
+
+TEST(Config, BrokenTextNamesLineAndColumn) {
+  const std::string path = ::testing::TempDir() + "/broken.textproto";
+  {
+    std::ofstream f(path);
+    f << "game: \"quasenbo\"\nseats: three\n";
+  }
+  auto c = ReadConfigFile(path);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("line 2, column 8"));
 }
 
 }  // namespace
