@@ -1,6 +1,8 @@
 // Records: every match re-simulates from its record alone, exactly; and a
 // record that was changed, cut short or broken is refused with a message
 // that names the match, the line and the step.
+#include <cstdlib>
+
 #include "arena/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -191,7 +193,9 @@ TEST(Records, UnknownGameInHeaderIsNamed) {
 }
 
 TEST(Records, WriterRenamesOnlyWhenFinished) {
-  const std::string dir = ::testing::TempDir();
+  std::string templ = ::testing::TempDir() + "/records-XXXXXX";
+  ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+  const std::string dir = templ;
   auto w = RecordWriter::Open(dir, "finish-me");
   ASSERT_TRUE(w.ok());
   v1::RecordLine l;
