@@ -347,6 +347,11 @@ absl::Status Replay(const std::vector<v1::RecordLine>& lines,
     for (int s = 0; s < r.scores_size(); ++s) {
       out << "  seat " << s << " (" << bots[s] << "): score " << r.scores(s)
           << ", placement " << r.placements(s) << "\n";
+      for (const auto& line : r.score_lines()) {
+        if (line.seat() == s) {
+          out << "      " << line.points() << "  " << line.item() << "\n";
+        }
+      }
     }
   };
   Resim resim(lines, "record", v);
