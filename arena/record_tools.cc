@@ -285,6 +285,7 @@ absl::Status Replay(const std::vector<v1::RecordLine>& lines,
   std::vector<std::string> bots;
   int num_seats = 0;
   auto sees = [&](int seat) { return o.seat < 0 || o.seat == seat; };
+  const State* live = nullptr;  // the re-simulated state, for descriptions
   Visitor v;
   v.on_start = [&](const v1::RecordHeader& h, const State& s) {
     bots.assign(h.seat_bots().begin(), h.seat_bots().end());
@@ -296,14 +297,14 @@ absl::Status Replay(const std::vector<v1::RecordLine>& lines,
       out << "  seat " << i << ": " << h.seat_bots(i) << "\n";
     }
     if (o.seat >= 0) out << "(showing only what seat " << o.seat << " saw)\n";
-    v1::Rules rules;
-    s.FillRules(&rules);
-    out << "rules: " << Short(rules) << "\n";
+    live = &s;
   };
   v.on_event = [&](const LoggedEvent& e) {
     const v1::Event* ev = o.seat < 0 ? &e.event : EventForSeat(e, o.seat);
     if (ev == nullptr) return;
-    std::string who = e.is_public ? "public" : "private";
+    std::string who = e.is_public ? "public"
+                      : (e.seats_mask >> std::max(o.seat, 0)) & 1 ? "yours"
+                                                                  : "public, redacted";
     if (o.seat < 0 && !e.is_public) {
       std::vector<int> seats;
       for (int s = 0; s < num_seats; ++s) {
@@ -311,7 +312,8 @@ absl::Status Replay(const std::vector<v1::RecordLine>& lines,
       }
       who = seats.empty() ? "record only" : absl::StrCat("seen by seat ", absl::StrJoin(seats, ","));
     }
-    out << "    event [" << who << "] " << Short(*ev) << "\n";
+    std::string text = live ? live->DescribeEvent(*ev) : "";
+    out << "    event [" << who << "] " << (text.empty() ? Short(*ev) : text) << "\n";
   };
   v.on_decision = [&](const v1::DecisionStep& d, const State& s) {
     out << "step " << d.step() << ":\n";

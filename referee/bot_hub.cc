@@ -23,10 +23,10 @@ class BotConnection
   const std::string& peer() const { return peer_; }
 
   // Queues a message; false if the stream is closing.
-  bool Enqueue(const v1::RefereeMessage& msg) {
+  bool Enqueue(v1::RefereeMessage msg) {
     absl::MutexLock lock(&mu_);
     if (closing_) return false;
-    out_.push_back(msg);
+    out_.push_back(std::move(msg));
     if (!writing_) {
       writing_ = true;
       StartWrite(&out_.front());
@@ -44,7 +44,7 @@ class BotConnection
     n->set_match_id(match_id);
     n->set_decision_id(decision_id);
     n->set_message(message);
-    Enqueue(msg);
+    Enqueue(std::move(msg));
   }
 
   // Ends the stream with `status` once queued writes are out, and fails the
@@ -136,7 +136,7 @@ class BotConnection
         msg.mutable_welcome()->set_bot_name(name);
         msg.mutable_welcome()->set_protocol_version(1);
         msg.mutable_welcome()->set_referee_version(ARENA_VERSION);
-        Enqueue(msg);
+        Enqueue(std::move(msg));
         return;
       }
       case v1::BotMessage::kDecision:
@@ -237,7 +237,7 @@ class HubMatchLink {
     if (need_start) hub_->SendOn(cid, starts_[seat]);
     v1::RefereeMessage msg;
     *msg.mutable_decision_request() = request;
-    if (!hub_->SendOn(cid, msg)) {
+    if (!hub_->SendOn(cid, std::move(msg))) {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(request.decision_id());
       if (it != pending_.end() && !it->second.done) {
@@ -286,7 +286,7 @@ class HubMatchLink {
     if (cid == 0) return;
     v1::RefereeMessage msg;
     *msg.mutable_match_end() = end;
-    hub_->SendOn(cid, msg);
+    hub_->SendOn(cid, std::move(msg));
   }
 
   void OnDecision(BotConnection* conn, const v1::Decision& d) {
@@ -478,10 +478,10 @@ uint64_t BotHub::CurrentConnection(const std::string& bot) const {
   return it == live_.end() ? 0 : it->second->id();
 }
 
-bool BotHub::SendOn(uint64_t conn_id, const v1::RefereeMessage& msg) {
+bool BotHub::SendOn(uint64_t conn_id, v1::RefereeMessage msg) {
   absl::MutexLock lock(&mu_);
   auto it = by_id_.find(conn_id);
-  return it != by_id_.end() && it->second->Enqueue(msg);
+  return it != by_id_.end() && it->second->Enqueue(std::move(msg));
 }
 
 bool BotHub::IsConnected(const std::string& bot) const {

@@ -95,6 +95,10 @@ class State {
   // Game-specific constants for MatchStart (card catalogue and the like).
   virtual void FillRules(v1::Rules* rules) const = 0;
 
+  // A one-line human description of an event of this game (card names, not
+  // ids), for replays and logs; empty to fall back on the raw message.
+  virtual std::string DescribeEvent(const v1::Event& event) const { return ""; }
+
   // Number of Apply calls so far.
   int64_t step() const { return step_; }
 

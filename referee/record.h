@@ -3,7 +3,7 @@
 //
 // RecordWriter writes to "<dir>/<match_id>.jsonl.part" as the match runs and
 // renames it to "<match_id>.jsonl" only when the match has finished, after
-// flushing it to disk. A crash of the referee therefore leaves every finished
+// flushing it to the operating system. A crash of the referee therefore leaves every finished
 // match's record whole; an unfinished one stays as a .part file.
 //
 // Thread safety: a RecordWriter belongs to one match (one thread).
@@ -28,7 +28,7 @@ class RecordWriter {
   ~RecordWriter();
 
   absl::Status Append(const v1::RecordLine& line);
-  // Flushes, syncs and renames the file to its final name.
+  // Flushes and renames the file to its final name.
   absl::Status Finish();
 
   // Every line written so far, when kept in memory (no dir).

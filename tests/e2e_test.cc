@@ -91,7 +91,8 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
   ASSERT_EQ(seat.code, 0) << seat.output;
   EXPECT_THAT(seat.output, HasSubstr("view of seat 0"));
   EXPECT_THAT(seat.output, ::testing::Not(HasSubstr("view of seat 1")));
-  EXPECT_THAT(seat.output, ::testing::Not(HasSubstr("deck:")));  // deck order hidden
+  EXPECT_THAT(seat.output, ::testing::Not(HasSubstr("deck [")));  // deck order hidden
+  EXPECT_THAT(all.output, HasSubstr("deck ["));
   Cmd step = Sh(absl::StrCat(kBin, "/arena replay ", rec, " --step 2"));
   EXPECT_THAT(step.output, HasSubstr("stopped after step 2"));
   EXPECT_THAT(step.output, ::testing::Not(HasSubstr("step 3:")));

@@ -1,11 +1,14 @@
 // Records: every match re-simulates from its record alone, exactly; and a
 // record that was changed, cut short or broken is refused with a message
 // that names the match, the line and the step.
+#include <cmath>
 #include <cstdlib>
 
 #include "arena/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/json_writer.h"
 #include "referee/record.h"
 #include "tests/test_util.h"
 
@@ -207,6 +210,82 @@ TEST(Records, WriterRenamesOnlyWhenFinished) {
   auto back = ReadRecordFile(dir + "/finish-me.jsonl");
   ASSERT_TRUE(back.ok());
   EXPECT_EQ((*back)[0].header().match_id(), "finish-me");
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// The record writer's JSON is protobuf's JSON mapping: over thousands of real
+// record lines (every event kind, decisions with faults, results, headers),
+// protobuf's own parser reads it back to the same message, and apart from
+// the header (whose options map protobuf may order differently) it is
+// byte for byte what MessageToJsonString writes.
+TEST(RecordJson, WriterMatchesProtobufsJsonMapping) {
+  int lines = 0, compared_bytes = 0;
+  for (int seats = 2; seats <= 5; ++seats) {
+    Options o{{"excuse", "true"}, {"pawns", "true"}, {"courts", "true"},
+              {"double_quasenbo", "true"}};
+    auto game = CreateGame("quasenbo", o, seats);
+    ASSERT_TRUE(game.ok());
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      MatchSpec spec = Spec(seed * 31 + seats, o);
+      spec.fault_policy = seed % 2 ? v1::FAULT_POLICY_RANDOM_MOVE
+                                   : v1::FAULT_POLICY_FORFEIT;
+      auto policy = [seed](int seat, const v1::MatchStart&,
+                           const v1::DecisionRequest& r) {
+        return r.step() == static_cast<int>(seed % 9) ? -3 : 0;  // one fault
+      };
+      auto m = testing::PlayLocal(**game, spec, policy);
+      for (const std::string& json : m.record_lines) {
+        v1::RecordLine back;
+        google::protobuf::util::JsonParseOptions po;
+        ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &back, po).ok())
+            << json;
+        std::string again;
+        AppendJson(back, &again);
+        EXPECT_EQ(again, json);
+        if (!back.has_header()) {
+          std::string lib;
+          google::protobuf::util::JsonPrintOptions opts;
+          opts.preserve_proto_field_names = true;
+          ASSERT_TRUE(google::protobuf::util::MessageToJsonString(back, &lib, opts).ok());
+          EXPECT_EQ(json, lib);
+          ++compared_bytes;
+        }
+        ++lines;
+      }
+    }
+  }
+  EXPECT_GT(lines, 5000);
+  EXPECT_GT(compared_bytes, 4000);
+}
+
+TEST(RecordJson, StringsAndSpecialDoublesFollowTheMapping) {
+  v1::RecordLine l;
+  v1::MatchResult* r = l.mutable_result();
+  r->set_detail("a \"quote\", a \\ backslash, <tags>, a\ttab, \x01, Quäsenbö");
+  r->add_scores(0.5);
+  r->add_scores(-3);
+  r->add_scores(1e21);
+  r->add_scores(0.1);
+  std::string mine;
+  AppendJson(l, &mine);
+  std::string lib;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(l, &lib, opts).ok());
+  EXPECT_EQ(mine, lib);
+  r->add_scores(std::nan(""));
+  r->add_scores(-INFINITY);
+  mine.clear();
+  AppendJson(l, &mine);
+  EXPECT_THAT(mine, HasSubstr("\"NaN\",\"-Infinity\""));
+  v1::RecordLine back;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(mine, &back).ok());
+  EXPECT_TRUE(std::isinf(back.result().scores(5)));
 }
 
 }  // namespace

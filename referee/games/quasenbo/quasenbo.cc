@@ -614,6 +614,81 @@ std::string QuasenboState::ActionLabel(int seat, int action) const {
   return label;
 }
 
+std::string QuasenboState::DescribeEvent(const v1::Event& event) const {
+  if (!event.has_quasenbo()) return "";
+  const v1::QuasenboEvent& e = event.quasenbo();
+  auto names = [&](const google::protobuf::RepeatedField<int32_t>& ids) {
+    std::string out;
+    for (int id : ids) {
+      absl::StrAppend(&out, out.empty() ? "" : ", ",
+                      id >= 0 && id < static_cast<int>(catalogue_->cards.size())
+                          ? catalogue_->cards[id].name
+                          : absl::StrCat("#", id));
+    }
+    return out;
+  };
+  auto name = [&](int id) {
+    return id >= 0 && id < static_cast<int>(catalogue_->cards.size())
+               ? catalogue_->cards[id].name
+               : absl::StrCat("#", id);
+  };
+  switch (e.kind_case()) {
+    case v1::QuasenboEvent::kDeal: {
+      std::string out = "deal:";
+      for (const auto& h : e.deal().hands()) {
+        absl::StrAppend(&out, " seat ", h.seat(), " [", names(h.cards()), "]");
+      }
+      if (e.deal().deck_size() > 0) {
+        absl::StrAppend(&out, " deck [", names(e.deal().deck()), "]");
+      }
+      return out;
+    }
+    case v1::QuasenboEvent::kStartCard: {
+      std::string out = absl::StrCat("start card ", name(e.start_card().card()));
+      if (e.start_card().excuses_returned() > 0) {
+        absl::StrAppend(&out, " (the Excuse was turned up first and shuffled back)");
+      }
+      if (e.start_card().deck_size() > 0) {
+        absl::StrAppend(&out, "; deck [", names(e.start_card().deck()), "]");
+      }
+      return out;
+    }
+    case v1::QuasenboEvent::kPlayed: {
+      std::string out = absl::StrCat("seat ", e.played().seat(), " played ",
+                                     name(e.played().card()));
+      if (e.played().decree() != 0) {
+        absl::StrAppend(&out, ", decreeing ", SuitName(e.played().decree()));
+      }
+      if (e.played().penalty() > 0) {
+        absl::StrAppend(&out, ": quäsenbö, penalty ", e.played().penalty());
+      }
+      return out;
+    }
+    case v1::QuasenboEvent::kDrew: {
+      std::string out = absl::StrCat("seat ", e.drew().seat(), " drew ",
+                                     e.drew().count(),
+                                     e.drew().count() == 1 ? " card" : " cards");
+      if (e.drew().cards_size() > 0) {
+        absl::StrAppend(&out, " [", names(e.drew().cards()), "]");
+      }
+      if (e.drew().penalty()) absl::StrAppend(&out, " as a penalty");
+      return out;
+    }
+    case v1::QuasenboEvent::kReshuffled: {
+      std::string out = absl::StrCat("pile reshuffled into a deck of ",
+                                     e.reshuffled().count());
+      if (e.reshuffled().deck_size() > 0) {
+        absl::StrAppend(&out, " [", names(e.reshuffled().deck()), "]");
+      }
+      return out;
+    }
+    case v1::QuasenboEvent::kPassed:
+      return absl::StrCat("seat ", e.passed().seat(), " cannot play and passes");
+    default:
+      return "";
+  }
+}
+
 void QuasenboState::FillView(int seat, v1::View* view) const {
   v1::QuasenboView* q = view->mutable_quasenbo();
   q->Clear();

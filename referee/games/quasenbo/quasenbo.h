@@ -179,6 +179,7 @@ class QuasenboState : public State {
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
   void FillRules(v1::Rules* rules) const override;
+  std::string DescribeEvent(const v1::Event& event) const override;
 
   // --- Inspection (tests, tools) ---
   int num_seats() const { return num_seats_; }

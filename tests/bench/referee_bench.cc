@@ -1,0 +1,914 @@
+// referee_bench: the referee over gRPC on loopback, against a floor.
+//
+//   build/bin/referee_bench                 # every configuration, ~40 s
+//   build/bin/referee_bench --seconds=5 --configs=floor1,ref1
+//
+// Configurations (--configs, comma-separated):
+//   floor1, floor64   A bare ping-pong service: an arena.v1.Referee
+//                     CallbackService that answers every BotMessage with one
+//                     RefereeMessage holding a real Quäsenbö DecisionRequest
+//                     (of the mean size). 1 and 64 streams. No game, no
+//                     runner: gRPC's own cost, the ceiling for the referee.
+//   ref1, ref64       The referee: a BotHub on a grpc::Server (callback API,
+//                     as arena/launch.cc), matches run by RunMatch over
+//                     hub.NewMatchLink (as arena/tournament.cc), 1 and 64
+//                     matches at once (one runner thread each), every
+//                     decision sent to a bot (AUTO_MOVES_NONE), decision_ms
+//                     60000. One bot identity per seat of every match.
+//   ref64x2           As ref64, but the 64 matches share 2 bots (2 streams).
+//   ref1disk          As ref1 with the records on disk (--disk_dir): shows
+//                     the cost of each match's fsync.
+//   handoff1, handoff64  Diagnostic: the floor, but each reply is sent by
+//                     a thread of the stream's own, woken through a CondVar,
+//                     as the referee's runner thread is woken by the hub.
+//                     Shows what the thread-per-match design costs by itself.
+//   mem               Heap per match, in process (no gRPC): the peak of
+//                     malloc'd bytes during a match over those before it.
+//
+// The bots run in a child process (this binary again, --role=bots): one
+// thread and one channel (own TCP connection) per bot, a minimal client that
+// answers each DecisionRequest at once with a random index. The floor's
+// clients are the same code, so floor and referee differ only in the server.
+// With --sdk_bots the referee's bots are build/bin/random_bot processes
+// (bots/sdk) instead.
+//
+// CPU: getrusage(RUSAGE_SELF) of this process (the server only; the bots are
+// another process) over the measured window, divided by the decisions (round
+// trips) in it. The bots' CPU is read from /proc/<pid>/stat. Memory: mallinfo2
+// (bytes in use, every arena) and RSS, sampled every 50 ms while the matches
+// run, against the same process idle. See docs/benchmarks.md.
+#include <fcntl.h>
+#include <malloc.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <functional>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/v1/arena.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/bot_hub.h"
+#include "referee/game.h"
+#include "referee/match_runner.h"
+#include "referee/record.h"
+#include "referee/registry.h"
+#include "referee/rng.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(std::string, configs,
+          "mem,floor1,handoff1,ref1,ref1disk,floor64,handoff64,ref64,ref64x2",
+          "configurations to run, in order");
+ABSL_FLAG(double, seconds, 3.0, "measured seconds per configuration");
+ABSL_FLAG(double, warmup, 0.5, "seconds of warm-up before measuring");
+ABSL_FLAG(int, seats, 2, "Quäsenbö seats");
+ABSL_FLAG(std::string, options, "", "game options, k=v,k=v");
+ABSL_FLAG(int, many, 64, "streams / matches of the *64 configurations");
+ABSL_FLAG(std::string, disk_dir, "/tmp",
+          "where ref1disk writes its records (a disk, not tmpfs)");
+ABSL_FLAG(std::string, records_dir, "/dev/shm",
+          "where the other referee configurations write records (tmpfs: the "
+          "writes without the disk); 'memory' for the in-memory writer");
+ABSL_FLAG(bool, sdk_bots, false,
+          "referee's bots are build/bin/random_bot processes (bots/sdk)");
+// Internal: the bot process.
+ABSL_FLAG(std::string, role, "bench", "bench, or bots (internal)");
+ABSL_FLAG(std::string, address, "", "bots: the server's address");
+ABSL_FLAG(std::string, tokens, "", "bots: tokens, one stream each");
+
+namespace arena {
+namespace {
+
+// ---------------------------------------------------------------- helpers
+
+struct Sample {
+  absl::Time wall;
+  double self_cpu = 0;  // seconds, user + system
+  double self_sys = 0;  // seconds, system
+  int64_t switches = 0;  // context switches, voluntary + not
+  double child_cpu = 0;
+  int64_t count = 0;
+};
+
+void ReadSelf(Sample* s) {
+  rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  s->self_sys = ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec;
+  s->self_cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + s->self_sys;
+  s->switches = ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+double ProcCpu(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string s((std::istreambuf_iterator<char>(in)), {});
+  const size_t close = s.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::vector<std::string> f = absl::StrSplit(s.substr(close + 2), ' ');
+  // After "pid (comm) ": state is f[0]; utime, stime are fields 14, 15.
+  if (f.size() < 13) return 0;
+  double ut = 0, st = 0;
+  (void)absl::SimpleAtod(f[11], &ut);
+  (void)absl::SimpleAtod(f[12], &st);
+  return (ut + st) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+int64_t HeapInUse() {
+  const struct mallinfo2 mi = mallinfo2();
+  return static_cast<int64_t>(mi.uordblks + mi.hblkhd);
+}
+
+int64_t RssBytes() {
+  std::ifstream in("/proc/self/statm");
+  int64_t size = 0, resident = 0;
+  in >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+std::string SelfExe() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  return std::string(buf, n);
+}
+
+pid_t Spawn(const std::string& path, const std::vector<std::string>& args,
+            const std::vector<std::string>& env_extra) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e != nullptr; ++e) env_store.emplace_back(*e);
+  for (const auto& e : env_extra) env_store.push_back(e);
+  std::vector<char*> envp;
+  for (auto& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc =
+      posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    std::fprintf(stderr, "cannot start %s: %s\n", path.c_str(), std::strerror(rc));
+    std::exit(1);
+  }
+  return pid;
+}
+
+// Waits for our own children to exit; kills (by pid) those that do not.
+void Reap(const std::vector<pid_t>& pids) {
+  const absl::Time until = absl::Now() + absl::Seconds(10);
+  for (pid_t pid : pids) {
+    for (;;) {
+      int status = 0;
+      const pid_t r = waitpid(pid, &status, WNOHANG);
+      if (r == pid || (r < 0 && errno == ECHILD)) break;
+      if (absl::Now() > until) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        break;
+      }
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the bots
+
+// One bot: one channel (its own TCP connection), one stream, answers every
+// DecisionRequest at once with a random index.
+void RunRawBot(const std::string& address, const std::string& token,
+               uint64_t seed) {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  auto channel = grpc::CreateCustomChannel(
+      address, grpc::InsecureChannelCredentials(), args);
+  auto stub = v1::Referee::NewStub(channel);
+  grpc::ClientContext ctx;
+  auto stream = stub->Play(&ctx);
+  v1::BotMessage out;
+  out.mutable_hello()->set_token(token);
+  out.mutable_hello()->set_protocol_version(1);
+  out.mutable_hello()->set_client("referee_bench");
+  if (!stream->Write(out)) return;
+  Rng rng(seed);
+  v1::RefereeMessage in;
+  while (stream->Read(&in)) {
+    if (in.kind_case() != v1::RefereeMessage::kDecisionRequest) continue;
+    const v1::DecisionRequest& r = in.decision_request();
+    v1::Decision* d = out.mutable_decision();
+    d->set_match_id(r.match_id());
+    d->set_decision_id(r.decision_id());
+    d->set_action_index(static_cast<int>(rng.Uniform(
+        static_cast<uint32_t>(std::max(1, r.legal_actions_size())))));
+    if (!stream->Write(out)) break;
+  }
+  stream->WritesDone();
+  stream->Finish();
+}
+
+int BotsMain() {
+  const std::string address = absl::GetFlag(FLAGS_address);
+  const std::vector<std::string> tokens =
+      absl::StrSplit(absl::GetFlag(FLAGS_tokens), ',', absl::SkipEmpty());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    threads.emplace_back(RunRawBot, address, tokens[i], 1000 + i);
+  }
+  for (auto& t : threads) t.join();
+  return 0;
+}
+
+// Starts the bots for `tokens`: one child process with a thread per token,
+// or (sdk) one random_bot process per token.
+std::vector<pid_t> StartBots(const std::string& address,
+                             const std::vector<std::string>& tokens, bool sdk) {
+  const std::string self = SelfExe();
+  if (!sdk) {
+    return {Spawn(self,
+                  {"referee_bench", "--role=bots",
+                   absl::StrCat("--address=", address),
+                   absl::StrCat("--tokens=", absl::StrJoin(tokens, ","))},
+                  {})};
+  }
+  const std::string bot = self.substr(0, self.rfind('/')) + "/random_bot";
+  std::vector<pid_t> pids;
+  for (const auto& t : tokens) {
+    pids.push_back(Spawn(bot, {"random_bot"},
+                         {absl::StrCat("ARENA_ADDRESS=", address),
+                          absl::StrCat("ARENA_TOKEN=", t)}));
+  }
+  return pids;
+}
+
+double ChildrenCpu(const std::vector<pid_t>& pids) {
+  double s = 0;
+  for (pid_t p : pids) s += ProcCpu(p);
+  return s;
+}
+
+// ---------------------------------------------------------------- the game
+
+const Options& GameOptions() {
+  static const Options* const opts = [] {
+    auto* o = new Options;
+    for (absl::string_view kv : absl::StrSplit(absl::GetFlag(FLAGS_options), ',',
+                                               absl::SkipEmpty())) {
+      std::pair<std::string, std::string> p = absl::StrSplit(kv, '=');
+      (*o)[p.first] = p.second;
+    }
+    return o;
+  }();
+  return *opts;
+}
+
+std::unique_ptr<Game> MakeGame() {
+  auto g = CreateGame("quasenbo", GameOptions(), absl::GetFlag(FLAGS_seats));
+  if (!g.ok()) {
+    std::fprintf(stderr, "%s\n", g.status().ToString().c_str());
+    std::exit(1);
+  }
+  return *std::move(g);
+}
+
+// A real DecisionRequest of the mean size, from random playouts built as the
+// runner builds them (events since the seat's previous decision, view, legal
+// actions).
+struct RequestSample {
+  v1::DecisionRequest request;
+  double mean_bytes = 0;  // of RefereeMessage{decision_request}
+  int64_t min_bytes = 0, max_bytes = 0;
+};
+
+RequestSample SampleRequests(const Game& game) {
+  std::vector<v1::DecisionRequest> all;
+  Rng rng(5);
+  uint64_t id = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    auto s = game.NewInitialState(seed);
+    std::vector<size_t> cursor(game.num_seats(), 0);
+    while (!s->IsTerminal() && s->step() < game.info().default_decision_cap) {
+      std::vector<int> actions;
+      for (int seat : s->ActingSeats()) {
+        v1::DecisionRequest r;
+        r.set_match_id(absl::StrFormat("quasenbo-s%d-%06d", 1, seed));
+        r.set_seat(seat);
+        r.set_decision_id(++id);
+        r.set_step(static_cast<int32_t>(s->step()));
+        r.set_deadline_ms(60000);
+        const auto& ev = s->events();
+        for (size_t i = cursor[seat]; i < ev.size(); ++i) {
+          if (const v1::Event* e = EventForSeat(ev[i], seat)) {
+            *r.mutable_view()->add_events() = *e;
+          }
+        }
+        cursor[seat] = ev.size();
+        s->FillView(seat, r.mutable_view());
+        s->FillLegalActions(seat, r.mutable_legal_actions());
+        actions.push_back(static_cast<int>(
+            rng.Uniform(static_cast<uint32_t>(r.legal_actions_size()))));
+        all.push_back(std::move(r));
+      }
+      s->Apply(actions);
+    }
+  }
+  RequestSample out;
+  double sum = 0;
+  out.min_bytes = INT64_MAX;
+  std::vector<int64_t> sizes;
+  for (const auto& r : all) {
+    v1::RefereeMessage m;
+    *m.mutable_decision_request() = r;
+    const int64_t b = static_cast<int64_t>(m.ByteSizeLong());
+    sizes.push_back(b);
+    sum += b;
+    out.min_bytes = std::min(out.min_bytes, b);
+    out.max_bytes = std::max(out.max_bytes, b);
+  }
+  out.mean_bytes = sum / all.size();
+  size_t best = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (std::abs(sizes[i] - out.mean_bytes) < std::abs(sizes[best] - out.mean_bytes)) {
+      best = i;
+    }
+  }
+  out.request = all[best];
+  return out;
+}
+
+// ---------------------------------------------------------------- results
+
+struct Row {
+  std::string config;
+  int concurrency = 0;  // streams or matches
+  int bots = 0;
+  int64_t decisions = 0;
+  double seconds = 0;
+  double per_second = 0;
+  double server_cpu_us = 0;  // this process, per decision
+  double bots_cpu_us = 0;
+  double server_sys_us = 0;  // of server_cpu_us, in the kernel
+  double switches = 0;       // context switches of this process per decision
+  int64_t faults = 0;
+  int64_t matches = 0;
+  // Memory, with matches live, over the idle process (bytes per match).
+  double heap_per_match = 0, heap_per_match_vs_start = 0, rss_per_match = 0;
+  bool has_memory = false;
+};
+
+void Measure(Row* row, const std::vector<pid_t>& bots,
+             const std::atomic<int64_t>& counter, Sample* a, Sample* b,
+             const std::function<void()>& while_measuring = nullptr) {
+  absl::SleepFor(absl::Seconds(absl::GetFlag(FLAGS_warmup)));
+  a->wall = absl::Now();
+  ReadSelf(a);
+  a->child_cpu = ChildrenCpu(bots);
+  a->count = counter.load();
+  const absl::Time end = a->wall + absl::Seconds(absl::GetFlag(FLAGS_seconds));
+  if (while_measuring) {
+    while (absl::Now() < end) {
+      while_measuring();
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+  } else {
+    absl::SleepFor(end - absl::Now());
+  }
+  b->count = counter.load();
+  b->wall = absl::Now();
+  ReadSelf(b);
+  b->child_cpu = ChildrenCpu(bots);
+  row->decisions = b->count - a->count;
+  row->seconds = absl::ToDoubleSeconds(b->wall - a->wall);
+  row->per_second = row->decisions / row->seconds;
+  if (row->decisions > 0) {
+    row->server_cpu_us = 1e6 * (b->self_cpu - a->self_cpu) / row->decisions;
+    row->bots_cpu_us = 1e6 * (b->child_cpu - a->child_cpu) / row->decisions;
+    row->server_sys_us = 1e6 * (b->self_sys - a->self_sys) / row->decisions;
+    row->switches = static_cast<double>(b->switches - a->switches) / row->decisions;
+  }
+}
+
+// ---------------------------------------------------------------- the floor
+
+class FloorService;
+
+class FloorReactor
+    : public grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage> {
+ public:
+  explicit FloorReactor(FloorService* service);
+  ~FloorReactor() override;
+  void OnReadDone(bool ok) override;
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    StartRead(&in_);
+  }
+  void OnDone() override;
+
+ private:
+  void Reply() {
+    out_.mutable_decision_request()->set_decision_id(++next_id_);
+    StartWrite(&out_);
+  }
+  // With handoff: a thread of its own (as a match's runner thread) is woken
+  // through a CondVar to send each reply, as the referee's runner is.
+  void Worker() {
+    for (;;) {
+      {
+        absl::MutexLock lock(&mu_);
+        while (!pending_ && !quit_) cv_.Wait(&mu_);
+        if (quit_) return;
+        pending_ = false;
+      }
+      Reply();
+    }
+  }
+
+  FloorService* const service_;
+  v1::BotMessage in_;
+  v1::RefereeMessage out_;
+  uint64_t next_id_ = 0;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool pending_ = false;
+  bool quit_ = false;
+  std::thread worker_;
+};
+
+class FloorService : public v1::Referee::CallbackService {
+ public:
+  FloorService(const v1::DecisionRequest& request, bool handoff)
+      : handoff(handoff) {
+    *message_.mutable_decision_request() = request;
+  }
+  const bool handoff;
+  grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage>* Play(
+      grpc::CallbackServerContext*) override {
+    return new FloorReactor(this);
+  }
+  const v1::RefereeMessage& message() const { return message_; }
+  std::atomic<int64_t> round_trips{0};
+  std::atomic<int> live{0};
+  std::atomic<bool> stop{false};
+
+ private:
+  v1::RefereeMessage message_;
+};
+
+FloorReactor::FloorReactor(FloorService* service)
+    : service_(service), out_(service->message()) {
+  service_->live.fetch_add(1);
+  if (service_->handoff) worker_ = std::thread([this] { Worker(); });
+  StartRead(&in_);
+}
+
+FloorReactor::~FloorReactor() {
+  if (worker_.joinable()) {
+    {
+      absl::MutexLock lock(&mu_);
+      quit_ = true;
+      cv_.Signal();
+    }
+    worker_.join();
+  }
+}
+
+void FloorReactor::OnReadDone(bool ok) {
+  if (!ok || service_->stop.load(std::memory_order_relaxed)) {
+    Finish(grpc::Status::OK);
+    return;
+  }
+  if (in_.kind_case() == v1::BotMessage::kDecision) {
+    service_->round_trips.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (service_->handoff) {
+    absl::MutexLock lock(&mu_);
+    pending_ = true;
+    cv_.Signal();
+    return;
+  }
+  Reply();
+}
+
+void FloorReactor::OnDone() {
+  service_->live.fetch_sub(1);
+  delete this;
+}
+
+std::unique_ptr<grpc::Server> StartServer(grpc::Service* service, int* port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
+                           port);
+  builder.RegisterService(service);
+  auto server = builder.BuildAndStart();
+  if (server == nullptr || *port == 0) {
+    std::fprintf(stderr, "cannot listen on 127.0.0.1\n");
+    std::exit(1);
+  }
+  return server;
+}
+
+Row RunFloor(const std::string& name, int streams,
+             const v1::DecisionRequest& request, bool handoff) {
+  Row row;
+  row.config = name;
+  row.concurrency = streams;
+  row.bots = streams;
+  FloorService service(request, handoff);
+  int port = 0;
+  auto server = StartServer(&service, &port);
+  std::vector<std::string> tokens;
+  for (int i = 0; i < streams; ++i) tokens.push_back(absl::StrCat("t", i));
+  const std::vector<pid_t> bots =
+      StartBots(absl::StrCat("127.0.0.1:", port), tokens, false);
+  const absl::Time give_up = absl::Now() + absl::Seconds(30);
+  while (service.live.load() < streams && absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  Sample a, b;
+  Measure(&row, bots, service.round_trips, &a, &b);
+  service.stop = true;
+  Reap(bots);
+  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(2)));
+  return row;
+}
+
+// ---------------------------------------------------------------- the referee
+
+// Counts the decisions answered, around the hub's link.
+class CountingLink : public SeatLink {
+ public:
+  CountingLink(std::unique_ptr<SeatLink> link, std::atomic<int64_t>* answered,
+               std::atomic<int64_t>* faults)
+      : link_(std::move(link)), answered_(answered), faults_(faults) {}
+  void Start(int seat, const v1::MatchStart& start) override {
+    link_->Start(seat, start);
+  }
+  void Send(int seat, const v1::DecisionRequest& request, int num) override {
+    link_->Send(seat, request, num);
+  }
+  SeatReply Await(int seat, uint64_t id, absl::Time deadline) override {
+    SeatReply r = link_->Await(seat, id, deadline);
+    (r.ok ? answered_ : faults_)->fetch_add(1, std::memory_order_relaxed);
+    return r;
+  }
+  void End(int seat, const v1::MatchEnd& end) override { link_->End(seat, end); }
+
+ private:
+  std::unique_ptr<SeatLink> link_;
+  std::atomic<int64_t>* answered_;
+  std::atomic<int64_t>* faults_;
+};
+
+std::string MakeRecordsDir(const std::string& base) {
+  if (base == "memory") return "";
+  std::string templ = base + "/referee_bench.XXXXXX";
+  if (mkdtemp(templ.data()) == nullptr) {
+    std::fprintf(stderr, "cannot make a directory in %s: %s\n", base.c_str(),
+                 std::strerror(errno));
+    std::exit(1);
+  }
+  return templ;
+}
+
+Row RunReferee(const std::string& name, const Game& game, int matches,
+               int num_bots, const std::string& records_base) {
+  Row row;
+  row.config = name;
+  row.concurrency = matches;
+  row.bots = num_bots;
+  const int seats = game.num_seats();
+  std::vector<BotIdentity> ids;
+  std::vector<std::string> tokens;
+  for (int i = 0; i < num_bots; ++i) {
+    ids.push_back({absl::StrCat("bot", i), absl::StrCat("token-", i)});
+    tokens.push_back(ids.back().token);
+  }
+  BotHub hub(ids);
+  int port = 0;
+  auto server = StartServer(hub.service(), &port);
+  const std::vector<pid_t> bots = StartBots(
+      absl::StrCat("127.0.0.1:", port), tokens, absl::GetFlag(FLAGS_sdk_bots));
+  std::vector<std::string> names;
+  for (const auto& id : ids) names.push_back(id.name);
+  if (!hub.WaitForBots(names, absl::Seconds(60))) {
+    std::fprintf(stderr, "%s: the bots did not connect\n", name.c_str());
+    std::exit(1);
+  }
+  const std::string dir = MakeRecordsDir(records_base);
+
+  std::atomic<int64_t> answered{0}, faults{0}, finished{0};
+  std::atomic<bool> stop{false};
+  const int64_t heap_idle_start = HeapInUse();
+  const int64_t rss_idle_start = RssBytes();
+  auto runner = [&](int t) {
+    MatchSpec spec;
+    spec.game_name = "quasenbo";
+    spec.options = GameOptions();
+    for (int s = 0; s < seats; ++s) {
+      spec.seat_bots.push_back(ids[(t * seats + s) % num_bots].name);
+    }
+    spec.time_control.set_decision_ms(60000);
+    spec.fault_policy = v1::FAULT_POLICY_FORFEIT;
+    spec.auto_moves = v1::AUTO_MOVES_NONE;
+    for (int i = 0; !stop.load(); ++i) {
+      spec.match_id = absl::StrFormat("quasenbo-s%d-%06d", t, i);
+      spec.seed = DeriveSeed(static_cast<uint64_t>(t), static_cast<uint64_t>(i));
+      auto writer = RecordWriter::Open(dir, spec.match_id);
+      if (!writer.ok()) {
+        std::fprintf(stderr, "%s\n", writer.status().ToString().c_str());
+        std::exit(1);
+      }
+      MatchOutcome out;
+      {
+        CountingLink link(hub.NewMatchLink(spec.match_id, spec.seat_bots),
+                          &answered, &faults);
+        out = RunMatch(game, spec, link, **writer);
+      }
+      if (!out.record_path.empty()) unlink(out.record_path.c_str());
+      finished.fetch_add(1);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < matches; ++t) threads.emplace_back(runner, t);
+
+  double heap_sum = 0, rss_sum = 0;
+  int n_samples = 0;
+  Sample a, b;
+  Measure(&row, bots, answered, &a, &b, [&] {
+    heap_sum += HeapInUse();
+    rss_sum += RssBytes();
+    ++n_samples;
+  });
+  const int64_t finished_in_window = finished.load();
+  stop = true;
+  for (auto& t : threads) t.join();
+  const int64_t heap_idle_end = HeapInUse();
+  row.faults = faults.load();
+  row.matches = finished_in_window;
+  if (n_samples > 0) {
+    row.has_memory = true;
+    const double heap_live = heap_sum / n_samples;
+    row.heap_per_match = (heap_live - heap_idle_end) / matches;
+    row.heap_per_match_vs_start = (heap_live - heap_idle_start) / matches;
+    row.rss_per_match = (rss_sum / n_samples - rss_idle_start) / matches;
+  }
+  hub.CloseAll();
+  Reap(bots);
+  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(2)));
+  if (!dir.empty()) rmdir(dir.c_str());
+  return row;
+}
+
+// ---------------------------------------------------------------- memory
+
+// A link whose bots answer at once; at every decision it notes the heap in
+// use, so the peak of a match is known.
+class PeakLink : public SeatLink {
+ public:
+  explicit PeakLink(int seats) : answer_(seats, 0), rng_(3) {}
+  void Start(int, const v1::MatchStart&) override {}
+  void Send(int seat, const v1::DecisionRequest& r, int num) override {
+    answer_[seat] = static_cast<int>(rng_.Uniform(static_cast<uint32_t>(num)));
+    peak_ = std::max(peak_, HeapInUse());
+  }
+  SeatReply Await(int seat, uint64_t, absl::Time) override {
+    SeatReply r;
+    r.ok = true;
+    r.action = answer_[seat];
+    return r;
+  }
+  void End(int, const v1::MatchEnd&) override {
+    peak_ = std::max(peak_, HeapInUse());
+  }
+  int64_t peak_ = 0;
+
+ private:
+  std::vector<int> answer_;
+  Rng rng_;
+};
+
+struct MemoryResult {
+  double mean_peak = 0;
+  int64_t max_peak = 0;
+  double mean_decisions = 0;
+  int64_t max_decisions = 0;
+  double fixed = 0, per_decision = 0;  // fit of peak over decisions
+};
+
+MemoryResult MeasureMatchMemory(const Game& game, const std::string& dir,
+                                int n) {
+  MemoryResult m;
+  MatchSpec spec;
+  spec.game_name = "quasenbo";
+  spec.options = GameOptions();
+  for (int s = 0; s < game.num_seats(); ++s) spec.seat_bots.push_back(absl::StrCat("bot", s));
+  spec.time_control.set_decision_ms(60000);
+  spec.auto_moves = v1::AUTO_MOVES_NONE;
+  double sum = 0, dsum = 0, ddsum = 0, dpsum = 0;
+  for (int i = -3; i < n; ++i) {  // 3 matches of warm-up (lazy statics)
+    spec.match_id = absl::StrFormat("quasenbo-s9-%06d", i);
+    spec.seed = DeriveSeed(9, static_cast<uint64_t>(i));
+    PeakLink link(game.num_seats());
+    const int64_t before = HeapInUse();
+    link.peak_ = before;
+    int64_t decisions = 0;
+    {
+      auto writer = RecordWriter::Open(dir, spec.match_id);
+      const MatchOutcome out = RunMatch(game, spec, link, **writer);
+      decisions = out.result.decisions();
+      if (!out.record_path.empty()) unlink(out.record_path.c_str());
+    }
+    const int64_t peak = link.peak_ - before;
+    if (i < 0) continue;
+    sum += peak;
+    dsum += decisions;
+    ddsum += static_cast<double>(decisions) * decisions;
+    dpsum += static_cast<double>(decisions) * peak;
+    m.max_peak = std::max(m.max_peak, peak);
+    m.max_decisions = std::max(m.max_decisions, decisions);
+  }
+  m.mean_peak = sum / n;
+  m.mean_decisions = dsum / n;
+  // Least squares: peak = fixed + per_decision * decisions.
+  const double var = ddsum / n - m.mean_decisions * m.mean_decisions;
+  if (var > 0) {
+    m.per_decision = (dpsum / n - m.mean_decisions * m.mean_peak) / var;
+    m.fixed = m.mean_peak - m.per_decision * m.mean_decisions;
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------- main
+
+int BenchMain() {
+  spdlog::set_level(spdlog::level::err);
+  const auto game = MakeGame();
+  const RequestSample sample = SampleRequests(*game);
+  const int many = absl::GetFlag(FLAGS_many);
+  std::string cpu_model = "?";
+  {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("model name", 0) == 0) {
+        cpu_model = line.substr(line.find(':') + 2);
+        break;
+      }
+    }
+  }
+  std::printf("referee_bench: quasenbo, %d seats, options {%s}\n",
+              game->num_seats(), absl::GetFlag(FLAGS_options).c_str());
+  std::printf("machine: %s, %ld cores; measured %.1f s per configuration after "
+              "%.1f s warm-up\n",
+              cpu_model.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+              absl::GetFlag(FLAGS_seconds), absl::GetFlag(FLAGS_warmup));
+  std::printf("DecisionRequest as sent (RefereeMessage): mean %.0f B (min %lld, "
+              "max %lld); the floor sends one of %zu B\n\n",
+              sample.mean_bytes, static_cast<long long>(sample.min_bytes),
+              static_cast<long long>(sample.max_bytes),
+              [&] {
+                v1::RefereeMessage m;
+                *m.mutable_decision_request() = sample.request;
+                return m.ByteSizeLong();
+              }());
+  std::fflush(stdout);
+
+  std::vector<Row> rows;
+  const Row* floor1 = nullptr;
+  const Row* floor_many = nullptr;
+  const std::vector<std::string> configs =
+      absl::StrSplit(absl::GetFlag(FLAGS_configs), ',', absl::SkipEmpty());
+  rows.reserve(configs.size());
+  const std::string records = absl::GetFlag(FLAGS_records_dir);
+  for (const std::string& c : configs) {
+    std::fprintf(stderr, "running %s ...\n", c.c_str());
+    const int s = game->num_seats();
+    if (c == "mem") {
+      const std::string dir = MakeRecordsDir(records);
+      const MemoryResult file = MeasureMatchMemory(*game, dir, 200);
+      if (!dir.empty()) rmdir(dir.c_str());
+      const MemoryResult mem = MeasureMatchMemory(*game, "", 200);
+      std::printf("Heap per match, in process (peak malloc'd bytes during a "
+                  "match over those before it; 200 matches, mean %.0f and max "
+                  "%lld decisions):\n",
+                  file.mean_decisions, static_cast<long long>(file.max_decisions));
+      std::printf("  records to a file (%s): mean peak %.1f KiB, max %.1f KiB; "
+                  "fit: %.1f KiB + %.0f B per decision\n",
+                  records.c_str(), file.mean_peak / 1024, file.max_peak / 1024.0,
+                  file.fixed / 1024, file.per_decision);
+      std::printf("  records in memory:     mean peak %.1f KiB, max %.1f KiB; "
+                  "fit: %.1f KiB + %.0f B per decision (the record's lines "
+                  "are kept)\n\n",
+                  mem.mean_peak / 1024, mem.max_peak / 1024.0, mem.fixed / 1024,
+                  mem.per_decision);
+      std::fflush(stdout);
+      continue;
+    }
+    if (c == "floor1") {
+      rows.push_back(RunFloor(c, 1, sample.request, false));
+      floor1 = &rows.back();
+    } else if (c == "floor64") {
+      rows.push_back(RunFloor(c, many, sample.request, false));
+      floor_many = &rows.back();
+    } else if (c == "handoff1") {
+      rows.push_back(RunFloor(c, 1, sample.request, true));
+    } else if (c == "handoff64") {
+      rows.push_back(RunFloor(c, many, sample.request, true));
+    } else if (c == "ref1") {
+      rows.push_back(RunReferee(c, *game, 1, s, records));
+    } else if (c == "ref64") {
+      rows.push_back(RunReferee(c, *game, many, many * s, records));
+    } else if (c == "ref64x2") {
+      rows.push_back(RunReferee(c, *game, many, s, records));
+    } else if (c == "ref1disk") {
+      rows.push_back(RunReferee(c, *game, 1, s, absl::GetFlag(FLAGS_disk_dir)));
+    } else {
+      std::fprintf(stderr, "unknown configuration %s\n", c.c_str());
+      return 2;
+    }
+  }
+
+  std::printf("%-9s %5s %5s %9s %9s %8s %11s %8s %8s %8s %6s %9s %6s\n",
+              "config", "conc", "bots", "decisions", "per_s", "vs_floor",
+              "target", "srv_us/d", "sys_us/d", "own_us/d", "csw/d",
+              "bots_us/d", "faults");
+  for (const Row& r : rows) {
+    const bool is_ref = r.config.rfind("ref", 0) == 0 ||
+                        r.config.rfind("handoff", 0) == 0;
+    const Row* floor = r.concurrency == 1 ? floor1 : floor_many;
+    std::string ratio = "-", target = "-", own = "-";
+    if (is_ref && floor != nullptr && floor->per_second > 0) {
+      const double x = r.per_second / floor->per_second;
+      const double want = r.concurrency == 1 ? 0.80 : 0.70;
+      ratio = absl::StrFormat("%.0f%%", 100 * x);
+      target = r.config.rfind("ref", 0) == 0
+                   ? absl::StrFormat(">=%.0f%% %s", 100 * want,
+                                     x >= want ? "met" : "MISS")
+                   : "(diag)";
+      own = absl::StrFormat("%.1f", r.server_cpu_us - floor->server_cpu_us);
+    }
+    std::printf(
+        "%-9s %5d %5d %9lld %9.0f %8s %11s %8.1f %8.1f %8s %6.1f %9.1f %6lld\n",
+        r.config.c_str(), r.concurrency, r.bots,
+        static_cast<long long>(r.decisions), r.per_second, ratio.c_str(),
+        target.c_str(), r.server_cpu_us, r.server_sys_us, own.c_str(),
+        r.switches, r.bots_cpu_us, static_cast<long long>(r.faults));
+  }
+  std::printf(
+      "\nconc: streams (floor) or matches at once (ref). per_s: round trips "
+      "(floor) or decisions (ref) per second.\nsrv_us/d: CPU of this process "
+      "(server, hub, runners) per decision; own_us/d: srv_us/d minus the "
+      "floor's at the same concurrency (the referee's own work, target <= 10); "
+      "sys_us/d: the kernel's part of srv_us/d; csw/d: context switches of "
+      "this process per decision; bots_us/d: the bot process's CPU.\n");
+  bool any_mem = false;
+  for (const Row& r : rows) {
+    if (!r.has_memory || r.concurrency < 2) continue;
+    if (!any_mem) {
+      std::printf("\nMemory per live match (mean while running, target <= 64 KiB):\n");
+      any_mem = true;
+    }
+    std::printf("  %-8s heap %.1f KiB over idle after (%.1f KiB over idle "
+                "before), RSS %+.1f KiB over idle before\n",
+                r.config.c_str(), r.heap_per_match / 1024,
+                r.heap_per_match_vs_start / 1024, r.rss_per_match / 1024);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace arena
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  if (absl::GetFlag(FLAGS_role) == "bots") return arena::BotsMain();
+  return arena::BenchMain();
+}
