@@ -214,13 +214,15 @@ class HubMatchLink {
     hub_->SendOn(cid, starts_[seat]);
   }
 
-  void Send(int seat, const v1::DecisionRequest& request, int num_legal) {
+  void Send(int seat, v1::RefereeMessage msg, int num_legal) {
+    const v1::DecisionRequest& request = msg.decision_request();
+    const uint64_t decision_id = request.decision_id();
     const std::string& bot = seat_bots_[seat];
     const uint64_t cid = hub_->CurrentConnection(bot);
     bool need_start = false;
     {
       absl::MutexLock lock(&mu_);
-      Pending& p = pending_[request.decision_id()];
+      Pending& p = pending_[decision_id];
       p.seat = seat;
       p.conn = cid;
       p.num_legal = num_legal;
@@ -235,11 +237,9 @@ class HubMatchLink {
     }
     // A bot that reconnected mid-match is told about the match first.
     if (need_start) hub_->SendOn(cid, starts_[seat]);
-    v1::RefereeMessage msg;
-    *msg.mutable_decision_request() = request;
     if (!hub_->SendOn(cid, std::move(msg))) {
       absl::MutexLock lock(&mu_);
-      auto it = pending_.find(request.decision_id());
+      auto it = pending_.find(decision_id);
       if (it != pending_.end() && !it->second.done) {
         Fault(it->second, v1::FAULT_KIND_DISCONNECTED,
               absl::StrCat("stream to bot ", bot, " is closed"));
@@ -394,9 +394,8 @@ class LinkHandle : public SeatLink {
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
-  void Send(int seat, const v1::DecisionRequest& request,
-            int num_legal) override {
-    link_->Send(seat, request, num_legal);
+  void Send(int seat, v1::RefereeMessage message, int num_legal) override {
+    link_->Send(seat, std::move(message), num_legal);
   }
   SeatReply Await(int seat, uint64_t decision_id,
                   absl::Time deadline) override {

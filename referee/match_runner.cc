@@ -122,17 +122,18 @@ class Runner {
         actions_[i] = 0;
         continue;
       }
-      request_.Clear();
-      request_.set_match_id(spec_.match_id);
-      request_.set_seat(seat);
-      request_.set_decision_id(ids[i] = ++next_decision_id_);
-      request_.set_step(step);
-      request_.set_deadline_ms(spec_.time_control.decision_ms());
-      request_.set_simultaneous(acting.size() > 1);
-      AddEvents(seat, request_.mutable_view());
-      state_->FillView(seat, request_.mutable_view());
-      state_->FillLegalActions(seat, request_.mutable_legal_actions());
-      link_.Send(seat, request_, num);
+      v1::RefereeMessage message;
+      v1::DecisionRequest* request = message.mutable_decision_request();
+      request->set_match_id(spec_.match_id);
+      request->set_seat(seat);
+      request->set_decision_id(ids[i] = ++next_decision_id_);
+      request->set_step(step);
+      request->set_deadline_ms(spec_.time_control.decision_ms());
+      request->set_simultaneous(acting.size() > 1);
+      AddEvents(seat, request->mutable_view());
+      state_->FillView(seat, request->mutable_view());
+      state_->FillLegalActions(seat, request->mutable_legal_actions());
+      link_.Send(seat, std::move(message), num);
     }
     for (size_t i = 0; i < acting.size(); ++i) {
       const int seat = acting[i];
@@ -231,7 +232,6 @@ class Runner {
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;
-  v1::DecisionRequest request_;
   Rng fault_rng_;
   absl::Status write_status_;
 };

@@ -197,7 +197,7 @@ class InstantLink : public arena::SeatLink {
  public:
   explicit InstantLink(int seats) : answer_(seats, 0), rng_(7) {}
   void Start(int, const arena::v1::MatchStart&) override {}
-  void Send(int seat, const arena::v1::DecisionRequest& request,
+  void Send(int seat, arena::v1::RefereeMessage,
             int num_legal_actions) override {
     answer_[seat] = static_cast<int>(
         rng_.Uniform(static_cast<uint32_t>(num_legal_actions)));
