@@ -240,18 +240,19 @@ class Runner {
 
 v1::MatchResult ForfeitResult(const State& state, int seat,
                               const std::string& detail) {
+  // The game's own ranking (with its tie-breaks), the forfeiting seat moved
+  // to last place: every other seat keeps its order and its ties.
   v1::MatchResult result = state.Result();
-  const int n = result.scores_size();
-  std::vector<double> others;
+  const int n = result.placements_size();
+  std::vector<int> placed(n, 1);
   for (int s = 0; s < n; ++s) {
-    if (s != seat) others.push_back(result.scores(s));
+    if (s == seat) continue;
+    for (int t = 0; t < n; ++t) {
+      if (t != seat && result.placements(t) < result.placements(s)) ++placed[s];
+    }
   }
-  const std::vector<int> placed =
-      PlacementsFromScores(others, result.higher_score_wins());
-  result.clear_placements();
-  for (int s = 0, k = 0; s < n; ++s) {
-    result.add_placements(s == seat ? n : placed[k++]);
-  }
+  placed[seat] = n;
+  for (int s = 0; s < n; ++s) result.set_placements(s, placed[s]);
   result.set_end_reason(v1::END_REASON_FORFEIT);
   result.set_forfeit_seat(seat);
   result.set_detail(detail);

@@ -51,28 +51,32 @@ inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
 }
 
 // Every int32 value of a field whose name is one of `names`, anywhere in `m`.
+// Singular fields count even when they hold 0 (proto3 does not mark them
+// set), so a card whose id is 0 is checked too; fields with explicit
+// presence (`optional`) count only when set.
 inline void CollectInts(const google::protobuf::Message& m,
                         const std::set<std::string>& names,
                         std::vector<int>* out) {
+  using google::protobuf::FieldDescriptor;
   const auto* refl = m.GetReflection();
-  std::vector<const google::protobuf::FieldDescriptor*> fields;
-  refl->ListFields(m, &fields);
-  for (const auto* f : fields) {
-    if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+  const auto* desc = m.GetDescriptor();
+  for (int i = 0; i < desc->field_count(); ++i) {
+    const FieldDescriptor* f = desc->field(i);
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       if (f->is_repeated()) {
-        for (int i = 0; i < refl->FieldSize(m, f); ++i) {
-          CollectInts(refl->GetRepeatedMessage(m, f, i), names, out);
+        for (int k = 0; k < refl->FieldSize(m, f); ++k) {
+          CollectInts(refl->GetRepeatedMessage(m, f, k), names, out);
         }
-      } else {
+      } else if (refl->HasField(m, f)) {
         CollectInts(refl->GetMessage(m, f), names, out);
       }
-    } else if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_INT32 &&
+    } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_INT32 &&
                names.count(f->name())) {
       if (f->is_repeated()) {
-        for (int i = 0; i < refl->FieldSize(m, f); ++i) {
-          out->push_back(refl->GetRepeatedInt32(m, f, i));
+        for (int k = 0; k < refl->FieldSize(m, f); ++k) {
+          out->push_back(refl->GetRepeatedInt32(m, f, k));
         }
-      } else {
+      } else if (!f->has_presence() || refl->HasField(m, f)) {
         out->push_back(refl->GetInt32(m, f));
       }
     }

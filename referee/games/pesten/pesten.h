@@ -1,0 +1,266 @@
+// Pesten: the Dutch Crazy Eights. The rules as implemented are in
+// docs/games/pesten.md (with the test pinning each ruling); in short:
+//
+// Rules. 52 French cards plus `jokers` Jokers (0..4, default 2); 2..6 seats.
+// A match is rounds until a seat has `winning_points` (default 2). Round k
+// (from 0) is dealt by seat k mod n: all cards are shuffled with the match
+// Rng, 5 cards go to each seat one at a time starting left of the dealer, and
+// the next card is the start card, which counts as played by the dealer with
+// its effect. Play goes in the direction of play (clockwise = ascending seat
+// order at the start of every round); the seat after the dealer moves first.
+// A turn is: play one legal card, or draw one card (always allowed; it ends
+// the turn). A legal card shares the suit or the rank of the top card; a Jack
+// or a Joker is legal on anything; on a Jack the wished suit (or a Jack or a
+// Joker) must follow; on a Joker whose obligation is settled anything goes.
+// Effects: 2 and Joker add 2 and 5 to the draw obligation; the seat facing an
+// obligation may only stack a 2 or a Joker (any suit) or take the whole sum,
+// which ends its turn. 8: the next seat is skipped (not passable). 7, King:
+// the same seat must play another legal card or draw one card (ends the
+// turn). 10: every seat at once passes one card of its choice to the seat on
+// its left (i -> i+1 mod n). Ace: the direction flips. Jack: its player wishes
+// a suit (lasts until a card is played on the Jack). Special cards (2, 7, 8,
+// 10, Jack, King, Ace, Joker) may never be played as a seat's last card. A
+// play that leaves exactly one card must carry the announcement ("Pesten"),
+// else its player draws 2 cards at once, before the card's effect. An empty
+// deck is refilled from the discard pile but its top card, shuffled; if that
+// gives nothing, a seat that must draw draws what exists. The seat that empties
+// its hand wins the round and 1 winning point.
+//
+// Cards. Id (suit - 1) * 13 + (rank - 2) for PestenSuit suit (Clubs,
+// Diamonds, Hearts, Spades = 1..4) and rank 2..14 (Jack 11, Queen 12, King 13,
+// Ace 14): 0 is the 2 of Clubs, 51 the Ace of Spades; Jokers are 52, 53, ...
+//
+// Actions. In a turn (phase PLAY or FOLLOW_UP) the legal actions are, in
+// ascending card id, "play c" for every legal card in hand; a Jack comes as
+// four actions, one per wished suit (Clubs..Spades); a play that leaves one
+// card comes twice, without then with the announcement (for a Jack: per suit,
+// without then with). Last comes "draw one card", or "take the obligation"
+// when one is pending. The start-card Jack gives the dealer four WISH actions.
+// During a 10 (phase PASS) every seat with cards acts at once, with one
+// PASS_CARD action per card in its hand, ascending.
+//
+// Observation. A seat sees its own hand, the top card, the wish, the pending
+// obligation, the direction, every seat's hand size and winning points, the
+// deck and pile sizes, whose turn it is, the phase, round and dealer; and the
+// events it may see: its own deal and draws, every play, wish, skip and round
+// win, the start card, how many cards others draw, the size of a reshuffled
+// deck, and of the 10's passes only the card it passed and the card it got.
+// Another seat's cards and the deck order go to the record only.
+//
+// Contract. A PestenGame is immutable and may be shared by threads; a
+// PestenState is used by one thread at a time. All chance comes from the
+// state's arena::Rng, seeded by NewInitialState, so a match is a function of
+// (options, seats, seed, actions). Apply must get one legal index per acting
+// seat (it aborts otherwise: the runner checks first). FillLegalActions and
+// FillView replace what `out` / `view->pesten()` held (view->events is left to
+// the runner); a seat that is not acting has no legal actions.
+#ifndef ARENA_REFEREE_GAMES_PESTEN_PESTEN_H_
+#define ARENA_REFEREE_GAMES_PESTEN_PESTEN_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "arena/v1/pesten.pb.h"
+#include "referee/game.h"
+#include "referee/rng.h"
+
+namespace arena {
+namespace pesten {
+
+inline constexpr int kNumSuits = 4;
+inline constexpr int kMinSeats = 2;
+inline constexpr int kMaxSeats = 6;
+inline constexpr int kMaxJokers = 4;
+inline constexpr int kFrenchCards = 52;
+inline constexpr int kMaxCards = kFrenchCards + kMaxJokers;
+inline constexpr int kHandSize = 5;
+inline constexpr int kTwoDraw = 2;
+inline constexpr int kJokerDraw = 5;
+inline constexpr int kAnnouncementPenalty = 2;
+
+// Ranks as PestenRank values.
+inline constexpr int kTwo = 2;
+inline constexpr int kSeven = 7;
+inline constexpr int kEight = 8;
+inline constexpr int kTen = 10;
+inline constexpr int kJack = 11;
+inline constexpr int kQueen = 12;
+inline constexpr int kKing = 13;
+inline constexpr int kAce = 14;
+inline constexpr int kJoker = 15;
+
+// Card ids and their properties.
+constexpr int CardId(int suit, int rank) { return (suit - 1) * 13 + rank - 2; }
+constexpr int JokerId(int index) { return kFrenchCards + index; }
+constexpr bool IsJoker(int card) { return card >= kFrenchCards; }
+constexpr int RankOf(int card) { return IsJoker(card) ? kJoker : card % 13 + 2; }
+constexpr int SuitOf(int card) { return IsJoker(card) ? 0 : card / 13 + 1; }
+constexpr bool IsSpecialRank(int rank) {
+  return rank == kTwo || rank == kSeven || rank == kEight || rank == kTen ||
+         rank == kJack || rank == kKing || rank == kAce || rank == kJoker;
+}
+constexpr bool IsSpecial(int card) { return IsSpecialRank(RankOf(card)); }
+std::string CardName(int card);   // "Queen of Hearts", "Joker 1"
+const char* SuitName(int suit);  // "Clubs".."Spades"; "?" otherwise
+
+struct PestenConfig {
+  int num_seats = 4;
+  int jokers = 2;
+  int winning_points = 2;
+};
+
+// The game's static description (name "pesten", 2..6 seats, options).
+const GameInfo& PestenInfo();
+
+// Parses `options` (jokers 0..4, winning_points >= 1) for 2..6 seats.
+absl::StatusOr<std::unique_ptr<Game>> CreatePesten(const Options& options,
+                                                   int num_seats);
+
+class PestenGame : public Game {
+ public:
+  // As CreatePesten, typed (for tests and tools).
+  static absl::StatusOr<std::unique_ptr<PestenGame>> Create(
+      const Options& options, int num_seats);
+
+  const GameInfo& info() const override { return PestenInfo(); }
+  int num_seats() const override { return config_.num_seats; }
+  std::unique_ptr<State> NewInitialState(uint64_t seed) const override;
+
+  const PestenConfig& config() const { return config_; }
+  int num_cards() const { return kFrenchCards + config_.jokers; }
+  void FillRules(v1::PestenRules* rules) const;
+
+ private:
+  explicit PestenGame(const PestenConfig& config) : config_(config) {}
+  PestenConfig config_;
+};
+
+class PestenState : public State {
+ public:
+  // One decoded legal action.
+  struct Move {
+    int kind = 0;  // PestenActionKind
+    int card = -1;
+    int wish = 0;  // PestenSuit
+    bool announce = false;
+  };
+
+  // --- Test hooks: set up a chosen position. Not used by the referee. ---
+  struct Position {
+    std::vector<std::vector<int>> hands;  // by seat; none empty
+    std::vector<int> pile;                // bottom first, top last; not empty
+    std::vector<int> deck;                // next card to draw first
+    int current_seat = 0;                 // whose turn it is
+    bool follow_up = false;               // the seat continues after a 7/King
+    int direction = 1;                    // +1 clockwise, -1 counterclockwise
+    int wish = 0;                         // PestenSuit in force (top is a Jack)
+    int obligation = 0;                   // pending draw obligation
+    int round = 0;                        // dealer = round mod n
+    std::vector<int> winning_points;      // by seat; empty: all 0
+  };
+  // A state at `position` with `current_seat` to act. Cards the position does
+  // not mention are out of play until the next round's deal. Each card once.
+  static absl::StatusOr<std::unique_ptr<PestenState>> FromPositionForTest(
+      const PestenGame& game, const Position& position, uint64_t seed);
+  // A new match whose first round is dealt from `deck` (a permutation of
+  // every card id; dealt one at a time from the seat left of the dealer, so
+  // the first card goes to seat 1, and card 5n is the start card); `seed`
+  // drives later chance (reshuffles, later rounds).
+  static absl::StatusOr<std::unique_ptr<PestenState>> FromDeckOrderForTest(
+      const PestenGame& game, const std::vector<int>& deck, uint64_t seed);
+
+  // --- State ---
+  bool IsTerminal() const override { return terminal_; }
+  const std::vector<int>& ActingSeats() const override { return acting_; }
+  int NumLegalActions(int seat) const override;
+  void FillLegalActions(
+      int seat,
+      google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
+  std::string ActionLabel(int seat, int action) const override;
+  void FillView(int seat, v1::View* view) const override;
+  void Apply(absl::Span<const int> actions) override;
+  v1::MatchResult Result() const override;
+  void FillRules(v1::Rules* rules) const override;
+  // A one-line description of a Pesten event with card names, for replays.
+  // (Overrides State::DescribeEvent where the interface has it; declared
+  // without `override` so that this header builds either way.)
+  std::string DescribeEvent(const v1::Event& event) const;
+
+  // --- Inspection (tests, tools) ---
+  int num_seats() const { return num_seats_; }
+  int current_seat() const { return current_; }  // -1 during a pass, at the end
+  v1::PestenPhase phase() const { return phase_; }
+  int direction() const { return direction_; }
+  int wish() const { return wish_; }
+  int obligation() const { return obligation_; }
+  int top_card() const { return pile_.back(); }
+  int round() const { return round_; }
+  int dealer() const { return round_ % num_seats_; }
+  int winner() const { return winner_; }  // the match winner; -1: none (yet)
+  int winning_points(int seat) const { return points_[seat]; }
+  std::vector<int> Hand(int seat) const;  // ascending ids
+  int HandSize(int seat) const;
+  std::vector<int> Pile() const;  // bottom first
+  std::vector<int> Deck() const;  // next card to draw first
+  int deck_size() const { return static_cast<int>(deck_.size()) - deck_pos_; }
+  // The legal action `action` of acting seat `seat`, decoded.
+  Move LegalMove(int seat, int action) const;
+  // Index of the legal move equal to `m` for `seat`, or -1.
+  int FindMove(int seat, const Move& m) const;
+
+ private:
+  friend class PestenGame;
+  PestenState(const PestenGame& game, uint64_t seed);
+
+  // Shuffles every card and deals round `round_`.
+  void StartRound();
+  void Deal(const std::vector<uint8_t>& order);
+  // The effect of `card`, just played (or turned up as the start card) by
+  // `seat`; then whoever acts next gets the decision.
+  void Effect(int seat, int card);
+  void BeginTurn(int seat, bool follow_up);
+  void BeginPass(int next_seat);
+  void ComputeLegal();
+  // Draws up to `count` cards for `seat`, reshuffling as needed.
+  void DrawCards(int seat, int count, v1::PestenDrawReason reason);
+  bool Reshuffle();
+  // Logs the cards in scratch_ as drawn by `seat`.
+  void LogDrew(int seat, v1::PestenDrawReason reason);
+  void WinRound(int seat);
+  int Next(int seat) const {
+    return (seat + direction_ + num_seats_) % num_seats_;
+  }
+  uint64_t PlayableMask() const;
+
+  PestenConfig config_;
+  int num_seats_;
+  Rng rng_;
+  std::array<uint64_t, kMaxSeats> hands_{};
+  std::array<int, kMaxSeats> points_{};
+  std::vector<uint8_t> deck_;  // deck_[deck_pos_] is drawn next
+  int deck_pos_ = 0;
+  std::vector<uint8_t> pile_;  // bottom first
+  v1::PestenPhase phase_ = v1::PESTEN_PHASE_PLAY;
+  int current_ = 0;
+  int direction_ = 1;
+  int wish_ = 0;
+  int obligation_ = 0;
+  int round_ = 0;
+  int pass_next_ = 0;  // who moves after the 10's pass
+  int winner_ = -1;
+  bool terminal_ = false;
+  std::vector<int> round_winners_;
+  std::vector<int> acting_;
+  std::vector<uint16_t> legal_;  // the single acting seat's moves, encoded
+  std::vector<int> scratch_;     // cards drawn in one batch
+};
+
+}  // namespace pesten
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_GAMES_PESTEN_PESTEN_H_

@@ -1,0 +1,277 @@
+// Quabble: a negotiation card game of offers made in turn and claims made at
+// once. The rules as implemented are in docs/games/quabble.md; in short:
+//
+// Rules. The deck is the asset list's cards (60 with the shipped list),
+// shuffled with the match Rng and dealt round-robin from seat 0, 5 cards each;
+// the rest is the unreleased deck. Seat 0 is the first active seat and the
+// direction of play starts LEFT (offers go to seat + 1). A round:
+//  1. Offers: from the active seat, in the direction of play, each seat puts
+//     one card from its hand face up between itself and the next seat in the
+//     direction of play (one decision per seat, in turn; later seats see the
+//     earlier offers).
+//  2. Claims: every seat at once points its claim at one of its two adjacent
+//     offered cards: the one it offered or the one offered to it (one
+//     simultaneous decision; nobody sees another's claim before all are in).
+//  3. Reveal: a card claimed by both seats beside it is shared by them; by
+//     one, it goes to that seat's treasury; by none, to the King's treasury.
+//  4. Immediate powers of the cards that entered a treasury by a claim, in
+//     seat order from the active seat: a Red Snatcher (SNATCH) lets its owner
+//     take one card from a neighbour's treasury or nothing (a decision of the
+//     owner, skipped when no neighbour holds a treasury card); a Misdirection
+//     reverses the direction of play from the next round (two cancel). A card
+//     moved by a snatch does not act again, and a card snatched away before
+//     its own power came up loses that power.
+//  5. If the deck holds a card for every seat, each seat draws one, in seat
+//     order from the active seat.
+// The next round's active seat is the seat left (+1) of this round's, whatever
+// the direction. The game ends when the hands are empty. With 2 seats the
+// other seat is the one neighbour, counted once.
+//
+// Scoring (half points, higher wins, ties share a placement): half the value
+// of every shared card beside the seat, plus its treasury after the
+// end-of-game powers, which act in the order of the asset list (the rules'
+// order: pigs, hoppers, carrots, snails, poofins, eggs, grungles,
+// deathslayers, sushi). Result() explains every seat's score in score_lines,
+// per asset and per power. An unfinished match is ranked the same way on what
+// is held so far.
+//
+// Assets are data: a text-format QuabbleAssetList. The shipped list
+// (referee/games/quabble/assets.textproto, the rulings' list) is compiled in
+// and is the default; option `assets=PATH` loads another file when the game
+// is created, so a malformed or inconsistent file is refused before any match
+// starts, with an error naming the file, the line and column, and the
+// problem. Card ids are dense: the first asset's copies first, in list order.
+//
+// Actions. Offer: one action per card in hand, ascending id. Claim: two
+// actions: [0] the card the seat offered, [1] the card offered to it. Snatch:
+// one action per card in a neighbour's treasury (left neighbour first, then
+// right; each in treasury order), then "take nothing" last.
+//
+// Observation. A seat sees its own hand; every offer on the table; every
+// treasury, every shared card and the King's treasury; the deck size, the
+// direction, the active seat, every hand size; the claims of the last reveal.
+// Events: its own deal and draws, everyone's offers, reveals, snatches,
+// misdirections, round starts and the number of cards others draw. Never
+// another seat's hand, the deck order, or a claim before the reveal.
+//
+// Contract. A QuabbleGame is immutable and may be shared by threads; each
+// QuabbleState keeps the catalogue alive (shared_ptr) and is used by one
+// thread at a time. All chance comes from the state's arena::Rng, seeded by
+// NewInitialState. Apply must get exactly one legal index per acting seat (it
+// aborts otherwise: the runner checks first). FillLegalActions and FillView
+// replace what `out` / `view->quabble()` held; a seat that is not acting has
+// no legal actions.
+#ifndef ARENA_REFEREE_GAMES_QUABBLE_QUABBLE_H_
+#define ARENA_REFEREE_GAMES_QUABBLE_QUABBLE_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "arena/v1/quabble.pb.h"
+#include "referee/game.h"
+#include "referee/rng.h"
+
+namespace arena {
+namespace quabble {
+
+inline constexpr int kMinSeats = 2;
+inline constexpr int kMaxSeats = 6;
+inline constexpr int kHandSize = 5;
+inline constexpr int kMaxAssets = 32;     // kinds of asset in one list
+inline constexpr int kMaxCount = 60;      // copies of one asset
+inline constexpr int kMaxCards = 240;     // cards in the whole deck
+inline constexpr int kMaxValue = 20;      // |value|, |amount|
+inline constexpr int kMaxThreshold = 60;
+
+// The asset list of a match, checked and compiled for play.
+struct Catalogue {
+  struct Asset {
+    std::string name;
+    int count = 0;
+    int value = 0;
+    v1::QuabblePower power = v1::QUABBLE_POWER_NONE;
+    int amount = 0;
+    int target = -1;     // index of the target asset, or -1
+    int threshold = 0;
+    std::string text;
+  };
+  std::vector<Asset> assets;          // in power order
+  std::vector<uint8_t> card_asset;    // card id -> asset index
+  std::vector<int> first_card;        // asset index -> its lowest card id
+  std::string source;                 // "default" or the file path
+  uint64_t fingerprint = 0;
+  v1::QuabbleAssetList list;          // as loaded
+  int num_cards() const { return static_cast<int>(card_asset.size()); }
+};
+
+// The text of the shipped asset list (assets.textproto, compiled in).
+absl::string_view DefaultAssetListText();
+
+// Parses and checks an asset list. `source` names it in errors ("file
+// <source>, line L, column C: problem"). `num_seats` > 0 also checks that the
+// deck is large enough for the deal.
+absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
+    absl::string_view text, const std::string& source, int num_seats);
+
+// As ParseAssetList, reading the file at `path`.
+absl::StatusOr<std::shared_ptr<const Catalogue>> LoadAssetFile(
+    const std::string& path, int num_seats);
+
+// The game's static description (name "quabble", 2..6 seats, options).
+const GameInfo& QuabbleInfo();
+
+// Parses `options`, loads the asset list and checks that the deal fits.
+absl::StatusOr<std::unique_ptr<Game>> CreateQuabble(const Options& options,
+                                                    int num_seats);
+
+// One line of a score explanation, in half points.
+struct ScoreItem {
+  int seat = 0;
+  std::string item;
+  int half_points = 0;
+};
+
+class QuabbleGame : public Game {
+ public:
+  // As CreateQuabble, typed (for tests and tools).
+  static absl::StatusOr<std::unique_ptr<QuabbleGame>> Create(
+      const Options& options, int num_seats);
+
+  const GameInfo& info() const override { return QuabbleInfo(); }
+  int num_seats() const override { return num_seats_; }
+  std::unique_ptr<State> NewInitialState(uint64_t seed) const override;
+
+  const Catalogue& catalogue() const { return *catalogue_; }
+  int num_cards() const { return catalogue_->num_cards(); }
+  // The lowest card id of asset `name` plus `copy` (0-based), or -1.
+  int CardId(absl::string_view name, int copy = 0) const;
+  void FillRules(v1::QuabbleRules* rules) const;
+
+ private:
+  QuabbleGame(int num_seats, std::shared_ptr<const Catalogue> catalogue)
+      : num_seats_(num_seats), catalogue_(std::move(catalogue)) {}
+  friend class QuabbleState;
+
+  int num_seats_;
+  std::shared_ptr<const Catalogue> catalogue_;
+};
+
+class QuabbleState : public State {
+ public:
+  // --- Test hooks: set up a chosen position. Not used by the referee. ---
+  struct Shared {
+    int card = 0;
+    int seat_a = 0;
+    int seat_b = 0;
+  };
+  struct Position {
+    std::vector<std::vector<int>> hands;       // by seat, all the same size
+    std::vector<std::vector<int>> treasuries;  // by seat
+    std::vector<Shared> shared;
+    std::vector<int> king;
+    std::vector<int> deck;                     // next card to draw first
+    int active_seat = 0;
+    bool direction_right = false;
+    int round = 1;
+  };
+  // A state at the start of a round's offers at `position` (or its end, when
+  // the hands are empty). Cards the position does not mention are out of play.
+  static absl::StatusOr<std::unique_ptr<QuabbleState>> FromPositionForTest(
+      const QuabbleGame& game, const Position& position, uint64_t seed);
+  // A new match dealt from `deck` (a permutation of every card id, the first
+  // card dealt first, round-robin from seat 0) instead of a shuffled deck.
+  static absl::StatusOr<std::unique_ptr<QuabbleState>> FromDeckOrderForTest(
+      const QuabbleGame& game, const std::vector<int>& deck, uint64_t seed);
+
+  // --- State ---
+  bool IsTerminal() const override { return phase_ == kGameOver; }
+  const std::vector<int>& ActingSeats() const override { return acting_; }
+  int NumLegalActions(int seat) const override;
+  void FillLegalActions(
+      int seat,
+      google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
+  std::string ActionLabel(int seat, int action) const override;
+  void FillView(int seat, v1::View* view) const override;
+  void Apply(absl::Span<const int> actions) override;
+  v1::MatchResult Result() const override;
+  void FillRules(v1::Rules* rules) const override;
+
+  // --- Inspection (tests, tools) ---
+  int num_seats() const { return num_seats_; }
+  v1::QuabblePhase phase() const;
+  int round() const { return round_; }
+  int active_seat() const { return active_; }
+  int direction() const { return dir_; }  // +1 (LEFT) or -1 (RIGHT)
+  bool reversal_pending() const { return reverse_pending_; }
+  std::vector<int> Hand(int seat) const;  // sorted ids
+  const std::vector<uint8_t>& Treasury(int seat) const {
+    return treasury_[seat];
+  }
+  std::vector<Shared> SharedCards() const;
+  const std::vector<uint8_t>& King() const { return king_; }
+  int deck_size() const { return static_cast<int>(deck_.size()) - deck_pos_; }
+  // The card `seat` offered this round, or -1.
+  int Offer(int seat) const { return offer_[seat]; }
+  // Score of every seat now, in half points, and its explanation.
+  std::vector<int> ScoresHalfPoints(std::vector<ScoreItem>* items) const;
+
+ private:
+  friend class QuabbleGame;
+  enum Phase : uint8_t { kOffer, kClaim, kSnatch, kGameOver };
+  QuabbleState(const QuabbleGame& game, uint64_t seed);
+
+  void LogSetup();
+  void Deal(const std::vector<uint8_t>& order);
+  void StartRound(bool first);
+  void NextOffer();       // sets up the next offer decision, or the claims
+  void Reveal(absl::Span<const int> claims);
+  void ResolveImmediate();  // from immediate_next_; may stop for a snatch
+  void FinishRound();     // draws, then the next round or the end
+  void SetSnatchOptions(int seat);
+  int Next(int seat, int step) const {
+    return ((seat + step) % num_seats_ + num_seats_) % num_seats_;
+  }
+  // Neighbours of `seat`: 1 with 2 seats, else left then right.
+  int Neighbours(int seat, std::array<int, 2>* out) const;
+  bool TreasuryHas(int seat, int card) const;
+  void RemoveFromTreasury(int seat, int card);
+
+  std::shared_ptr<const Catalogue> catalogue_;
+  int num_seats_;
+  Rng rng_;
+  Phase phase_ = kOffer;
+  int round_ = 0;
+  int active_ = 0;
+  int dir_ = 1;
+  bool reverse_pending_ = false;
+  std::array<std::vector<uint8_t>, kMaxSeats> hands_;
+  std::array<std::vector<uint8_t>, kMaxSeats> treasury_;
+  std::vector<Shared> shared_;
+  std::vector<uint8_t> king_;
+  std::vector<uint8_t> deck_;  // deck_[deck_pos_] is drawn next
+  int deck_pos_ = 0;
+  std::array<int, kMaxSeats> offer_{};   // card offered this round, or -1
+  std::array<int, kMaxSeats> claimed_{};  // card entered by claim, or -1
+  int offers_made_ = 0;
+  int offer_seat_ = 0;        // seat to offer next
+  int immediate_next_ = 0;    // seats of the immediate-power sweep done
+  std::vector<v1::QuabbleClaim> last_claims_;
+  int snatch_seat_ = -1;
+  int snatch_card_ = -1;
+  std::vector<int> acting_;
+  // Legal actions of the single acting seat (offer / snatch): card ids, and
+  // for a snatch the seat taken from; -1 card = take nothing.
+  std::vector<int16_t> legal_card_;
+  std::vector<int8_t> legal_seat_;
+};
+
+}  // namespace quabble
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_GAMES_QUABBLE_QUABBLE_H_

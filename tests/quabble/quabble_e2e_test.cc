@@ -1,0 +1,90 @@
+// Quabble end to end: `arena tournament --game quabble` with the real bot
+// processes (random_bot and quabble_bot) at 2 to 6 seats, every record
+// verified by `arena verify`, and a score explained by `arena replay`.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kBin = ARENA_BIN_DIR;
+
+struct Cmd {
+  int code;
+  std::string output;
+};
+
+Cmd Sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string TempDir(const std::string& name) {
+  const std::string d = absl::StrCat(::testing::TempDir(), "/quabble-e2e-",
+                                     name, "-", ::getpid());
+  Sh("rm -rf " + d + " && mkdir -p " + d);
+  return d;
+}
+
+TEST(QuabbleEndToEnd, TournamentsOfTwoToSixSeatsVerify) {
+  for (int seats = 2; seats <= 6; ++seats) {
+    const std::string dir = TempDir(absl::StrCat("t", seats));
+    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quabble",
+                            " --bot random=", kBin, "/random_bot",
+                            " --bot smart=", kBin, "/quabble_bot",
+                            " --seats ", seats, " --games 12 --jobs 2",
+                            " --records ", dir));
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("12/12 matches")) << r.output;
+    Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+    EXPECT_EQ(v.code, 0) << v.output;
+    EXPECT_THAT(v.output, HasSubstr("12 of 12 records verified"));
+  }
+}
+
+TEST(QuabbleEndToEnd, ReplayExplainsTheScoresAndAssetFileMatchesVerify) {
+  const std::string dir = TempDir("match");
+  const std::string assets = dir + "/assets.textproto";
+  std::ofstream(assets)
+      << "assets { name: \"Pigs\" count: 20 value: 1 power: "
+         "QUABBLE_POWER_SET_SQUARE }\n"
+         "assets { name: \"Debts\" count: 10 value: -2 power: "
+         "QUABBLE_POWER_NONE }\n";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quabble --seed 7",
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/quabble_bot --bot c=", kBin, "/quabble_bot",
+                          " --option assets=", assets, " --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string rec = dir + "/quabble-s7-000001.jsonl";
+  Cmd all = Sh(absl::StrCat(kBin, "/arena replay ", rec));
+  ASSERT_EQ(all.code, 0) << all.output;
+  EXPECT_THAT(all.output, HasSubstr("Pigs x"));
+  EXPECT_THAT(all.output, HasSubstr("result:"));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+
+  // A bad asset file is refused before any match starts.
+  std::ofstream(assets) << "assets { name: \"Pigs\" count: 0 }\n";
+  Cmd bad = Sh(absl::StrCat(kBin, "/arena tournament --game quabble",
+                            " --bot a=", kBin, "/random_bot --games 2",
+                            " --option assets=", assets, " --records ",
+                            dir, "/bad"));
+  EXPECT_NE(bad.code, 0);
+  EXPECT_THAT(bad.output, HasSubstr("line 1, column 23: asset 'Pigs': count 0"));
+}
+
+}  // namespace
+}  // namespace arena
