@@ -23,13 +23,13 @@ class BotConnection
   const std::string& peer() const { return peer_; }
 
   // Queues a message; false if the stream is closing.
-  bool Enqueue(v1::RefereeMessage msg) {
+  bool Enqueue(OutMessage msg) {
     absl::MutexLock lock(&mu_);
     if (closing_) return false;
     out_.push_back(std::move(msg));
     if (!writing_) {
       writing_ = true;
-      StartWrite(&out_.front());
+      StartWrite(out_.front().get());
     }
     return true;
   }
@@ -38,8 +38,8 @@ class BotConnection
                   uint64_t decision_id, const std::string& message) {
     spdlog::warn("bot {} ({}): {}", bot_name_.empty() ? "?" : bot_name_, peer_,
                  message);
-    v1::RefereeMessage msg;
-    v1::Notice* n = msg.mutable_notice();
+    OutMessage msg;
+    v1::Notice* n = msg->mutable_notice();
     n->set_kind(kind);
     n->set_match_id(match_id);
     n->set_decision_id(decision_id);
@@ -93,7 +93,7 @@ class BotConnection
         out_.clear();
       }
       if (!out_.empty()) {
-        StartWrite(&out_.front());
+        StartWrite(out_.front().get());
       } else {
         writing_ = false;
         if (closing_ && !finished_) {
@@ -132,10 +132,10 @@ class BotConnection
           return;
         }
         bot_name_ = name;
-        v1::RefereeMessage msg;
-        msg.mutable_welcome()->set_bot_name(name);
-        msg.mutable_welcome()->set_protocol_version(1);
-        msg.mutable_welcome()->set_referee_version(ARENA_VERSION);
+        OutMessage msg;
+        msg->mutable_welcome()->set_bot_name(name);
+        msg->mutable_welcome()->set_protocol_version(1);
+        msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
         Enqueue(std::move(msg));
         return;
       }
@@ -170,7 +170,7 @@ class BotConnection
   std::string bot_name_;  // set once, on the reading thread
   v1::BotMessage in_;
   absl::Mutex mu_;
-  std::deque<v1::RefereeMessage> out_ ABSL_GUARDED_BY(mu_);
+  std::deque<OutMessage> out_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
@@ -211,11 +211,11 @@ class HubMatchLink {
       absl::MutexLock lock(&mu_);
       seat_conn_[seat] = cid;
     }
-    hub_->SendOn(cid, starts_[seat]);
+    hub_->SendOn(cid, OutMessage(starts_[seat]));
   }
 
-  void Send(int seat, v1::RefereeMessage msg, int num_legal) {
-    const v1::DecisionRequest& request = msg.decision_request();
+  void Send(int seat, OutMessage msg, int num_legal) {
+    const v1::DecisionRequest& request = msg->decision_request();
     const uint64_t decision_id = request.decision_id();
     const std::string& bot = seat_bots_[seat];
     const uint64_t cid = hub_->CurrentConnection(bot);
@@ -236,7 +236,7 @@ class HubMatchLink {
       seat_conn_[seat] = cid;
     }
     // A bot that reconnected mid-match is told about the match first.
-    if (need_start) hub_->SendOn(cid, starts_[seat]);
+    if (need_start) hub_->SendOn(cid, OutMessage(starts_[seat]));
     if (!hub_->SendOn(cid, std::move(msg))) {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(decision_id);
@@ -284,8 +284,8 @@ class HubMatchLink {
       cid = seat_conn_[seat];
     }
     if (cid == 0) return;
-    v1::RefereeMessage msg;
-    *msg.mutable_match_end() = end;
+    OutMessage msg;
+    *msg->mutable_match_end() = end;
     hub_->SendOn(cid, std::move(msg));
   }
 
@@ -394,7 +394,7 @@ class LinkHandle : public SeatLink {
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
-  void Send(int seat, v1::RefereeMessage message, int num_legal) override {
+  void Send(int seat, OutMessage message, int num_legal) override {
     link_->Send(seat, std::move(message), num_legal);
   }
   SeatReply Await(int seat, uint64_t decision_id,
@@ -477,7 +477,7 @@ uint64_t BotHub::CurrentConnection(const std::string& bot) const {
   return it == live_.end() ? 0 : it->second->id();
 }
 
-bool BotHub::SendOn(uint64_t conn_id, v1::RefereeMessage msg) {
+bool BotHub::SendOn(uint64_t conn_id, OutMessage msg) {
   absl::MutexLock lock(&mu_);
   auto it = by_id_.find(conn_id);
   return it != by_id_.end() && it->second->Enqueue(std::move(msg));

@@ -76,7 +76,7 @@ class BotHub {
   void OnDecision(BotConnection* conn, const v1::Decision& d);
   // Called by links.
   uint64_t CurrentConnection(const std::string& bot) const;
-  bool SendOn(uint64_t conn_id, v1::RefereeMessage msg);
+  bool SendOn(uint64_t conn_id, OutMessage msg);
   void RemoveLink(const std::string& match_id);
 
   std::unique_ptr<Service> service_;

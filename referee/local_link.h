@@ -32,8 +32,8 @@ class LocalSeatLink : public SeatLink {
     if (static_cast<int>(starts_.size()) <= seat) starts_.resize(seat + 1);
     starts_[seat] = start;
   }
-  void Send(int seat, v1::RefereeMessage message, int) override {
-    const v1::DecisionRequest& request = message.decision_request();
+  void Send(int seat, OutMessage message, int) override {
+    const v1::DecisionRequest& request = message->decision_request();
     if (tap_) tap_(seat, request);
     answers_[request.decision_id()] = policy_(seat, starts_[seat], request);
   }

@@ -122,8 +122,8 @@ class Runner {
         actions_[i] = 0;
         continue;
       }
-      v1::RefereeMessage message;
-      v1::DecisionRequest* request = message.mutable_decision_request();
+      OutMessage message;
+      v1::DecisionRequest* request = message->mutable_decision_request();
       request->set_match_id(spec_.match_id);
       request->set_seat(seat);
       request->set_decision_id(ids[i] = ++next_decision_id_);

@@ -28,6 +28,7 @@
 #include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
 #include "referee/game.h"
+#include "referee/out_message.h"
 #include "referee/record.h"
 
 namespace arena {
@@ -46,10 +47,9 @@ class SeatLink {
  public:
   virtual ~SeatLink() = default;
   virtual void Start(int seat, const v1::MatchStart& start) = 0;
-  // Sends a request (`message.decision_request()`); must not block on the
+  // Sends a request (`message->decision_request()`); must not block on the
   // bot. Takes the message, so the transport can queue it without a copy.
-  virtual void Send(int seat, v1::RefereeMessage message,
-                    int num_legal_actions) = 0;
+  virtual void Send(int seat, OutMessage message, int num_legal_actions) = 0;
   // Waits for the answer to a sent request until `deadline`.
   virtual SeatReply Await(int seat, uint64_t decision_id,
                           absl::Time deadline) = 0;

@@ -29,6 +29,7 @@
 #include "google/protobuf/arena.h"
 #include "referee/game.h"
 #include "referee/match_runner.h"
+#include "referee/out_message.h"
 #include "referee/record.h"
 #include "referee/registry.h"
 #include "referee/rng.h"
@@ -106,19 +107,18 @@ void AddEvents(const arena::State& s, int seat, std::vector<size_t>& cursor,
 }
 
 // (b) The engine plus each deciding seat's DecisionRequest, built as the
-// runner builds it: Clear() a reused request, then the header fields, the
-// events since the seat's previous decision, FillView and FillLegalActions.
+// runner builds it: a fresh arena::OutMessage (a RefereeMessage on its own
+// protobuf Arena) per decision, with the header fields, the events since the
+// seat's previous decision, FillView and FillLegalActions, then freed.
 //   kViews:          exactly that (the target's figure).
 //   kViewsSerialize: also serialised into a reused string, as gRPC does on
 //                    sending (not part of the target; shows what it adds).
-//   kViewsArena:     the request built on a google::protobuf::Arena whose
-//                    first block is a reused buffer, Reset() after each
-//                    decision: a proposed change (see docs/benchmarks.md).
-//                    Clear() of a heap message deletes its singular and oneof
-//                    submessages (View, QuasenboView, every Event's and
-//                    Action's QuasenboEvent/QuasenboAction), so the reuse
-//                    above saves little; an arena makes them free.
-enum ViewMode { kViews, kViewsSerialize, kViewsArena };
+//   kViewsHeap:      the request built on the heap into one reused message
+//                    (Clear() then fill), as the runner first did: for
+//                    comparison. Clear() deletes oneof submessages (the
+//                    QuasenboView, every Event's and Action's payload), so
+//                    the reuse saves little; the arena makes them free.
+enum ViewMode { kViews, kViewsSerialize, kViewsHeap };
 
 void FillRequest(const arena::State& s, int seat, bool simultaneous,
                  uint64_t decision_id, const std::string& match_id,
@@ -148,11 +148,6 @@ void BM_PlayoutViews(benchmark::State& st) {
   arena::v1::DecisionRequest request;
   std::string wire;
   const std::string match_id = "quasenbo-s1-000001";
-  std::vector<char> block(16 * 1024);
-  google::protobuf::ArenaOptions arena_options;
-  arena_options.initial_block = block.data();
-  arena_options.initial_block_size = block.size();
-  google::protobuf::Arena pb_arena(arena_options);
   for (auto _ : st) {
     auto s = game->NewInitialState(seed++);
     cursor.assign(n, 0);
@@ -162,22 +157,20 @@ void BM_PlayoutViews(benchmark::State& st) {
       for (size_t i = 0; i < acting.size(); ++i) {
         const int seat = acting[i];
         const int num = s->NumLegalActions(seat);
-        if (mode == kViewsArena) {
-          auto* r = google::protobuf::Arena::CreateMessage<
-              arena::v1::DecisionRequest>(&pb_arena);
-          FillRequest(*s, seat, acting.size() > 1, ++decision_id, match_id,
-                      cursor, r);
-          benchmark::DoNotOptimize(r);
-          pb_arena.Reset();
-        } else {
+        if (mode == kViewsHeap) {
           request.Clear();
           FillRequest(*s, seat, acting.size() > 1, ++decision_id, match_id,
                       cursor, &request);
+          benchmark::DoNotOptimize(request);
+        } else {
+          arena::OutMessage m;
+          FillRequest(*s, seat, acting.size() > 1, ++decision_id, match_id,
+                      cursor, m->mutable_decision_request());
           if (mode == kViewsSerialize) {
-            request.SerializeToString(&wire);
+            m->SerializeToString(&wire);
             bytes += static_cast<int64_t>(wire.size());
           }
-          benchmark::DoNotOptimize(request);
+          benchmark::DoNotOptimize(m);
         }
         actions[i] = static_cast<int>(rng.Uniform(static_cast<uint32_t>(num)));
       }
@@ -197,7 +190,7 @@ class InstantLink : public arena::SeatLink {
  public:
   explicit InstantLink(int seats) : answer_(seats, 0), rng_(7) {}
   void Start(int, const arena::v1::MatchStart&) override {}
-  void Send(int seat, arena::v1::RefereeMessage,
+  void Send(int seat, arena::OutMessage,
             int num_legal_actions) override {
     answer_[seat] = static_cast<int>(
         rng_.Uniform(static_cast<uint32_t>(num_legal_actions)));
@@ -332,7 +325,7 @@ void RunnerArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_PlayoutNoViews)->Apply(GameArgs);
 BENCHMARK_TEMPLATE(BM_PlayoutViews, kViews)->Apply(GameArgs);
 BENCHMARK_TEMPLATE(BM_PlayoutViews, kViewsSerialize)->Apply(GameArgs);
-BENCHMARK_TEMPLATE(BM_PlayoutViews, kViewsArena)->Apply(GameArgs);
+BENCHMARK_TEMPLATE(BM_PlayoutViews, kViewsHeap)->Apply(GameArgs);
 BENCHMARK(BM_RunMatchInProcess)->Apply(RunnerArgs);
 
 }  // namespace

@@ -571,7 +571,7 @@ class CountingLink : public SeatLink {
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
-  void Send(int seat, v1::RefereeMessage message, int num) override {
+  void Send(int seat, OutMessage message, int num) override {
     link_->Send(seat, std::move(message), num);
   }
   SeatReply Await(int seat, uint64_t id, absl::Time deadline) override {
@@ -695,7 +695,7 @@ class PeakLink : public SeatLink {
  public:
   explicit PeakLink(int seats) : answer_(seats, 0), rng_(3) {}
   void Start(int, const v1::MatchStart&) override {}
-  void Send(int seat, v1::RefereeMessage, int num) override {
+  void Send(int seat, OutMessage, int num) override {
     answer_[seat] = static_cast<int>(rng_.Uniform(static_cast<uint32_t>(num)));
     peak_ = std::max(peak_, HeapInUse());
   }
