@@ -15,6 +15,8 @@
 //                     matches at once (one runner thread each), every
 //                     decision sent to a bot (AUTO_MOVES_NONE), decision_ms
 //                     60000. One bot identity per seat of every match.
+//   ref1x1            As ref1, but one bot holds both seats: one stream, as
+//                     in floor1 (the like-for-like comparison with it).
 //   ref64x2           As ref64, but the 64 matches share 2 bots (2 streams).
 //   ref1disk          As ref1 with the records on disk (--disk_dir): shows
 //                     the cost of each match's fsync.
@@ -80,7 +82,7 @@
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, configs,
-          "mem,floor1,handoff1,ref1,ref1disk,floor64,handoff64,ref64,ref64x2",
+          "mem,floor1,handoff1,ref1x1,ref1,ref1disk,floor64,handoff64,ref64,ref64x2",
           "configurations to run, in order");
 ABSL_FLAG(double, seconds, 3.0, "measured seconds per configuration");
 ABSL_FLAG(double, warmup, 0.5, "seconds of warm-up before measuring");
@@ -844,6 +846,8 @@ int BenchMain() {
       rows.push_back(RunFloor(c, many, sample.request, true));
     } else if (c == "ref1") {
       rows.push_back(RunReferee(c, *game, 1, s, records));
+    } else if (c == "ref1x1") {
+      rows.push_back(RunReferee(c, *game, 1, 1, records));
     } else if (c == "ref64") {
       rows.push_back(RunReferee(c, *game, many, many * s, records));
     } else if (c == "ref64x2") {
