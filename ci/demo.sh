@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
-# The main job: installs the dependencies, builds, and runs a demo Quäsenbö
-# tournament among the bundled bots (C++ random, C++ heuristic, Python
-# random), then verifies every record it wrote.
+# The main job: installs the dependencies, builds, and runs demo tournaments
+# among the bundled bots, then verifies every record they wrote:
+#   - Quäsenbö: a round robin of C++ random, C++ heuristic and Python random;
+#   - Pesten, Quodlibet, Quabble: each game's bot against the random bot.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install_deps.sh
 bash ci/build.sh
 GAMES="${GAMES:-300}"
-RECORDS="${RECORDS:-records/demo}"
-rm -rf "$RECORDS"
-build/bin/arena tournament --game quasenbo \
-  --bot random=build/bin/random_bot \
-  --bot heuristic=build/bin/quasenbo_bot \
-  --bot python=build/bin/python_random_bot \
-  --games "$GAMES" --jobs 2 --records "$RECORDS"
-build/bin/arena verify "$RECORDS"
+OUT="${RECORDS:-records/demo}"
+rm -rf "$OUT"
+B=build/bin
+$B/arena tournament --game quasenbo \
+  --bot random=$B/random_bot --bot heuristic=$B/quasenbo_bot --bot python=$B/python_random_bot \
+  --games "$GAMES" --jobs 2 --records "$OUT/quasenbo"
+$B/arena tournament --game pesten --seats 4 \
+  --bot pesten_bot=$B/pesten_bot --bot random=$B/random_bot \
+  --games 28 --jobs 2 --records "$OUT/pesten"
+$B/arena tournament --game quodlibet --option kingdoms=1 \
+  --bot quodlibet_bot=$B/quodlibet_bot --bot random=$B/random_bot \
+  --games 14 --jobs 2 --records "$OUT/quodlibet"
+$B/arena tournament --game quabble --seats 4 \
+  --bot quabble_bot=$B/quabble_bot --bot random=$B/random_bot \
+  --games 56 --jobs 2 --records "$OUT/quabble"
+for game in quasenbo pesten quodlibet quabble; do
+  $B/arena verify "$OUT/$game"
+done
