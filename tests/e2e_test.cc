@@ -10,48 +10,21 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "tests/e2e_util.h"
 #include "arena/v1/config.pb.h"
 
 namespace arena {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::string kBin = ARENA_BIN_DIR;
-
-struct Cmd {
-  int code;
-  std::string output;
-};
-
-Cmd Sh(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string TempDir(const std::string& name) {
-  const std::string d = absl::StrCat(::testing::TempDir(), "/e2e-", name, "-", ::getpid());
-  Sh("rm -rf " + d + " && mkdir -p " + d);
-  return d;
-}
-
-v1::Standings ReadStandings(const std::string& dir) {
-  std::ifstream in(dir + "/standings.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  v1::Standings st;
-  auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &st);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return st;
-}
+using testing::Cmd;
+using testing::FreshTempDir;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
 
 TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
-  const std::string dir = TempDir("bundled");
+  const std::string dir = FreshTempDir("bundled");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot random=", kBin, "/random_bot",
                           " --bot smart=", kBin, "/quasenbo_bot",
@@ -77,7 +50,7 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
 }
 
 TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
-  const std::string dir = TempDir("match");
+  const std::string dir = FreshTempDir("match");
   Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --seed 7",
                           " --bot a=", kBin, "/random_bot --bot b=", kBin,
                           "/quasenbo_bot --records ", dir));
@@ -99,7 +72,7 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
 }
 
 TEST(EndToEnd, CrashingBotIsRestartedThenDropped) {
-  const std::string dir = TempDir("crash");
+  const std::string dir = FreshTempDir("crash");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
                           " --bot steady=", kBin, "/random_bot",
@@ -121,7 +94,7 @@ TEST(EndToEnd, CrashingBotIsRestartedThenDropped) {
 }
 
 TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
-  const std::string dir = TempDir("hang");
+  const std::string dir = FreshTempDir("hang");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot hangs='", kBin, "/bad_bot --mode=hang_after --n=1'",
                           " --bot steady=", kBin, "/random_bot --games 2",
@@ -135,7 +108,7 @@ TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
 }
 
 TEST(EndToEnd, StandaloneRefereeServesBotsThatConnectThemselves) {
-  const std::string dir = TempDir("standalone");
+  const std::string dir = FreshTempDir("standalone");
   const int port = 20000 + ::getpid() % 20000;
   {
     std::ofstream cfg(dir + "/t.textproto");
@@ -165,7 +138,7 @@ TEST(EndToEnd, StandaloneRefereeServesBotsThatConnectThemselves) {
 }
 
 TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
-  const std::string dir = TempDir("badcfg");
+  const std::string dir = FreshTempDir("badcfg");
   {
     std::ofstream cfg(dir + "/bad.textproto");
     cfg << "game: \"quasenbo\"\nmatches: lots\n";
@@ -181,7 +154,7 @@ TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
 }
 
 TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
-  const std::string dir = TempDir("tamper");
+  const std::string dir = FreshTempDir("tamper");
   Cmd r = Sh(absl::StrCat(kBin, "/arena match --seed 3 --bot a=", kBin,
                           "/random_bot --bot b=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;

@@ -23,7 +23,7 @@ using testing::CollectInts;
 struct Knowledge {
   explicit Knowledge(int n) : known(n) {}
   std::vector<std::set<int>> known;
-  size_t lines_seen = 0;
+  testing::RecordFollower follower;
 
   void Learn(const v1::RecordedEvent& re) {
     const v1::QuasenboEvent& e = re.event().quasenbo();
@@ -53,13 +53,7 @@ struct Knowledge {
 
   // Learns from record lines written since the last call.
   void CatchUp(const std::vector<std::string>& lines) {
-    std::vector<std::string> fresh(lines.begin() + lines_seen, lines.end());
-    lines_seen = lines.size();
-    auto parsed = ParseRecordLines(fresh, "record");
-    ASSERT_TRUE(parsed.ok()) << parsed.status();
-    for (const auto& l : *parsed) {
-      if (l.has_event()) Learn(l.event());
-    }
+    follower.CatchUp(lines, [this](const v1::RecordedEvent& e) { Learn(e); });
   }
 };
 

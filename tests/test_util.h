@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "google/protobuf/descriptor.h"
+#include "gtest/gtest.h"
 #include "google/protobuf/message.h"
 #include "referee/local_link.h"
 #include "referee/match_runner.h"
@@ -82,6 +83,26 @@ inline void CollectInts(const google::protobuf::Message& m,
     }
   }
 }
+
+// Follows a match's record while it is being written: each call hands the
+// events recorded since the previous call to `learn` (the no-leak tests use
+// it to know, at every message, what each seat may know by then).
+class RecordFollower {
+ public:
+  void CatchUp(const std::vector<std::string>& lines,
+               const std::function<void(const v1::RecordedEvent&)>& learn) {
+    std::vector<std::string> fresh(lines.begin() + seen_, lines.end());
+    seen_ = lines.size();
+    auto parsed = ParseRecordLines(fresh, "record");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    for (const auto& l : *parsed) {
+      if (l.has_event()) learn(l.event());
+    }
+  }
+
+ private:
+  size_t seen_ = 0;
+};
 
 }  // namespace arena::testing
 

@@ -10,33 +10,20 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/e2e_util.h"
 
 namespace arena {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::string kBin = ARENA_BIN_DIR;
-
-struct Cmd {
-  int code;
-  std::string output;
-};
-
-Cmd Sh(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using testing::Cmd;
+using testing::FreshTempDir;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
 
 void RunTournament(int seats, int games) {
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/pesten-e2e-",
-                                       seats, "-", ::getpid());
-  Sh("rm -rf " + dir + " && mkdir -p " + dir);
+  const std::string dir = FreshTempDir(absl::StrCat("pesten-", seats));
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game pesten --seats ",
                           seats, " --bot random=", kBin, "/random_bot",
                           " --bot smart=", kBin, "/pesten_bot",

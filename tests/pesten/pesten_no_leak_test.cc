@@ -31,7 +31,7 @@ struct Knowledge {
   std::vector<std::set<int>> round;  // this round's
   std::vector<std::set<int>> ever;   // since the match began
   int current_round = -1;
-  size_t lines_seen = 0;
+  testing::RecordFollower follower;
   int passes_seen = 0;
 
   void Know(int seat, int card) {
@@ -75,13 +75,7 @@ struct Knowledge {
   }
 
   void CatchUp(const std::vector<std::string>& lines) {
-    std::vector<std::string> fresh(lines.begin() + lines_seen, lines.end());
-    lines_seen = lines.size();
-    auto parsed = ParseRecordLines(fresh, "record");
-    ASSERT_TRUE(parsed.ok()) << parsed.status();
-    for (const auto& l : *parsed) {
-      if (l.has_event()) Learn(l.event());
-    }
+    follower.CatchUp(lines, [this](const v1::RecordedEvent& e) { Learn(e); });
   }
 };
 

@@ -9,39 +9,21 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/e2e_util.h"
 
 namespace arena {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::string kBin = ARENA_BIN_DIR;
-
-struct Cmd {
-  int code;
-  std::string output;
-};
-
-Cmd Sh(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string TempDir(const std::string& name) {
-  const std::string d = absl::StrCat(::testing::TempDir(), "/quabble-e2e-",
-                                     name, "-", ::getpid());
-  Sh("rm -rf " + d + " && mkdir -p " + d);
-  return d;
-}
+using testing::Cmd;
+using testing::FreshTempDir;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
 
 TEST(QuabbleEndToEnd, TournamentsOfTwoToSixSeatsVerify) {
   for (int seats = 2; seats <= 6; ++seats) {
-    const std::string dir = TempDir(absl::StrCat("t", seats));
+    const std::string dir = FreshTempDir(absl::StrCat("quabble-t", seats));
     Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quabble",
                             " --bot random=", kBin, "/random_bot",
                             " --bot smart=", kBin, "/quabble_bot",
@@ -56,7 +38,7 @@ TEST(QuabbleEndToEnd, TournamentsOfTwoToSixSeatsVerify) {
 }
 
 TEST(QuabbleEndToEnd, ReplayExplainsTheScoresAndAssetFileMatchesVerify) {
-  const std::string dir = TempDir("match");
+  const std::string dir = FreshTempDir("quabble-match");
   const std::string assets = dir + "/assets.textproto";
   std::ofstream(assets)
       << "assets { name: \"Pigs\" count: 20 value: 1 power: "

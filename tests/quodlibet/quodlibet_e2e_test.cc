@@ -12,48 +12,20 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "tests/e2e_util.h"
 
 namespace arena {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::string kBin = ARENA_BIN_DIR;
-
-struct Cmd {
-  int code;
-  std::string output;
-};
-
-Cmd Sh(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string TempDir(const std::string& name) {
-  const std::string d = absl::StrCat(::testing::TempDir(), "/e2e-quodlibet-",
-                                     name, "-", ::getpid());
-  Sh("rm -rf " + d + " && mkdir -p " + d);
-  return d;
-}
-
-v1::Standings ReadStandings(const std::string& dir) {
-  std::ifstream in(dir + "/standings.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  v1::Standings st;
-  auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &st);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return st;
-}
+using testing::Cmd;
+using testing::FreshTempDir;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
 
 void RunTournament(const std::string& ruleset, int games) {
-  const std::string dir = TempDir(ruleset);
+  const std::string dir = FreshTempDir(absl::StrCat("quodlibet-", ruleset));
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quodlibet",
                           " --bot smart=", kBin, "/quodlibet_bot",
                           " --bot random=", kBin, "/random_bot",

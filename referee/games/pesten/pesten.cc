@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/card_set.h"
 #include "referee/options.h"
 
 namespace arena {
@@ -15,8 +16,6 @@ namespace pesten {
 namespace {
 
 inline uint64_t Bit(int card) { return uint64_t{1} << card; }
-inline int Popcount(uint64_t x) { return __builtin_popcountll(x); }
-inline int Lowest(uint64_t x) { return __builtin_ctzll(x); }
 
 // Masks over card ids (Jokers: all four possible ids; absent ones are never
 // in a hand).
@@ -809,13 +808,7 @@ v1::MatchResult PestenState::Result() const {
 // State: inspection
 
 std::vector<int> PestenState::Hand(int seat) const {
-  std::vector<int> out;
-  uint64_t hand = hands_[seat];
-  while (hand) {
-    out.push_back(Lowest(hand));
-    hand &= hand - 1;
-  }
-  return out;
+  return CardsOf(hands_[seat]);
 }
 
 int PestenState::HandSize(int seat) const { return Popcount(hands_[seat]); }

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/card_set.h"
 #include "referee/options.h"
 
 namespace arena {
@@ -75,8 +76,6 @@ const char* SuitName(int suit) {
 }
 
 inline uint64_t Bit(int card) { return uint64_t{1} << card; }
-inline int Popcount(uint64_t x) { return __builtin_popcountll(x); }
-inline int Lowest(uint64_t x) { return __builtin_ctzll(x); }
 
 int DeckSize(const QuasenboConfig& c) {
   return kBasicDeckSize + (c.pawns ? 4 : 0) + (c.courts ? 4 : 0) +
@@ -753,13 +752,7 @@ v1::MatchResult QuasenboState::Result() const {
 // State: inspection
 
 std::vector<int> QuasenboState::Hand(int seat) const {
-  std::vector<int> out;
-  uint64_t hand = hands_[seat];
-  while (hand) {
-    out.push_back(Lowest(hand));
-    hand &= hand - 1;
-  }
-  return out;
+  return CardsOf(hands_[seat]);
 }
 
 int QuasenboState::HandSize(int seat) const { return Popcount(hands_[seat]); }

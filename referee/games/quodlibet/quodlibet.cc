@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/card_set.h"
 #include "referee/options.h"
 
 namespace arena {
@@ -39,8 +40,6 @@ constexpr uint32_t kUnterMask = (1u << CardId(0, kUnter)) |
 constexpr uint32_t kAllSeats = (1u << kNumSeats) - 1;
 
 inline uint32_t Bit(int card) { return uint32_t{1} << card; }
-inline int Popcount(uint32_t x) { return __builtin_popcount(x); }
-inline int Lowest(uint32_t x) { return __builtin_ctz(x); }
 inline uint32_t SuitMask(int suit) { return uint32_t{0xff} << (8 * suit); }
 
 const char* const kSuitNames[4] = {"Hearts", "Bells", "Leaves", "Acorns"};

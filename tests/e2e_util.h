@@ -1,0 +1,61 @@
+// Helpers for the end-to-end tests, which run the real binaries (arena,
+// referee, the bots) as processes. A test target that includes this defines
+// ARENA_BIN_DIR (the build's bin/ folder).
+#ifndef ARENA_TESTS_E2E_UTIL_H_
+#define ARENA_TESTS_E2E_UTIL_H_
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "arena/v1/config.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+
+namespace arena::testing {
+
+inline const std::string kBin = ARENA_BIN_DIR;
+
+struct Cmd {
+  int code;            // exit code, -1 if killed by a signal
+  std::string output;  // stdout and stderr together
+};
+
+// Runs a shell command and collects its output.
+inline Cmd Sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// An empty directory of the test's own, unique to this process.
+inline std::string FreshTempDir(const std::string& name) {
+  const std::string d =
+      absl::StrCat(::testing::TempDir(), "/e2e-", name, "-", ::getpid());
+  Sh("rm -rf " + d + " && mkdir -p " + d);
+  return d;
+}
+
+// The standings.json a tournament wrote into `dir`.
+inline v1::Standings ReadStandings(const std::string& dir) {
+  std::ifstream in(dir + "/standings.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::Standings st;
+  auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &st);
+  EXPECT_TRUE(s.ok()) << dir << ": " << s.ToString();
+  return st;
+}
+
+}  // namespace arena::testing
+
+#endif  // ARENA_TESTS_E2E_UTIL_H_
