@@ -1,6 +1,20 @@
 #include "referee/game.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace arena {
+
+absl::Status CheckSeatCount(const GameInfo& info, int num_seats) {
+  if (num_seats >= info.min_seats && num_seats <= info.max_seats) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      info.name, ": ", num_seats, " seats is not allowed (",
+      info.min_seats == info.max_seats
+          ? absl::StrCat("exactly ", info.min_seats)
+          : absl::StrCat(info.min_seats, " to ", info.max_seats),
+      ")"));
+}
 
 std::vector<int> PlacementsFromScores(const std::vector<double>& scores,
                                       bool higher_is_better) {

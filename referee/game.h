@@ -125,6 +125,10 @@ class Game {
   virtual std::unique_ptr<State> NewInitialState(uint64_t seed) const = 0;
 };
 
+// OK if `num_seats` is within the game's range; else an error naming the game
+// and the allowed seat counts.
+absl::Status CheckSeatCount(const GameInfo& info, int num_seats);
+
 // Places seats by score (ties share a placement); lower scores are better
 // unless `higher_is_better`.
 std::vector<int> PlacementsFromScores(const std::vector<double>& scores,

@@ -64,11 +64,7 @@ absl::StatusOr<std::unique_ptr<Game>> CreateGame(const std::string& name,
     const GameInfo& info = e.info();
     if (info.name != name) continue;
     if (num_seats == 0) num_seats = info.default_seats;
-    if (num_seats < info.min_seats || num_seats > info.max_seats) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(name, ": ", num_seats, " seats is not allowed (",
-                       info.min_seats, " to ", info.max_seats, ")"));
-    }
+    if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
     return e.create(options, num_seats);
   }
   return absl::NotFoundError(absl::StrCat("unknown game '", name,

@@ -125,11 +125,7 @@ const GameInfo& PestenInfo() {
 absl::StatusOr<std::unique_ptr<PestenGame>> PestenGame::Create(
     const Options& options, int num_seats) {
   const GameInfo& info = PestenInfo();
-  if (num_seats < info.min_seats || num_seats > info.max_seats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pesten: ", num_seats, " seats is not allowed (",
-                     info.min_seats, " to ", info.max_seats, ")"));
-  }
+  if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
   OptionReader reader(options, info);
   PestenConfig config;
   config.num_seats = num_seats;

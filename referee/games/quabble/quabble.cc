@@ -367,11 +367,7 @@ const GameInfo& QuabbleInfo() {
 absl::StatusOr<std::unique_ptr<QuabbleGame>> QuabbleGame::Create(
     const Options& options, int num_seats) {
   const GameInfo& info = QuabbleInfo();
-  if (num_seats < info.min_seats || num_seats > info.max_seats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("quabble: ", num_seats, " seats is not allowed (",
-                     info.min_seats, " to ", info.max_seats, ")"));
-  }
+  if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
   OptionReader reader(options, info);
   const std::string path = reader.String("assets", "");
   if (absl::Status s = reader.Finish(); !s.ok()) return s;

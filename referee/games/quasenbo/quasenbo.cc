@@ -181,11 +181,7 @@ const GameInfo& QuasenboInfo() {
 absl::StatusOr<std::unique_ptr<QuasenboGame>> QuasenboGame::Create(
     const Options& options, int num_seats) {
   const GameInfo& info = QuasenboInfo();
-  if (num_seats < info.min_seats || num_seats > info.max_seats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("quasenbo: ", num_seats, " seats is not allowed (",
-                     info.min_seats, " to ", info.max_seats, ")"));
-  }
+  if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
   OptionReader reader(options, info);
   QuasenboConfig config;
   config.num_seats = num_seats;

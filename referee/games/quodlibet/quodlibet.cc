@@ -200,10 +200,7 @@ const GameInfo& QuodlibetInfo() {
 absl::StatusOr<std::unique_ptr<QuodlibetGame>> QuodlibetGame::Create(
     const Options& options, int num_seats) {
   const GameInfo& info = QuodlibetInfo();
-  if (num_seats != kNumSeats) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "quodlibet: ", num_seats, " seats is not allowed (exactly 4)"));
-  }
+  if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
   OptionReader reader(options, info);
   QuodlibetConfig config;
   const std::string ruleset =
