@@ -17,12 +17,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<v1::RecordLine> Parse(const std::vector<std::string>& lines) {
-  auto parsed = ParseRecordLines(lines, "test");
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
-  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
-}
-
 MatchSpec Spec(uint64_t seed, Options o = {}) {
   MatchSpec spec;
   spec.match_id = "m" + std::to_string(seed);
@@ -42,7 +36,7 @@ TEST(Records, ReSimulateExactlyOverManySeeds) {
     for (uint64_t seed = 1; seed <= 250; ++seed) {
       auto m = testing::PlayLocal(**game, Spec(seed * 7919 + seats, o),
                                   testing::RandomPolicy(seed));
-      auto lines = Parse(m.record_lines);
+      auto lines = testing::ParseOrFail(m.record_lines);
       absl::Status s = VerifyRecord(lines, "test");
       ASSERT_TRUE(s.ok()) << s;
       ++verified;
@@ -77,13 +71,13 @@ TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
   EXPECT_EQ(forfeit.outcome.result.forfeit_seat(), 1);
   EXPECT_EQ(forfeit.outcome.result.placements(1), 2);
   EXPECT_THAT(forfeit.outcome.result.detail(), HasSubstr("illegal action"));
-  EXPECT_TRUE(VerifyRecord(Parse(forfeit.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(forfeit.record_lines), "t").ok());
 
   spec.fault_policy = v1::FAULT_POLICY_RANDOM_MOVE;
   auto random = testing::PlayLocal(**game, spec, bad);
   EXPECT_NE(random.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
   bool saw_fault = false;
-  for (const auto& l : Parse(random.record_lines)) {
+  for (const auto& l : testing::ParseOrFail(random.record_lines)) {
     for (const auto& a : l.decision().actions()) {
       if (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT) {
         saw_fault = true;
@@ -92,7 +86,7 @@ TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
     }
   }
   EXPECT_TRUE(saw_fault);
-  EXPECT_TRUE(VerifyRecord(Parse(random.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(random.record_lines), "t").ok());
 }
 
 TEST(Records, DecisionCapEndsTheMatchAndVerifies) {
@@ -103,7 +97,7 @@ TEST(Records, DecisionCapEndsTheMatchAndVerifies) {
   auto m = testing::PlayLocal(**game, spec, testing::RandomPolicy(1));
   EXPECT_EQ(m.outcome.result.end_reason(), v1::END_REASON_DECISION_CAP);
   EXPECT_EQ(m.outcome.result.decisions(), 3);
-  EXPECT_TRUE(VerifyRecord(Parse(m.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(m.record_lines), "t").ok());
 }
 
 class Tampered : public ::testing::Test {
@@ -114,7 +108,7 @@ class Tampered : public ::testing::Test {
     MatchSpec spec = Spec(2024);
     spec.match_id = "tamper-me";
     spec.auto_moves = v1::AUTO_MOVES_NONE;
-    lines_ = Parse(testing::PlayLocal(**game, spec, testing::RandomPolicy(3)).record_lines);
+    lines_ = testing::ParseOrFail(testing::PlayLocal(**game, spec, testing::RandomPolicy(3)).record_lines);
     ASSERT_TRUE(VerifyRecord(lines_, "t").ok());
   }
   int FirstDecisionWithChoice() {

@@ -117,7 +117,7 @@ class ServiceTest : public ::testing::Test {
         bots::BotOptions o;
         o.address = address_;
         o.token = std::string("t-") + name;
-        bots::RunBot(o, [](const v1::MatchStart&, const v1::DecisionRequest& r) {
+        (void)bots::RunBot(o, [](const v1::MatchStart&, const v1::DecisionRequest& r) {
           return static_cast<int>(r.decision_id() % r.legal_actions_size());
         });
       });

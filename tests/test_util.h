@@ -84,6 +84,14 @@ inline void CollectInts(const google::protobuf::Message& m,
   }
 }
 
+// Parses record lines that must parse (a failure is reported to the test).
+inline std::vector<v1::RecordLine> ParseOrFail(
+    const std::vector<std::string>& lines) {
+  auto parsed = ParseRecordLines(lines, "test");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
+}
+
 // Follows a match's record while it is being written: each call hands the
 // events recorded since the previous call to `learn` (the no-leak tests use
 // it to know, at every message, what each seat may know by then).

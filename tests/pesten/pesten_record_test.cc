@@ -17,12 +17,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<v1::RecordLine> Parse(const std::vector<std::string>& lines) {
-  auto parsed = ParseRecordLines(lines, "test");
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
-  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
-}
-
 MatchSpec Spec(uint64_t seed, Options o) {
   MatchSpec spec;
   spec.match_id = "pesten-" + std::to_string(seed);
@@ -58,7 +52,7 @@ TEST(PestenRecords, ReSimulateExactlyOverManySeeds) {
         auto m = testing::PlayLocal(
             **game, spec,
             all_random ? testing::RandomPolicy(seed) : Mixed(seed));
-        auto lines = Parse(m.record_lines);
+        auto lines = testing::ParseOrFail(m.record_lines);
         absl::Status s = VerifyRecord(lines, "test");
         ASSERT_TRUE(s.ok()) << s;
         ++verified;
@@ -95,7 +89,7 @@ TEST(PestenRecords, AChangedPassedCardIsRefused) {
   // Find a match with a 10's pass, then change the card of its first pass.
   for (uint64_t seed = 1; seed < 200; ++seed) {
     auto m = testing::PlayLocal(**game, Spec(seed, {}), Mixed(seed));
-    auto lines = Parse(m.record_lines);
+    auto lines = testing::ParseOrFail(m.record_lines);
     for (auto& l : lines) {
       if (!l.has_event() || !l.event().event().pesten().has_card_passed()) {
         continue;

@@ -16,12 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<v1::RecordLine> Parse(const std::vector<std::string>& lines) {
-  auto parsed = ParseRecordLines(lines, "test");
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
-  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
-}
-
 MatchSpec Spec(uint64_t seed, Options o = {}) {
   MatchSpec spec;
   spec.match_id = "q" + std::to_string(seed);
@@ -47,7 +41,7 @@ TEST(QuabbleRecords, ReSimulateExactlyOverManySeeds) {
       for (int s = 0; s < seats; ++s) {
         ASSERT_DOUBLE_EQ(sum[s], m.outcome.result.scores(s));
       }
-      absl::Status st = VerifyRecord(Parse(m.record_lines), "test");
+      absl::Status st = VerifyRecord(testing::ParseOrFail(m.record_lines), "test");
       ASSERT_TRUE(st.ok()) << st;
       ++verified;
     }
@@ -70,7 +64,7 @@ TEST(QuabbleRecords, ScoreLinesAreInTheRecordedResult) {
   auto game = CreateGame("quabble", {}, 3);
   ASSERT_TRUE(game.ok());
   auto m = testing::PlayLocal(**game, Spec(7), testing::RandomPolicy(7));
-  auto lines = Parse(m.record_lines);
+  auto lines = testing::ParseOrFail(m.record_lines);
   ASSERT_TRUE(lines.back().has_result());
   EXPECT_GT(lines.back().result().score_lines_size(), 3);
   EXPECT_TRUE(lines.back().result().higher_score_wins());
@@ -83,7 +77,7 @@ TEST(QuabbleRecords, DecisionCapAndForfeitRecordsVerify) {
   spec.decision_cap = 9;
   auto capped = testing::PlayLocal(**game, spec, testing::RandomPolicy(1));
   EXPECT_EQ(capped.outcome.result.end_reason(), v1::END_REASON_DECISION_CAP);
-  EXPECT_TRUE(VerifyRecord(Parse(capped.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(capped.record_lines), "t").ok());
 
   // Seat 2 answers a claim with an illegal index.
   auto bad = [](int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
@@ -96,7 +90,7 @@ TEST(QuabbleRecords, DecisionCapAndForfeitRecordsVerify) {
   EXPECT_EQ(forfeit.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
   EXPECT_EQ(forfeit.outcome.result.forfeit_seat(), 2);
   EXPECT_EQ(forfeit.outcome.result.placements(2), 4);
-  EXPECT_TRUE(VerifyRecord(Parse(forfeit.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(forfeit.record_lines), "t").ok());
 }
 
 TEST(QuabbleRecords, AssetFileMatchesVerifyAndAChangedFileIsCaught) {
@@ -114,7 +108,7 @@ TEST(QuabbleRecords, AssetFileMatchesVerifyAndAChangedFileIsCaught) {
   auto game = CreateGame("quabble", o, 3);
   ASSERT_TRUE(game.ok()) << game.status();
   auto m = testing::PlayLocal(**game, Spec(5, o), testing::RandomPolicy(5));
-  auto lines = Parse(m.record_lines);
+  auto lines = testing::ParseOrFail(m.record_lines);
   ASSERT_TRUE(VerifyRecord(lines, "t").ok());
   // 36 cards, 3 seats: 5 rounds + 7 with draws.
   int rounds = 0;

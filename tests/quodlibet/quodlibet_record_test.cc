@@ -12,12 +12,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<v1::RecordLine> Parse(const std::vector<std::string>& lines) {
-  auto parsed = ParseRecordLines(lines, "test");
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
-  return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
-}
-
 testing::LocalMatch PlayOne(const Options& o, uint64_t seed,
                             v1::AutoMoves auto_moves = v1::AUTO_MOVES_SINGLE) {
   auto game = CreateGame("quodlibet", o, 4);
@@ -39,7 +33,7 @@ TEST(QuodlibetRecords, WholePartiesReSimulateUnderBothRulesets) {
                        seed % 2 ? v1::AUTO_MOVES_NONE : v1::AUTO_MOVES_SINGLE);
       EXPECT_EQ(m.outcome.result.end_reason(), v1::END_REASON_NORMAL);
       EXPECT_EQ(m.outcome.result.score_lines_size(), 48 * 4);
-      auto lines = Parse(m.record_lines);
+      auto lines = testing::ParseOrFail(m.record_lines);
       int scored = 0;
       for (const auto& l : lines) {
         scored += l.has_event() && l.event().event().quodlibet().has_deal_scored();
@@ -61,17 +55,17 @@ TEST(QuodlibetRecords, EveryFixedContractReSimulates) {
                           "open_trousers", "quadrature", "snack"}) {
       for (uint64_t seed = 1; seed <= 5; ++seed) {
         auto m = PlayOne({{"ruleset", ruleset}, {"contract", c}}, seed);
-        absl::Status s = VerifyRecord(Parse(m.record_lines), "test");
+        absl::Status s = VerifyRecord(testing::ParseOrFail(m.record_lines), "test");
         ASSERT_TRUE(s.ok()) << ruleset << " " << c << ": " << s;
         ++verified;
       }
     }
   }
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    ASSERT_TRUE(VerifyRecord(Parse(PlayOne({{"contract", "all_or_nothing"}}, seed)
+    ASSERT_TRUE(VerifyRecord(testing::ParseOrFail(PlayOne({{"contract", "all_or_nothing"}}, seed)
                                        .record_lines),
                              "t").ok());
-    ASSERT_TRUE(VerifyRecord(Parse(PlayOne({{"contract", "bribe"},
+    ASSERT_TRUE(VerifyRecord(testing::ParseOrFail(PlayOne({{"contract", "bribe"},
                                             {"ruleset", "encyclopedia"}},
                                            seed).record_lines),
                              "t").ok());
@@ -90,7 +84,7 @@ TEST(QuodlibetRecords, SameSeedAndActionsGiveTheSameRecord) {
 }
 
 TEST(QuodlibetRecords, ChangedSlotOrderOrActionIsCaught) {
-  auto lines = Parse(PlayOne({{"contract", "open_trousers"}}, 5,
+  auto lines = testing::ParseOrFail(PlayOne({{"contract", "open_trousers"}}, 5,
                              v1::AUTO_MOVES_NONE).record_lines);
   ASSERT_TRUE(VerifyRecord(lines, "t").ok());
   // Swap two slots of a hand shown face up to the others.
@@ -132,7 +126,7 @@ TEST(QuodlibetRecords, DecisionCapEndsThePartieByTotals) {
   EXPECT_EQ(m.outcome.result.end_reason(), v1::END_REASON_DECISION_CAP);
   EXPECT_EQ(m.outcome.result.decisions(), 200);
   EXPECT_GT(m.outcome.result.score_lines_size(), 0);
-  EXPECT_TRUE(VerifyRecord(Parse(m.record_lines), "t").ok());
+  EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(m.record_lines), "t").ok());
 }
 
 }  // namespace
