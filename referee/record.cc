@@ -7,12 +7,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/type.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/type_resolver.h"
-#include "google/protobuf/util/type_resolver_util.h"
 #include "referee/json_writer.h"
 
 namespace arena {
@@ -20,56 +16,6 @@ namespace arena {
 namespace {
 
 std::string ErrnoText() { return std::strerror(errno); }
-
-constexpr char kUrlPrefix[] = "type.googleapis.com";
-constexpr char kRecordLineUrl[] = "type.googleapis.com/arena.v1.RecordLine";
-
-// Protobuf's JSON conversion asks a TypeResolver for every message type on
-// every call, and the stock resolver rebuilds a google.protobuf.Type from the
-// descriptor each time: most of the cost of a record line. This resolver
-// remembers the answers. One per thread, so it needs no lock.
-class CachingTypeResolver : public google::protobuf::util::TypeResolver {
- public:
-  CachingTypeResolver()
-      : inner_(google::protobuf::util::NewTypeResolverForDescriptorPool(
-            kUrlPrefix, google::protobuf::DescriptorPool::generated_pool())) {}
-
-  google::protobuf::util::Status ResolveMessageType(
-      const std::string& url, google::protobuf::Type* type) override {
-    auto it = types_.find(url);
-    if (it == types_.end()) {
-      google::protobuf::Type t;
-      auto status = inner_->ResolveMessageType(url, &t);
-      if (!status.ok()) return status;
-      it = types_.emplace(url, std::move(t)).first;
-    }
-    *type = it->second;
-    return google::protobuf::util::Status();
-  }
-
-  google::protobuf::util::Status ResolveEnumType(
-      const std::string& url, google::protobuf::Enum* type) override {
-    auto it = enums_.find(url);
-    if (it == enums_.end()) {
-      google::protobuf::Enum e;
-      auto status = inner_->ResolveEnumType(url, &e);
-      if (!status.ok()) return status;
-      it = enums_.emplace(url, std::move(e)).first;
-    }
-    *type = it->second;
-    return google::protobuf::util::Status();
-  }
-
- private:
-  std::unique_ptr<google::protobuf::util::TypeResolver> inner_;
-  absl::flat_hash_map<std::string, google::protobuf::Type> types_;
-  absl::flat_hash_map<std::string, google::protobuf::Enum> enums_;
-};
-
-google::protobuf::util::TypeResolver* Resolver() {
-  thread_local CachingTypeResolver resolver;
-  return &resolver;
-}
 
 }  // namespace
 
@@ -135,12 +81,8 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
     v1::RecordLine line;
-    std::string binary;
-    auto status = google::protobuf::util::JsonToBinaryString(
-        Resolver(), kRecordLineUrl, lines[i], &binary, opts);
-    if (status.ok() && !line.ParseFromString(binary)) {
-      status = google::protobuf::util::DataLossError("binary form does not parse");
-    }
+    auto status =
+        google::protobuf::util::JsonStringToMessage(lines[i], &line, opts);
     if (!status.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(source_name, ": line ", i + 1,
