@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   python3 python3-grpcio python3-protobuf
 )
 missing=()

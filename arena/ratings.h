@@ -1,0 +1,115 @@
+// Ratings from match placements, for any number of seats.
+//
+// Model: Bradley-Terry over the pairwise placements within each match. Every
+// pair of seats of a match held by different bots is one comparison: the bot
+// placed better wins it, a shared placement is half a win for each. The
+// ratings r maximise
+//   sum over comparisons of log sigma(r_winner - r_loser)
+// (plus a weak prior, `prior_draws` virtual drawn comparisons of each bot
+// against a bot rated 0, so that a bot that won or lost everything still gets
+// a finite rating and bots in unconnected groups stay comparable), found by
+// Newton's method with Eigen's LDLT solver. Why pairs and not Plackett-Luce:
+// if placements come from a Plackett-Luce model (strength plus Gumbel noise),
+// the chance that i places before j in a match is exactly sigma(r_i - r_j)
+// whoever else sits at the table, so the pairwise fit estimates the same
+// strengths; it also takes ties (shared placements) as they are, where
+// Plackett-Luce has no tie, and it is the model the SPRT gate and the LOS use.
+// The comparisons of one match are not independent; the intervals therefore
+// come from a bootstrap over deal groups (all matches of a deal group are
+// resampled together), not from the curvature of the likelihood.
+//
+// Scale: Elo, 400 / ln(10) times r, centred so that the mean rating is 0.
+// A difference of D Elo means P(placed before) = 1 / (1 + 10^(-D / 400)).
+//
+// Intervals: percentile bootstrap (`bootstrap` replicates, linear
+// interpolation between order statistics) over deal groups drawn with
+// replacement by referee/rng.h's generator from `seed`, so they are the same
+// on every machine. LOS(i, j), the likelihood that i is stronger than j, is
+// Phi(d / s) where d is the fitted Elo difference and s the standard
+// deviation of that difference over the bootstrap replicates.
+//
+// Ranks: 1 + the number of bots rated strictly higher (equal ratings, to
+// 1e-6 Elo, share a rank).
+//
+// Thread safety: pure functions.
+#ifndef ARENA_ARENA_RATINGS_H_
+#define ARENA_ARENA_RATINGS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace arena {
+
+// One match, as the ratings see it.
+struct RatedMatch {
+  std::string deal_group;          // matches of one deal group are resampled together
+  std::vector<int> seat_players;   // player index (0..players-1) by seat
+  std::vector<int> placements;     // by seat: 1 is best, ties share
+  std::vector<double> scores;      // by seat (head-to-head only)
+};
+
+struct RatingOptions {
+  int bootstrap = 1000;       // replicates; 0: no intervals
+  uint64_t seed = 1;          // bootstrap generator seed
+  double prior_draws = 1.0;   // virtual drawn comparisons per bot vs rating 0 (> 0)
+  double level = 0.95;        // interval coverage
+};
+
+struct Ratings {
+  std::vector<double> elo;            // by player, mean 0
+  std::vector<double> low, high;      // interval bounds (= elo without bootstrap)
+  std::vector<int> rank;              // 1 = best; equal ratings share
+  std::vector<std::vector<double>> los;  // los[i][j] = P(i stronger than j)
+  std::vector<int64_t> comparisons;   // pairwise comparisons each player took part in
+  int deal_groups = 0;
+  int bootstrap = 0;                  // replicates used (0: intervals are points)
+};
+
+// Sufficient statistics of a Bradley-Terry fit: n[i][j] comparisons between
+// i and j, w[i][j] of them won by i (ties count half).
+struct PairCounts {
+  explicit PairCounts(int players)
+      : n(players, std::vector<double>(players, 0.0)),
+        w(players, std::vector<double>(players, 0.0)) {}
+  std::vector<std::vector<double>> n, w;
+};
+
+// The comparisons of one match added to `counts` (with weight `weight`).
+void AddMatch(const RatedMatch& m, double weight, PairCounts* counts);
+
+// Maximum-likelihood ratings (natural log-odds units, not centred) for the
+// counts with `prior_draws` virtual draws per player against rating 0.
+std::vector<double> FitBradleyTerry(const PairCounts& counts, double prior_draws);
+
+// Fits ratings with intervals. Errors on a player index out of range, seats
+// and placements of different lengths, a placement below 1, or prior_draws
+// <= 0.
+absl::StatusOr<Ratings> FitRatings(int players,
+                                   const std::vector<RatedMatch>& matches,
+                                   const RatingOptions& options);
+
+// How A fared against B in the matches where both played (different seats).
+// A bot in several seats of a match is represented there by its mean score
+// and mean placement.
+struct HeadToHead {
+  int matches = 0;
+  int ahead = 0, tied = 0, behind = 0;  // A's mean placement vs B's
+  double score = 0, opponent_score = 0;          // means over those matches
+  double placement = 0, opponent_placement = 0;  // means over those matches
+};
+// h2h[a][b]; the diagonal is empty.
+std::vector<std::vector<HeadToHead>> HeadToHeads(
+    int players, const std::vector<RatedMatch>& matches);
+
+// Elo difference from an expected score in (0, 1), and back.
+double EloFromScore(double score);
+double ScoreFromElo(double elo);
+// Standard normal CDF.
+double NormalCdf(double x);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_RATINGS_H_

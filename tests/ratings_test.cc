@@ -1,0 +1,202 @@
+#include "arena/ratings.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "gtest/gtest.h"
+#include "referee/rng.h"
+
+namespace arena {
+namespace {
+
+constexpr double kNatPerElo = 2.302585092994045684 / 400.0;
+
+double Uniform01(Rng& rng) {
+  return ((rng.Next() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+// Plackett-Luce outcomes: utility = strength + Gumbel noise, best first.
+// `groups` deal groups; in each, one match per rotation of the seating
+// (players 0..seats-1 shifted by the rotation).
+std::vector<RatedMatch> Simulate(const std::vector<double>& elo, int groups,
+                                 Rng& rng) {
+  const int seats = static_cast<int>(elo.size());
+  std::vector<RatedMatch> out;
+  for (int g = 0; g < groups; ++g) {
+    for (int rot = 0; rot < seats; ++rot) {
+      RatedMatch m;
+      m.deal_group = "g" + std::to_string(g);
+      std::vector<double> u(seats);
+      for (int s = 0; s < seats; ++s) {
+        const int p = (s + rot) % seats;
+        m.seat_players.push_back(p);
+        u[s] = elo[p] * kNatPerElo - std::log(-std::log(Uniform01(rng)));
+      }
+      for (int s = 0; s < seats; ++s) {
+        int place = 1;
+        for (int t = 0; t < seats; ++t) place += u[t] > u[s];
+        m.placements.push_back(place);
+        m.scores.push_back(seats - place);
+      }
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
+TEST(Ratings, TwoPlayersThreeWinsInFourIsFourHundredLog3Apart) {
+  // 75 of 100 comparisons won: p = 3/4, D = 400 log10(3) = 190.849 Elo.
+  PairCounts c(2);
+  c.n[0][1] = c.n[1][0] = 100;
+  c.w[0][1] = 75;
+  c.w[1][0] = 25;
+  std::vector<double> r = FitBradleyTerry(c, 1e-9);
+  EXPECT_NEAR((r[0] - r[1]) / kNatPerElo, 190.849, 0.01);
+}
+
+TEST(Ratings, RecoversKnownStrengthsWithCoveringIntervals) {
+  // Four players, four seats, centred true ratings.
+  const std::vector<double> truth = {-150, -50, 20, 180};
+  Rng rng(2024);
+  int covered = 0, total = 0;
+  double max_mean_error = 0;
+  std::vector<double> mean(4, 0.0);
+  const int trials = 60;
+  for (int t = 0; t < trials; ++t) {
+    auto matches = Simulate(truth, 40, rng);
+    RatingOptions o;
+    o.bootstrap = 200;
+    o.seed = 100 + t;
+    auto r = FitRatings(4, matches, o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->deal_groups, 40);
+    EXPECT_EQ(r->bootstrap, 200);
+    for (int p = 0; p < 4; ++p) {
+      ++total;
+      covered += r->low[p] <= truth[p] && truth[p] <= r->high[p];
+      mean[p] += r->elo[p] / trials;
+      EXPECT_LT(r->low[p], r->elo[p]);
+      EXPECT_GT(r->high[p], r->elo[p]);
+    }
+  }
+  for (int p = 0; p < 4; ++p) {
+    max_mean_error = std::max(max_mean_error, std::abs(mean[p] - truth[p]));
+  }
+  // 60 trials of 160 matches: the mean estimate is within 15 Elo of the truth.
+  EXPECT_LT(max_mean_error, 15.0);
+  EXPECT_GE(covered, 0.90 * total) << covered << " of " << total;
+  std::printf("coverage %d of %d, max mean error %.1f Elo\n", covered, total, max_mean_error);
+}
+
+TEST(Ratings, LargeSampleIsCloseAndOrdered) {
+  const std::vector<double> truth = {-100, 0, 100};
+  Rng rng(7);
+  auto matches = Simulate(truth, 2000, rng);
+  RatingOptions o;
+  o.bootstrap = 100;
+  auto r = FitRatings(3, matches, o);
+  ASSERT_TRUE(r.ok());
+  for (int p = 0; p < 3; ++p) EXPECT_NEAR(r->elo[p], truth[p], 12.0) << p;
+  EXPECT_EQ(r->rank, (std::vector<int>{3, 2, 1}));
+  EXPECT_GT(r->los[2][0], 0.999);
+  EXPECT_LT(r->los[0][2], 0.001);
+  EXPECT_NEAR(r->los[1][2] + r->los[2][1], 1.0, 1e-9);
+  // 2000 groups x 3 matches x 3 pairs; each player is in 2 pairs per match.
+  EXPECT_EQ(r->comparisons[0], 2000 * 3 * 2);
+}
+
+TEST(Ratings, TiesShareRanksAndCountHalf) {
+  // a and b tie every match for first; c is last every time.
+  std::vector<RatedMatch> ms;
+  for (int g = 0; g < 20; ++g) {
+    ms.push_back({"g" + std::to_string(g), {0, 1, 2}, {1, 1, 3}, {5, 5, 0}});
+    ms.push_back({"g" + std::to_string(g), {2, 0, 1}, {3, 1, 1}, {0, 5, 5}});
+  }
+  RatingOptions o;
+  o.bootstrap = 50;
+  auto r = FitRatings(3, ms, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->elo[0], r->elo[1], 1e-9);
+  EXPECT_EQ(r->rank, (std::vector<int>{1, 1, 3}));
+  EXPECT_NEAR(r->los[0][1], 0.5, 1e-9);
+  EXPECT_GT(r->elo[0], r->elo[2] + 200);
+  auto h = HeadToHeads(3, ms);
+  EXPECT_EQ(h[0][1].matches, 40);
+  EXPECT_EQ(h[0][1].tied, 40);
+  EXPECT_EQ(h[0][2].ahead, 40);
+  EXPECT_EQ(h[2][0].behind, 40);
+}
+
+TEST(Ratings, EqualPlayersShareRankOne) {
+  // Two players, each wins one of the two matches of every deal group.
+  std::vector<RatedMatch> ms;
+  for (int g = 0; g < 10; ++g) {
+    ms.push_back({"g" + std::to_string(g), {0, 1}, {1, 2}, {1, 0}});
+    ms.push_back({"g" + std::to_string(g), {1, 0}, {1, 2}, {1, 0}});
+  }
+  auto r = FitRatings(2, ms, RatingOptions{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->elo[0], 0.0, 1e-9);
+  EXPECT_NEAR(r->elo[1], 0.0, 1e-9);
+  EXPECT_EQ(r->rank, (std::vector<int>{1, 1}));
+}
+
+TEST(Ratings, HeadToHeadUsesMeanOfABotsSeats) {
+  // Bot 0 fills seats 0 and 2 (placements 1 and 3, scores 10 and 2),
+  // bot 1 seat 1 (placement 2, score 6): bot 0 means 6 points, placement 2.
+  std::vector<RatedMatch> ms = {{"g", {0, 1, 0}, {1, 2, 3}, {10, 6, 2}}};
+  auto h = HeadToHeads(2, ms);
+  EXPECT_EQ(h[0][1].matches, 1);
+  EXPECT_EQ(h[0][1].tied, 1);
+  EXPECT_DOUBLE_EQ(h[0][1].score, 6.0);
+  EXPECT_DOUBLE_EQ(h[0][1].opponent_score, 6.0);
+  EXPECT_DOUBLE_EQ(h[0][1].placement, 2.0);
+  EXPECT_EQ(h[0][0].matches, 0);
+}
+
+TEST(Ratings, SameSeedSameIntervals) {
+  Rng rng(3);
+  auto ms = Simulate({-30, 0, 30}, 30, rng);
+  RatingOptions o;
+  o.bootstrap = 100;
+  auto a = FitRatings(3, ms, o);
+  auto b = FitRatings(3, ms, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->low, b->low);
+  EXPECT_EQ(a->high, b->high);
+  // Match order does not matter.
+  std::reverse(ms.begin(), ms.end());
+  auto c = FitRatings(3, ms, o);
+  ASSERT_TRUE(c.ok());
+  for (int p = 0; p < 3; ++p) {
+    EXPECT_NEAR(a->low[p], c->low[p], 1e-9);
+    EXPECT_NEAR(a->elo[p], c->elo[p], 1e-9);
+  }
+}
+
+TEST(Ratings, UnbeatenPlayerGetsAFiniteRating) {
+  std::vector<RatedMatch> ms;
+  for (int g = 0; g < 5; ++g) ms.push_back({"g" + std::to_string(g), {0, 1}, {1, 2}, {1, 0}});
+  auto r = FitRatings(2, ms, RatingOptions{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(std::isfinite(r->elo[0]));
+  EXPECT_GT(r->elo[0], 100);
+  EXPECT_NEAR(r->elo[0], -r->elo[1], 1e-9);
+}
+
+TEST(Ratings, BadInputIsNamed) {
+  std::vector<RatedMatch> ms = {{"g7", {0, 5}, {1, 2}, {}}};
+  auto r = FitRatings(2, ms, RatingOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("g7"), std::string::npos);
+  ms = {{"g8", {0, 1}, {1}, {}}};
+  EXPECT_FALSE(FitRatings(2, ms, RatingOptions{}).ok());
+  ms = {{"g9", {0, 1}, {0, 1}, {}}};
+  EXPECT_FALSE(FitRatings(2, ms, RatingOptions{}).ok());
+  RatingOptions o;
+  o.prior_draws = 0;
+  EXPECT_FALSE(FitRatings(2, {}, o).ok());
+}
+
+}  // namespace
+}  // namespace arena
