@@ -6,6 +6,7 @@
 //                    --jobs J --records DIR [--option KEY=VALUE ...]
 //   arena replay FILE [--seat S] [--step K]
 //   arena verify FILE|DIR
+//   arena standings DIR...
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "arena/launch.h"
 #include "arena/record_tools.h"
+#include "arena/standings.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
 #include "referee/registry.h"
@@ -46,6 +48,12 @@ ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to con
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
+ABSL_FLAG(bool, duplicate, true,
+          "duplicate deals: each deal is played once for every rotation of the "
+          "seating (--duplicate=false: a deal of its own for every match)");
+ABSL_FLAG(std::string, gauntlet, "",
+          "NAME: this bot meets every other bot; the others do not meet each other");
+ABSL_FLAG(int, standings_every, 20, "rewrite the standings every N recorded matches");
 
 namespace arena {
 namespace {
@@ -57,6 +65,7 @@ constexpr char kUsage[] =
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
     "  arena replay FILE [--seat S] [--step K]\n"
     "  arena verify FILE|DIR\n"
+    "  arena standings DIR...   (rebuild the standings from the records)\n"
     "Repeat --bot and --option once per value.";
 
 // absl's list flags keep the last occurrence only; --bot and --option are
@@ -131,6 +140,10 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_auto_moves(absl::GetFlag(FLAGS_auto_moves) ? v1::AUTO_MOVES_SINGLE
                                                    : v1::AUTO_MOVES_NONE);
   c.set_max_restarts(absl::GetFlag(FLAGS_max_restarts));
+  c.set_deal_mode(absl::GetFlag(FLAGS_duplicate) ? v1::DEAL_MODE_DUPLICATE
+                                                 : v1::DEAL_MODE_INDEPENDENT);
+  c.set_gauntlet(absl::GetFlag(FLAGS_gauntlet));
+  c.set_standings_every(absl::GetFlag(FLAGS_standings_every));
   c.set_connect_timeout_ms(absl::GetFlag(FLAGS_connect_timeout_ms));
   return c;
 }
@@ -150,6 +163,7 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
           c->seats(), " seats")));
     }
     if (c->matches() == 0) c->set_matches(1);
+    c->set_deal_mode(v1::DEAL_MODE_INDEPENDENT);
     for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
   }
   auto st = RunConfiguredTournament(*c, lo);
@@ -157,7 +171,80 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   std::cout << StandingsTable(*st);
   std::cout << "records and standings (standings.csv, standings.json) in "
             << c->records_dir() << "\n";
-  return st->records_failed() == 0 ? 0 : 1;
+  return st->matches_unrecorded() == 0 ? 0 : 1;
+}
+
+// `arena standings DIR...`: each folder's standings rebuilt from its records
+// (and manifest); with several folders, also their combined standings.
+int RunStandings(const std::vector<std::string>& dirs) {
+  std::vector<MatchSummary> all;
+  StandingsContext combined;
+  int planned = 0;
+  bool any_problem = false;
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    const std::string& dir = dirs[d];
+    std::vector<std::string> problems;
+    auto summaries = ReadRecordSummaries(dir, &problems);
+    if (!summaries.ok()) return Fail(summaries.status());
+    for (const auto& p : problems) std::cerr << "arena: skipped " << p << "\n";
+    any_problem |= !problems.empty();
+    StandingsContext ctx;
+    auto manifest = ReadManifest(dir);
+    if (manifest.ok()) {
+      ctx = StandingsContextFor(manifest->config(), manifest->matches_planned());
+    } else if (absl::IsNotFound(manifest.status())) {
+      // No manifest: what the records say.
+      if (summaries->empty()) {
+        return Fail(absl::NotFoundError(absl::StrCat("no records in ", dir)));
+      }
+      auto lines = ReadRecordFile(absl::StrCat(dir, "/", summaries->front().match_id, ".jsonl"));
+      if (lines.ok() && !lines->empty() && lines->front().has_header()) {
+        const auto& h = lines->front().header();
+        ctx.game = h.game();
+        ctx.options = {h.options().begin(), h.options().end()};
+        ctx.seats = h.num_seats();
+        if (lines->back().has_result()) {
+          ctx.higher_score_wins = lines->back().result().higher_score_wins();
+        }
+      }
+      ctx.deal_mode = v1::DEAL_MODE_INDEPENDENT;
+      for (const auto& m : *summaries) {
+        if (!m.deal_group.empty() && m.deal_group != m.match_id) {
+          ctx.deal_mode = v1::DEAL_MODE_DUPLICATE;
+        }
+      }
+    } else {
+      return Fail(manifest.status());
+    }
+    if (d == 0) {
+      combined = ctx;
+    } else if (ctx.game != combined.game || ctx.seats != combined.seats ||
+               ctx.options != combined.options) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          dir, " holds ", ctx.game, " with ", ctx.seats, " seats, ", dirs[0],
+          " ", combined.game, " with ", combined.seats,
+          " seats (or other options): they cannot be combined")));
+    }
+    for (const auto& b : ctx.bots) {
+      if (std::find(combined.bots.begin(), combined.bots.end(), b) == combined.bots.end()) {
+        combined.bots.push_back(b);
+      }
+    }
+    planned += ctx.matches_planned >= 0 ? ctx.matches_planned
+                                        : static_cast<int>(summaries->size());
+    auto st = BuildStandings(ctx, *summaries);
+    if (!st.ok()) return Fail(st.status());
+    if (absl::Status s = WriteStandings(*st, dir); !s.ok()) return Fail(s);
+    std::cout << dir << ":\n" << StandingsTable(*st);
+    all.insert(all.end(), summaries->begin(), summaries->end());
+  }
+  if (dirs.size() > 1) {
+    combined.matches_planned = planned;
+    auto st = BuildStandings(combined, std::move(all));
+    if (!st.ok()) return Fail(st.status());
+    std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
+  }
+  return any_problem ? 1 : 0;
 }
 
 }  // namespace
@@ -194,6 +281,10 @@ int main(int argc, char** argv) {
     if (!sum.failures.empty()) std::cout << ", " << sum.failures.size() << " FAILED";
     std::cout << "\n";
     return sum.failures.empty() && sum.files > 0 ? 0 : 1;
+  }
+  if (cmd == "standings") {
+    if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR..."));
+    return RunStandings(std::vector<std::string>(args.begin() + 2, args.end()));
   }
   if (cmd == "replay") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("replay FILE"));

@@ -122,14 +122,13 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.fixed_seating = options.fixed_seating;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
-      hooks.dropped_bots = [&] { return supervisor.Dropped(); };
     } else {
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
     result = RunTournament(config, hub, hooks);
-    if (result.ok()) {
-      if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
-        spdlog::error("{}", s.ToString());
+    if (options.start_bots) {
+      for (const auto& b : supervisor.Dropped()) {
+        std::cout << "dropped: " << b << " (died too often)\n";
       }
     }
   }

@@ -7,15 +7,19 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <set>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/schedule.h"
+#include "arena/standings.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/registry.h"
 #include "referee/rng.h"
@@ -37,11 +41,6 @@ absl::Status MakeDirs(const std::string& dir) {
   }
   return absl::OkStatus();
 }
-
-struct Tally {
-  int64_t seats = 0, wins = 0, forfeits = 0, faults = 0;
-  double score_sum = 0, placement_sum = 0;
-};
 
 }  // namespace
 
@@ -85,6 +84,16 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   if (c->records_dir().empty()) {
     return absl::InvalidArgumentError("no records directory given");
   }
+  if (c->standings_every() < 0) {
+    return absl::InvalidArgumentError("standings_every must not be negative");
+  }
+  if (!c->gauntlet().empty() && !names.count(c->gauntlet())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "gauntlet bot '", c->gauntlet(), "' is not one of the bots"));
+  }
+  if (c->deal_mode() == v1::DEAL_MODE_UNSPECIFIED) {
+    c->set_deal_mode(v1::DEAL_MODE_DUPLICATE);
+  }
   if (c->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) {
     c->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
   }
@@ -94,6 +103,97 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   return absl::OkStatus();
 }
 
+absl::Status WriteManifest(const v1::TournamentConfig& config,
+                           const Schedule& schedule) {
+  const std::string dir = config.records_dir();
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name == "manifest.json" || absl::EndsWith(name, ".jsonl") ||
+        absl::EndsWith(name, ".jsonl.part")) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "records folder ", dir, " already holds a tournament (", name,
+          "); resume it with --resume ", dir, " or use another folder"));
+    }
+  }
+  v1::TournamentManifest m;
+  m.set_format_version(1);
+  *m.mutable_config() = config;
+  for (auto& b : *m.mutable_config()->mutable_bots()) b.clear_token();
+  m.set_matches_planned(static_cast<int>(schedule.matches.size()));
+  m.set_deal_groups(schedule.deal_groups);
+  std::string json;
+  google::protobuf::util::JsonPrintOptions o;
+  o.add_whitespace = true;
+  o.preserve_proto_field_names = true;
+  if (auto s = google::protobuf::util::MessageToJsonString(m, &json, o); !s.ok()) {
+    return absl::InternalError(s.ToString());
+  }
+  return WriteFileAtomically(absl::StrCat(dir, "/manifest.json"), json);
+}
+
+absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/manifest.json");
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("no manifest: cannot open ", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::TournamentManifest m;
+  if (auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &m); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message().as_string()));
+  }
+  if (m.format_version() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": manifest format ", m.format_version(), " is not supported (1 is)"));
+  }
+  return m;
+}
+
+StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
+                                     int matches_planned) {
+  StandingsContext ctx;
+  ctx.game = config.game();
+  ctx.options = {config.options().begin(), config.options().end()};
+  ctx.seats = config.seats();
+  if (const GameInfo* info = FindGameInfo(config.game()); info != nullptr) {
+    ctx.higher_score_wins = info->higher_score_wins;
+    if (ctx.seats == 0) ctx.seats = info->default_seats;
+  }
+  for (const auto& b : config.bots()) ctx.bots.push_back(b.name());
+  ctx.matches_planned = matches_planned;
+  ctx.deal_mode = config.deal_mode() == v1::DEAL_MODE_UNSPECIFIED
+                      ? v1::DEAL_MODE_DUPLICATE
+                      : config.deal_mode();
+  return ctx;
+}
+
+absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
+                                     const std::vector<int>& fixed_seating) {
+  const int nbots = config.bots_size();
+  std::vector<std::vector<int>> arrangements;
+  if (!fixed_seating.empty()) {
+    arrangements.push_back(fixed_seating);
+  } else if (!config.gauntlet().empty()) {
+    int hero = -1;
+    for (int b = 0; b < nbots; ++b) {
+      if (config.bots(b).name() == config.gauntlet()) hero = b;
+    }
+    if (hero < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "gauntlet bot '", config.gauntlet(), "' is not one of the bots"));
+    }
+    auto a = GauntletArrangements(nbots, config.seats(), hero);
+    if (!a.ok()) return a.status();
+    arrangements = *std::move(a);
+  } else {
+    auto a = Arrangements(nbots, config.seats());
+    if (!a.ok()) return a.status();
+    arrangements = *std::move(a);
+  }
+  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  return PlanSchedule(arrangements, config.matches(), duplicate);
+}
+
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                                             BotHub& hub,
                                             const TournamentHooks& hooks) {
@@ -101,45 +201,64 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   auto game_or = CreateGame(config.game(), opts, config.seats());
   if (!game_or.ok()) return game_or.status();
   const Game& game = **game_or;
-  const int seats = game.num_seats();
-  const int nbots = config.bots_size();
 
-  std::vector<std::vector<int>> arrangements;
-  if (!hooks.fixed_seating.empty()) {
-    arrangements.push_back(hooks.fixed_seating);
-  } else {
-    auto a = Arrangements(nbots, seats);
-    if (!a.ok()) return a.status();
-    arrangements = *std::move(a);
+  auto schedule_or = ScheduleFor(config, hooks.fixed_seating);
+  if (!schedule_or.ok()) return schedule_or.status();
+  const Schedule& schedule = *schedule_or;
+  const int planned = static_cast<int>(schedule.matches.size());
+  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  if (planned != config.matches()) {
+    spdlog::warn("{} matches rounded up to {}: {} whole deal groups", config.matches(),
+                 planned, schedule.deal_groups);
   }
-  const int64_t k = static_cast<int64_t>(arrangements.size());
-  const bool balanced = config.matches() % k == 0;
-  if (!balanced && hooks.fixed_seating.empty()) {
+  if (!schedule.balanced && hooks.fixed_seating.empty()) {
     spdlog::warn(
-        "{} matches is not a multiple of the {} seat arrangements of {} bots "
-        "in {} seats: seat positions are balanced only approximately",
-        config.matches(), k, nbots, seats);
+        "{} matches are not whole cycles of the {} seatings: seat positions "
+        "are balanced only approximately",
+        planned, schedule.cycle);
   }
   if (absl::Status s = MakeDirs(config.records_dir()); !s.ok()) return s;
+  const StandingsContext context = StandingsContextFor(config, planned);
+  if (absl::Status s = WriteManifest(config, schedule); !s.ok()) return s;
 
   absl::Mutex mu;
-  std::vector<Tally> tally(nbots);
-  int64_t done = 0, records_failed = 0;
+  std::vector<MatchSummary> summaries;
+  int64_t done = 0;
   std::atomic<int64_t> next{0};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
+  const int every = config.standings_every() > 0 ? config.standings_every() : 20;
+  absl::Mutex write_mu;  // standings refreshes, one at a time, newest last
+  size_t written = 0;
+
+  auto refresh = [&](std::vector<MatchSummary> snapshot) {
+    absl::MutexLock lock(&write_mu);
+    if (snapshot.size() <= written) return;  // a newer one is written
+    auto st = BuildStandings(context, std::move(snapshot));
+    if (!st.ok()) {
+      spdlog::error("standings: {}", st.status().ToString());
+      return;
+    }
+    written = static_cast<size_t>(st->matches_played());
+    if (absl::Status s = WriteStandings(*st, config.records_dir()); !s.ok()) {
+      spdlog::error("{}", s.ToString());
+    }
+  };
 
   auto worker = [&] {
     for (;;) {
       const int64_t i = next.fetch_add(1);
-      if (i >= config.matches()) return;
-      const std::vector<int>& arr = arrangements[i % k];
+      if (i >= planned) return;
+      const ScheduledMatch& sm = schedule.matches[i];
       MatchSpec spec;
       spec.match_id = absl::StrFormat("%s-s%d-%06d", config.game(), config.seed(), i + 1);
+      spec.deal_group =
+          duplicate ? absl::StrFormat("%s-s%d-g%06d", config.game(), config.seed(), sm.deal + 1)
+                    : spec.match_id;
       spec.game_name = config.game();
       spec.options = opts;
-      for (int b : arr) spec.seat_bots.push_back(config.bots(b).name());
-      spec.seed = DeriveSeed(config.seed(), static_cast<uint64_t>(i));
+      for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
+      spec.seed = DeriveSeed(config.seed(), static_cast<uint64_t>(sm.deal));
       spec.time_control = config.time_control();
       spec.fault_policy = config.fault_policy();
       spec.auto_moves = config.auto_moves();
@@ -152,145 +271,44 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       MatchOutcome outcome;
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
-        absl::MutexLock lock(&mu);
-        ++records_failed;
         continue;
       }
       {
         std::unique_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
         outcome = RunMatch(game, spec, *link, **writer);
       }
-      absl::MutexLock lock(&mu);
-      ++done;
-      if (!outcome.record_status.ok()) {
-        ++records_failed;
-        continue;  // a match without a whole record does not count
+      std::vector<MatchSummary> snapshot;
+      {
+        absl::MutexLock lock(&mu);
+        ++done;
+        if (!outcome.record_status.ok()) continue;  // a match without a whole record does not count
+        summaries.push_back(SummarizeMatch(spec, outcome));
+        if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
+          next.store(planned);  // stop: no further match is started
+        }
+        if (summaries.size() % every == 0) snapshot = summaries;
+        if (hooks.show_progress &&
+            (absl::Now() - last_progress > absl::Seconds(2) || done == planned)) {
+          last_progress = absl::Now();
+          const double secs = absl::ToDoubleSeconds(last_progress - t0);
+          std::fprintf(stderr, "[%s] %lld/%d matches (%.0f%%), %.1f matches/s\n",
+                       config.game().c_str(), static_cast<long long>(done),
+                       planned, 100.0 * done / planned,
+                       secs > 0 ? done / secs : 0.0);
+        }
       }
-      const v1::MatchResult& r = outcome.result;
-      for (int s = 0; s < seats; ++s) {
-        Tally& t = tally[arr[s]];
-        ++t.seats;
-        t.score_sum += r.scores(s);
-        t.placement_sum += r.placements(s);
-        if (r.placements(s) == 1) ++t.wins;
-      }
-      if (r.end_reason() == v1::END_REASON_FORFEIT) {
-        ++tally[arr[r.forfeit_seat()]].forfeits;
-      }
-      if (hooks.show_progress &&
-          (absl::Now() - last_progress > absl::Seconds(2) || done == config.matches())) {
-        last_progress = absl::Now();
-        const double secs = absl::ToDoubleSeconds(last_progress - t0);
-        std::fprintf(stderr, "[%s] %lld/%d matches (%.0f%%), %.1f matches/s\n",
-                     config.game().c_str(), static_cast<long long>(done),
-                     config.matches(), 100.0 * done / config.matches(),
-                     secs > 0 ? done / secs : 0.0);
-      }
+      if (!snapshot.empty()) refresh(std::move(snapshot));
     }
   };
   std::vector<std::thread> threads;
-  const int jobs = std::max(1, std::min<int>(config.jobs(), config.matches()));
+  const int jobs = std::max(1, std::min<int>(config.jobs(), planned));
   for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
 
-  v1::Standings st;
-  st.set_game(config.game());
-  *st.mutable_options() = config.options();
-  st.set_seats(seats);
-  st.set_matches_played(done - records_failed);
-  st.set_matches_planned(config.matches());
-  st.set_higher_score_wins(game.info().higher_score_wins);
-  st.set_records_failed(records_failed);
-  st.set_records_dir(config.records_dir());
-  st.set_seed(config.seed());
-  st.set_balanced(balanced || !hooks.fixed_seating.empty());
-  if (hooks.dropped_bots) {
-    for (const auto& b : hooks.dropped_bots()) st.add_dropped_bots(b);
-  }
-  for (int b = 0; b < nbots; ++b) {
-    v1::StandingRow* row = st.add_rows();
-    const Tally& t = tally[b];
-    row->set_bot(config.bots(b).name());
-    row->set_seats_played(t.seats);
-    row->set_wins(t.wins);
-    row->set_forfeits(t.forfeits);
-    row->set_mean_score(t.seats ? t.score_sum / t.seats : 0);
-    row->set_mean_placement(t.seats ? t.placement_sum / t.seats : 0);
-  }
-  std::stable_sort(st.mutable_rows()->begin(), st.mutable_rows()->end(),
-                   [](const v1::StandingRow& a, const v1::StandingRow& b) {
-                     if (a.mean_placement() != b.mean_placement())
-                       return a.mean_placement() < b.mean_placement();
-                     return a.wins() > b.wins();
-                   });
+  auto st = BuildStandings(context, summaries);
+  if (!st.ok()) return st.status();
+  if (absl::Status s = WriteStandings(*st, config.records_dir()); !s.ok()) return s;
   return st;
-}
-
-std::string StandingsTable(const v1::Standings& st) {
-  std::string out = absl::StrFormat(
-      "%s, %d seats, %d matches (%s score is better)%s\n", st.game(), st.seats(),
-      st.matches_played(), st.higher_score_wins() ? "higher" : "lower",
-      st.balanced() ? "" : " [seat positions balanced only approximately]");
-  size_t w = 3;
-  for (const auto& r : st.rows()) w = std::max(w, r.bot().size());
-  out += absl::StrFormat("%-4s %-*s %8s %8s %7s %11s %14s %9s\n", "rank",
-                         static_cast<int>(w), "bot", "matches", "wins", "win%",
-                         "mean score", "mean placement", "forfeits");
-  int rank = 0;
-  for (const auto& r : st.rows()) {
-    out += absl::StrFormat(
-        "%-4d %-*s %8d %8d %6.1f%% %11.3f %14.3f %9d\n", ++rank,
-        static_cast<int>(w), r.bot(), r.seats_played(), r.wins(),
-        r.seats_played() ? 100.0 * r.wins() / r.seats_played() : 0.0,
-        r.mean_score(), r.mean_placement(), r.forfeits());
-  }
-  for (const auto& b : st.dropped_bots()) {
-    out += absl::StrCat("dropped: ", b, " (died too often)\n");
-  }
-  if (st.records_failed() > 0) {
-    out += absl::StrCat("WARNING: ", st.records_failed(),
-                        " records could not be written whole\n");
-  }
-  return out;
-}
-
-std::string StandingsCsv(const v1::Standings& st) {
-  std::string out = "rank,bot,matches,wins,mean_score,mean_placement,forfeits\n";
-  int rank = 0;
-  for (const auto& r : st.rows()) {
-    std::string bot = r.bot();
-    if (bot.find_first_of(",\"\n") != std::string::npos) {
-      std::string q = "\"";
-      for (char c : bot) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      bot = q + "\"";
-    }
-    out += absl::StrFormat("%d,%s,%d,%d,%.6f,%.6f,%d\n", ++rank, bot,
-                           r.seats_played(), r.wins(), r.mean_score(),
-                           r.mean_placement(), r.forfeits());
-  }
-  return out;
-}
-
-absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
-  if (absl::Status s = MakeDirs(dir); !s.ok()) return s;
-  std::string json;
-  google::protobuf::util::JsonPrintOptions o;
-  o.add_whitespace = true;
-  o.preserve_proto_field_names = true;
-  o.always_print_primitive_fields = true;
-  auto s = google::protobuf::util::MessageToJsonString(st, &json, o);
-  if (!s.ok()) return absl::InternalError(s.ToString());
-  for (const auto& [name, text] :
-       {std::pair<std::string, std::string>{"standings.csv", StandingsCsv(st)},
-        {"standings.json", json}}) {
-    const std::string path = absl::StrCat(dir, "/", name);
-    std::ofstream f(path);
-    f << text;
-    if (!f.good()) {
-      return absl::UnavailableError(absl::StrCat("cannot write ", path));
-    }
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace arena

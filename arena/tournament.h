@@ -1,8 +1,15 @@
-// Tournaments: a round robin of matches over a BotHub, J at a time, with
-// standings. Used by `arena match`, `arena tournament` and `referee`.
+// Tournaments: a round robin (or gauntlet) of matches over a BotHub, J at a
+// time, with standings. Used by `arena match`, `arena tournament`, `arena
+// gate` and `referee`.
 //
-// Each match gets a seed derived from the tournament seed and its index, so a
-// tournament is reproducible given the bots' decisions. Before a match the
+// The schedule (arena/schedule.h) gives each match its seating and its deal;
+// with duplicate deals (the default) each deal group is one deal played once
+// per rotation of the seating, and the match's seed derives from the
+// tournament seed and the deal's index, so a tournament is reproducible given
+// the bots' decisions. Records name their deal group. Before the first match
+// the records folder gets manifest.json (the config without tokens, the
+// number of matches planned); the standings (arena/standings.h) are rewritten
+// every `standings_every` recorded matches and at the end. Before a match the
 // tournament asks `ensure_bot` for each of its bots (arena restarts dead bot
 // processes there); a bot that cannot be had is still seated, and the fault
 // policy decides (a forfeit, by default). Every finished match's record is
@@ -18,6 +25,8 @@
 
 #include "absl/status/statusor.h"
 #include "arena/v1/config.pb.h"
+#include "arena/schedule.h"
+#include "arena/standings.h"
 #include "referee/bot_hub.h"
 
 namespace arena {
@@ -25,28 +34,36 @@ namespace arena {
 struct TournamentHooks {
   // Makes sure `bot` is connected before a match; false if it cannot be.
   std::function<bool(const std::string& bot)> ensure_bot;
-  // Bots given up on (reported in the standings).
-  std::function<std::vector<std::string>()> dropped_bots;
   // Fixed seating for every match (arena match): bot indices by seat.
   std::vector<int> fixed_seating;
   bool show_progress = true;
+  // Called (under the tournament's lock) after each recorded match with every
+  // match recorded so far; returning false starts no further match.
+  std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
 };
 
 // Checks a config for mistakes (names each); fills in defaults.
 absl::Status ValidateConfig(v1::TournamentConfig* config);
 
-// Runs the whole tournament and returns the standings. The records go to
-// config.records_dir (created if missing).
+// The schedule of a validated config (fixed_seating: that seating only).
+absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
+                                     const std::vector<int>& fixed_seating);
+
+// What the standings of a validated config's tournament know beyond matches.
+StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
+                                     int matches_planned);
+
+// manifest.json of a records folder. Writing refuses a folder that already
+// holds a manifest or records (a tournament is never mixed into another).
+absl::Status WriteManifest(const v1::TournamentConfig& config,
+                           const Schedule& schedule);
+absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
+
+// Runs the whole tournament and returns the final standings, also written
+// into config.records_dir (created if missing) with the records.
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                                             BotHub& hub,
                                             const TournamentHooks& hooks);
-
-// The standings as a terminal table, and as CSV.
-std::string StandingsTable(const v1::Standings& standings);
-std::string StandingsCsv(const v1::Standings& standings);
-// Writes standings.csv and standings.json into `dir`.
-absl::Status WriteStandings(const v1::Standings& standings,
-                            const std::string& dir);
 
 }  // namespace arena
 

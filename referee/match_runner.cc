@@ -97,6 +97,7 @@ class Runner {
     outcome.result = std::move(result);
     outcome.record_status = write_status_;
     outcome.record_path = records_.final_path();
+    outcome.faults = std::move(faults_);
     return outcome;
   }
 
@@ -167,6 +168,7 @@ class Runner {
                        reply.detail.empty() ? "" : ": ", reply.detail);
       spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
                    seat, spec_.seat_bots[seat], detail);
+      faults_.push_back({seat, reply.fault});
       if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE) {
         const int a = static_cast<int>(fault_rng_.Uniform(num));
         actions_[i] = a;
@@ -233,6 +235,7 @@ class Runner {
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;
   Rng fault_rng_;
+  std::vector<SeatFault> faults_;
   absl::Status write_status_;
 };
 
@@ -285,6 +288,7 @@ v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
                                            : game.info().default_decision_cap);
   h.set_auto_moves(spec.auto_moves);
   h.set_started_at(absl::FormatTime(absl::Now(), absl::UTCTimeZone()));
+  h.set_deal_group(spec.deal_group);
   return h;
 }
 

@@ -67,12 +67,19 @@ struct MatchSpec {
   v1::FaultPolicy fault_policy = v1::FAULT_POLICY_FORFEIT;
   v1::AutoMoves auto_moves = v1::AUTO_MOVES_SINGLE;
   int64_t decision_cap = 0;            // 0: the game's default
+  std::string deal_group;              // recorded in the header
+};
+
+struct SeatFault {
+  int seat;
+  v1::FaultKind kind;
 };
 
 struct MatchOutcome {
   v1::MatchResult result;
   absl::Status record_status;  // whether the record was written whole
   std::string record_path;
+  std::vector<SeatFault> faults;  // every fault, in order (random moves and a forfeit)
 };
 
 // Plays the match to its end. `records` may be an in-memory writer.

@@ -27,7 +27,7 @@ TEST(QuabbleEndToEnd, TournamentsOfTwoToSixSeatsVerify) {
     Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quabble",
                             " --bot random=", kBin, "/random_bot",
                             " --bot smart=", kBin, "/quabble_bot",
-                            " --seats ", seats, " --games 12 --jobs 2",
+                            " --seats ", seats, " --games 12 --jobs 2 --duplicate=false",
                             " --records ", dir));
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_THAT(r.output, HasSubstr("12/12 matches")) << r.output;

@@ -1,0 +1,414 @@
+#include "arena/standings.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "arena/ratings.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/record.h"
+
+namespace arena {
+namespace {
+
+void CountFault(v1::FaultKind kind, v1::FaultCounts* c) {
+  switch (kind) {
+    case v1::FAULT_KIND_TIMEOUT: c->set_timeout(c->timeout() + 1); break;
+    case v1::FAULT_KIND_ILLEGAL: c->set_illegal(c->illegal() + 1); break;
+    case v1::FAULT_KIND_DISCONNECTED: c->set_disconnected(c->disconnected() + 1); break;
+    default: c->set_unavailable(c->unavailable() + 1); break;
+  }
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+struct Tally {
+  int matches = 0, seats = 0, wins = 0, forfeits = 0;
+  double score_sum = 0, placement_sum = 0;
+  v1::FaultCounts faults;
+  std::map<int, int> by_seat;
+};
+
+}  // namespace
+
+MatchSummary SummarizeMatch(const MatchSpec& spec, const MatchOutcome& outcome) {
+  MatchSummary m;
+  m.match_id = spec.match_id;
+  m.deal_group = spec.deal_group;
+  m.seat_bots = spec.seat_bots;
+  const v1::MatchResult& r = outcome.result;
+  m.placements.assign(r.placements().begin(), r.placements().end());
+  m.scores.assign(r.scores().begin(), r.scores().end());
+  if (r.end_reason() == v1::END_REASON_FORFEIT) m.forfeit_seat = r.forfeit_seat();
+  m.faults = outcome.faults;
+  return m;
+}
+
+absl::StatusOr<MatchSummary> SummarizeRecord(
+    const std::vector<v1::RecordLine>& lines, const std::string& source) {
+  if (lines.empty() || !lines.front().has_header()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the first line is not a record header"));
+  }
+  if (!lines.back().has_result()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the record has no result (unfinished)"));
+  }
+  const v1::RecordHeader& h = lines.front().header();
+  MatchSummary m;
+  m.match_id = h.match_id();
+  m.deal_group = h.deal_group();
+  m.seat_bots.assign(h.seat_bots().begin(), h.seat_bots().end());
+  for (const v1::RecordLine& l : lines) {
+    if (l.has_decision()) {
+      for (const v1::SeatAction& a : l.decision().actions()) {
+        if (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT) {
+          m.faults.push_back({a.seat(), a.fault()});
+        }
+      }
+    } else if (l.has_forfeit()) {
+      m.faults.push_back({l.forfeit().seat(), l.forfeit().fault()});
+    }
+  }
+  const v1::MatchResult& r = lines.back().result();
+  m.placements.assign(r.placements().begin(), r.placements().end());
+  m.scores.assign(r.scores().begin(), r.scores().end());
+  if (r.end_reason() == v1::END_REASON_FORFEIT) m.forfeit_seat = r.forfeit_seat();
+  const size_t seats = m.seat_bots.size();
+  if (m.placements.size() != seats || m.scores.size() != seats) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": the result has ", m.placements.size(), " placements and ",
+        m.scores.size(), " scores for ", seats, " seats"));
+  }
+  for (const SeatFault& f : m.faults) {
+    if (f.seat < 0 || f.seat >= static_cast<int>(seats)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": a fault of seat ", f.seat, " of ", seats));
+    }
+  }
+  if (m.forfeit_seat >= static_cast<int>(seats)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": forfeit by seat ", m.forfeit_seat, " of ", seats));
+  }
+  return m;
+}
+
+absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
+                                             std::vector<MatchSummary> matches) {
+  std::sort(matches.begin(), matches.end(),
+            [](const MatchSummary& a, const MatchSummary& b) {
+              return a.match_id < b.match_id;
+            });
+  std::vector<std::string> bots = ctx.bots;
+  std::map<std::string, int> index;
+  for (size_t i = 0; i < bots.size(); ++i) index[bots[i]] = static_cast<int>(i);
+  std::set<std::string> extra;
+  for (const MatchSummary& m : matches) {
+    for (const auto& b : m.seat_bots) {
+      if (!index.count(b)) extra.insert(b);
+    }
+  }
+  for (const auto& b : extra) {
+    index[b] = static_cast<int>(bots.size());
+    bots.push_back(b);
+  }
+  const int n = static_cast<int>(bots.size());
+  std::vector<Tally> tally(n);
+  std::vector<RatedMatch> rated;
+  for (const MatchSummary& m : matches) {
+    if (m.placements.size() != m.seat_bots.size() ||
+        m.scores.size() != m.seat_bots.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("match ", m.match_id, ": seats, placements and scores differ in number"));
+    }
+    RatedMatch r;
+    r.deal_group = m.deal_group.empty() ? m.match_id : m.deal_group;
+    std::set<int> present;
+    for (size_t s = 0; s < m.seat_bots.size(); ++s) {
+      const int b = index[m.seat_bots[s]];
+      r.seat_players.push_back(b);
+      Tally& t = tally[b];
+      present.insert(b);
+      ++t.seats;
+      ++t.by_seat[static_cast<int>(s)];
+      t.score_sum += m.scores[s];
+      t.placement_sum += m.placements[s];
+      if (m.placements[s] == 1) ++t.wins;
+    }
+    for (int b : present) ++tally[b].matches;
+    if (m.forfeit_seat >= 0) ++tally[r.seat_players[m.forfeit_seat]].forfeits;
+    for (const SeatFault& f : m.faults) {
+      CountFault(f.kind, &tally[r.seat_players[f.seat]].faults);
+    }
+    r.placements = m.placements;
+    r.scores = m.scores;
+    rated.push_back(std::move(r));
+  }
+  RatingOptions ro;
+  ro.bootstrap = ctx.bootstrap;
+  ro.seed = kStandingsBootstrapSeed;
+  auto ratings = FitRatings(std::max(n, 1), rated, ro);
+  if (!ratings.ok()) return ratings.status();
+  const auto h2h = HeadToHeads(std::max(n, 1), rated);
+
+  v1::Standings st;
+  st.set_game(ctx.game);
+  for (const auto& [k, v] : ctx.options) (*st.mutable_options())[k] = v;
+  st.set_seats(ctx.seats);
+  st.set_higher_score_wins(ctx.higher_score_wins);
+  const int played = static_cast<int>(matches.size());
+  st.set_matches_played(played);
+  const int planned = ctx.matches_planned >= 0 ? ctx.matches_planned : played;
+  st.set_matches_planned(planned);
+  st.set_matches_unrecorded(std::max(0, planned - played));
+  st.set_deal_groups(ratings->deal_groups);
+  st.set_deal_mode(ctx.deal_mode == v1::DEAL_MODE_UNSPECIFIED ? v1::DEAL_MODE_DUPLICATE
+                                                               : ctx.deal_mode);
+  st.set_bootstrap(ratings->bootstrap);
+  st.set_interval_level(ro.level);
+  bool balanced = played > 0;
+  for (const Tally& t : tally) {
+    if (t.seats == 0) continue;
+    auto count = [&](int s) {
+      auto it = t.by_seat.find(s);
+      return it == t.by_seat.end() ? 0 : it->second;
+    };
+    for (int s = 1; s < ctx.seats; ++s) {
+      if (count(s) != count(0)) balanced = false;
+    }
+  }
+  st.set_balanced(balanced);
+
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  auto mean_placement = [&](int b) {
+    return tally[b].seats ? tally[b].placement_sum / tally[b].seats : 0.0;
+  };
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (ratings->rank[a] != ratings->rank[b]) return ratings->rank[a] < ratings->rank[b];
+    if (mean_placement(a) != mean_placement(b)) return mean_placement(a) < mean_placement(b);
+    return bots[a] < bots[b];
+  });
+  for (int b : order) {
+    const Tally& t = tally[b];
+    v1::StandingRow* row = st.add_rows();
+    row->set_bot(bots[b]);
+    row->set_rank(ratings->rank[b]);
+    row->set_elo(ratings->elo[b]);
+    row->set_elo_low(ratings->low[b]);
+    row->set_elo_high(ratings->high[b]);
+    row->set_matches(t.matches);
+    row->set_seats_played(t.seats);
+    row->set_wins(t.wins);
+    row->set_mean_score(t.seats ? t.score_sum / t.seats : 0);
+    row->set_mean_placement(mean_placement(b));
+    row->set_forfeits(t.forfeits);
+    *row->mutable_fault_kinds() = t.faults;
+    row->set_faults(t.faults.timeout() + t.faults.illegal() +
+                    t.faults.disconnected() + t.faults.unavailable());
+    for (int o : order) row->add_los(ratings->los[b][o]);
+  }
+  for (int a : order) {
+    for (int b : order) {
+      const HeadToHead& x = h2h[a][b];
+      if (a == b || x.matches == 0) continue;
+      v1::HeadToHeadRow* r = st.add_head_to_head();
+      r->set_bot(bots[a]);
+      r->set_opponent(bots[b]);
+      r->set_matches(x.matches);
+      r->set_ahead(x.ahead);
+      r->set_tied(x.tied);
+      r->set_behind(x.behind);
+      r->set_mean_score(x.score);
+      r->set_opponent_mean_score(x.opponent_score);
+      r->set_mean_placement(x.placement);
+      r->set_opponent_mean_placement(x.opponent_placement);
+    }
+  }
+  return st;
+}
+
+std::string StandingsTable(const v1::Standings& st) {
+  std::string out = absl::StrFormat(
+      "%s, %d seats, %d of %d matches, %d deal groups (%s deals; %s score is "
+      "better)%s\n",
+      st.game(), st.seats(), st.matches_played(), st.matches_planned(),
+      st.deal_groups(),
+      st.deal_mode() == v1::DEAL_MODE_INDEPENDENT ? "independent" : "duplicate",
+      st.higher_score_wins() ? "higher" : "lower",
+      st.balanced() ? "" : " [seats not balanced]");
+  int w = 3;
+  for (const auto& r : st.rows()) w = std::max<int>(w, r.bot().size());
+  const int pct = static_cast<int>(std::lround(st.interval_level() * 100));
+  out += absl::StrFormat("%-4s %-*s %6s %17s %7s %6s %10s %10s %8s %6s\n", "rank", w,
+                         "bot", "elo", absl::StrCat(pct, "% interval"), "matches",
+                         "win%", "mean score", "mean place", "forfeits", "faults");
+  for (const auto& r : st.rows()) {
+    out += absl::StrFormat(
+        "%-4d %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(), w,
+        r.bot(), r.elo(),
+        st.bootstrap() > 0 ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
+                           : std::string("-"),
+        r.matches(), r.seats_played() ? 100.0 * r.wins() / r.seats_played() : 0.0,
+        r.mean_score(), r.mean_placement(), r.forfeits(), r.faults());
+  }
+  const int n = st.rows_size();
+  if (n >= 2 && n <= 8) {
+    out += "likelihood of superiority (row stronger than column):\n";
+    out += absl::StrFormat("%-*s", w, "");
+    for (const auto& c : st.rows()) out += absl::StrFormat(" %7.7s", c.bot());
+    out += "\n";
+    for (const auto& r : st.rows()) {
+      out += absl::StrFormat("%-*s", w, r.bot());
+      for (int j = 0; j < n; ++j) {
+        out += r.bot() == st.rows(j).bot() ? absl::StrFormat(" %7s", "-")
+                                          : absl::StrFormat(" %7.3f", r.los(j));
+      }
+      out += "\n";
+    }
+    std::map<std::pair<std::string, std::string>, const v1::HeadToHeadRow*> h;
+    for (const auto& x : st.head_to_head()) h[{x.bot(), x.opponent()}] = &x;
+    out += "head to head (row ahead-tied-behind column):\n";
+    out += absl::StrFormat("%-*s", w, "");
+    for (const auto& c : st.rows()) out += absl::StrFormat(" %11.11s", c.bot());
+    out += "\n";
+    for (const auto& r : st.rows()) {
+      out += absl::StrFormat("%-*s", w, r.bot());
+      for (const auto& c : st.rows()) {
+        auto it = h.find({r.bot(), c.bot()});
+        out += it == h.end() ? absl::StrFormat(" %11s", "-")
+                             : absl::StrFormat(" %11s", absl::StrCat(it->second->ahead(), "-",
+                                                                     it->second->tied(), "-",
+                                                                     it->second->behind()));
+      }
+      out += "\n";
+    }
+  }
+  if (st.matches_unrecorded() > 0) {
+    out += absl::StrCat("WARNING: ", st.matches_unrecorded(),
+                        " planned matches have no complete record\n");
+  }
+  return out;
+}
+
+std::string StandingsCsv(const v1::Standings& st) {
+  std::string out =
+      "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
+      "mean_placement,forfeits,faults_timeout,faults_illegal,"
+      "faults_disconnected,faults_unavailable";
+  for (const auto& r : st.rows()) absl::StrAppend(&out, ",", CsvField("los_" + r.bot()));
+  out += "\n";
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    absl::StrAppendFormat(&out, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d",
+                          r.rank(), CsvField(r.bot()), r.elo(), r.elo_low(),
+                          r.elo_high(), r.matches(), r.seats_played(), r.wins(),
+                          r.mean_score(), r.mean_placement(), r.forfeits(),
+                          f.timeout(), f.illegal(), f.disconnected(), f.unavailable());
+    for (double l : r.los()) absl::StrAppendFormat(&out, ",%.6f", l);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string HeadToHeadCsv(const v1::Standings& st) {
+  std::string out =
+      "bot,opponent,matches,ahead,tied,behind,mean_score,opponent_mean_score,"
+      "mean_placement,opponent_mean_placement\n";
+  for (const auto& x : st.head_to_head()) {
+    absl::StrAppendFormat(&out, "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n",
+                          CsvField(x.bot()), CsvField(x.opponent()), x.matches(),
+                          x.ahead(), x.tied(), x.behind(), x.mean_score(),
+                          x.opponent_mean_score(), x.mean_placement(),
+                          x.opponent_mean_placement());
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> StandingsJson(const v1::Standings& st) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions o;
+  o.add_whitespace = true;
+  o.preserve_proto_field_names = true;
+  o.always_print_primitive_fields = true;
+  auto s = google::protobuf::util::MessageToJsonString(st, &json, o);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  return json;
+}
+
+absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
+    const std::string& dir, std::vector<std::string>* problems) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name.size() > 6 &&
+        name.compare(name.size() - 6, 6, ".jsonl") == 0 && name[0] != '.') {
+      files.push_back(e.path().string());
+    }
+  }
+  if (ec) {
+    return absl::NotFoundError(absl::StrCat("cannot read folder ", dir, ": ", ec.message()));
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<MatchSummary> out;
+  for (const auto& f : files) {
+    auto lines = ReadRecordFile(f);
+    absl::StatusOr<MatchSummary> m =
+        lines.ok() ? SummarizeRecord(*lines, f) : absl::StatusOr<MatchSummary>(lines.status());
+    if (!m.ok()) {
+      if (problems != nullptr) problems->push_back(std::string(m.status().message()));
+      continue;
+    }
+    out.push_back(*std::move(m));
+  }
+  return out;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
+  const size_t slash = path.rfind('/');
+  const std::string tmp =
+      slash == std::string::npos
+          ? absl::StrCat(".", path, ".tmp-", ::getpid())
+          : absl::StrCat(path.substr(0, slash + 1), ".", path.substr(slash + 1),
+                         ".tmp-", ::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot rename ", tmp, " to ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
+  auto json = StandingsJson(st);
+  if (!json.ok()) return json.status();
+  for (const auto& [name, text] :
+       {std::pair<std::string, std::string>{"standings.csv", StandingsCsv(st)},
+        {"head_to_head.csv", HeadToHeadCsv(st)},
+        {"standings.json", *json}}) {
+    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir, "/", name), text);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace arena

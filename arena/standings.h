@@ -1,0 +1,89 @@
+// Standings: computed from match results alone, so that `arena standings
+// DIR...` rebuilds from the records exactly what the tournament wrote.
+//
+// A tournament turns each finished match (its spec, result and faults) into
+// a MatchSummary; `arena standings` makes the same summary from each record
+// file. BuildStandings sorts the summaries by match id before using them, so
+// the standings do not depend on the order in which matches finished, and
+// the ratings' bootstrap uses a fixed seed (kStandingsBootstrapSeed).
+// docs/ratings.md explains every number.
+//
+// Files: standings.csv (one row per bot), head_to_head.csv (one row per
+// ordered pair that met) and standings.json (the Standings message, counts
+// as JSON numbers); each written to a temporary file and renamed, so a
+// reader sees the old or the new version, never a part.
+//
+// Thread safety: pure functions, except the writers, which write files.
+#ifndef ARENA_ARENA_STANDINGS_H_
+#define ARENA_ARENA_STANDINGS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arena/v1/config.pb.h"
+#include "arena/v1/record.pb.h"
+#include "referee/match_runner.h"
+
+namespace arena {
+
+inline constexpr uint64_t kStandingsBootstrapSeed = 20240917;
+inline constexpr int kStandingsBootstrap = 1000;
+
+// One finished match, as the standings see it.
+struct MatchSummary {
+  std::string match_id;
+  std::string deal_group;  // empty: the match is a group of its own
+  std::vector<std::string> seat_bots;
+  std::vector<int> placements;
+  std::vector<double> scores;
+  int forfeit_seat = -1;
+  std::vector<SeatFault> faults;
+};
+
+// From a tournament's own match.
+MatchSummary SummarizeMatch(const MatchSpec& spec, const MatchOutcome& outcome);
+// From a complete record (header first, result last); errors name `source`.
+absl::StatusOr<MatchSummary> SummarizeRecord(
+    const std::vector<v1::RecordLine>& lines, const std::string& source);
+
+// What the standings know beyond the matches (from the config or manifest).
+struct StandingsContext {
+  std::string game;
+  std::map<std::string, std::string> options;
+  int seats = 0;
+  bool higher_score_wins = true;
+  std::vector<std::string> bots;  // row order before ranking; others appended
+  int matches_planned = -1;       // -1: the matches given
+  v1::DealMode deal_mode = v1::DEAL_MODE_UNSPECIFIED;
+  int bootstrap = kStandingsBootstrap;
+};
+
+absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& context,
+                                             std::vector<MatchSummary> matches);
+
+// Text table for a terminal (ratings, intervals, LOS and head-to-head
+// matrices for up to 8 bots).
+std::string StandingsTable(const v1::Standings& standings);
+std::string StandingsCsv(const v1::Standings& standings);
+std::string HeadToHeadCsv(const v1::Standings& standings);
+absl::StatusOr<std::string> StandingsJson(const v1::Standings& standings);
+
+// Writes standings.csv, head_to_head.csv and standings.json into `dir`,
+// each atomically (temporary file, then rename).
+absl::Status WriteStandings(const v1::Standings& standings,
+                            const std::string& dir);
+
+// Summaries of the complete records (*.jsonl) directly in `dir`, sorted by
+// file name. A record that cannot be read is skipped and named in
+// `problems` (nothing else is lost).
+absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
+    const std::string& dir, std::vector<std::string>* problems);
+
+// Writes `text` to `path` atomically (a temporary file beside it, renamed).
+absl::Status WriteFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_STANDINGS_H_
