@@ -7,10 +7,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
@@ -24,26 +26,76 @@
 namespace arena {
 namespace {
 
-absl::Status MakeDirs(const std::string& dir) {
-  std::string path;
-  for (size_t i = 0; i <= dir.size(); ++i) {
-    if (i == dir.size() || dir[i] == '/') {
-      path = dir.substr(0, i);
-      if (!path.empty() && ::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-        return absl::UnavailableError(absl::StrCat(
-            "cannot create directory ", path, ": ", std::strerror(errno)));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
 struct Tally {
   int64_t seats = 0, wins = 0, forfeits = 0, faults = 0;
   double score_sum = 0, placement_sum = 0;
 };
 
 }  // namespace
+
+bool IsValidBotName(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name == "." || name == "..") {
+    return false;
+  }
+  for (char ch : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(ch)) && ch != '_' &&
+        ch != '.' && ch != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::Status MakeRecordsDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path path(dir);
+  if (fs::is_directory(path, ec)) return absl::OkStatus();
+  if (path.has_parent_path() && !path.parent_path().empty()) {
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot create directory ", path.parent_path().string(), ": ",
+          ec.message()));
+    }
+  }
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create directory ", dir,
+                                               ": ", std::strerror(errno)));
+  }
+  if (!fs::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, " exists and is not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TournamentSecret> ResolveSecret(const v1::TournamentConfig& c) {
+  if (!c.secret_file().empty()) {
+    if (c.seed() != 0) {
+      return absl::InvalidArgumentError(
+          "give a secret file or a public seed, not both");
+    }
+    std::error_code ec;
+    if (std::filesystem::exists(c.secret_file(), ec)) {
+      return TournamentSecret::ReadFile(c.secret_file());
+    }
+    auto secret = TournamentSecret::Generate();
+    if (!secret.ok()) return secret.status();
+    if (absl::Status s = secret->WriteFile(c.secret_file()); !s.ok()) return s;
+    spdlog::info("wrote a new tournament secret to {} (keep it to reproduce, "
+                 "resume or shard this tournament; keep it from the bots)",
+                 c.secret_file());
+    return secret;
+  }
+  if (c.seed() != 0) {
+    spdlog::warn("public seed {}: every deal is predictable to anyone who "
+                 "knows it; use it for demos and tests only",
+                 c.seed());
+    return TournamentSecret::FromPublicSeed(c.seed());
+  }
+  return TournamentSecret::Generate();
+}
 
 absl::Status ValidateConfig(v1::TournamentConfig* c) {
   const GameInfo* info = FindGameInfo(c->game());
@@ -59,6 +111,15 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   std::set<std::string> names, tokens;
   for (const auto& b : c->bots()) {
     if (b.name().empty()) return absl::InvalidArgumentError("a bot has no name");
+    if (!IsValidBotName(b.name())) {
+      std::string shown = b.name().substr(0, 64);
+      for (char& ch : shown) {
+        if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bot name '", shown, b.name().size() > 64 ? "...'" : "'",
+          " is not valid: use 1 to 64 of A-Z a-z 0-9 _ . - (and not . or ..)"));
+    }
     if (!names.insert(b.name()).second) {
       return absl::InvalidArgumentError(
           absl::StrCat("bot name '", b.name(), "' is given twice"));
@@ -76,6 +137,14 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
     return absl::InvalidArgumentError("the number of matches must be at least 1");
   }
   if (c->jobs() <= 0) c->set_jobs(1);
+  if (c->jobs() > kMaxJobs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "jobs ", c->jobs(), " is too many (at most ", kMaxJobs, ")"));
+  }
+  if (c->bots_size() > kMaxBots) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        c->bots_size(), " bots are too many (at most ", kMaxBots, ")"));
+  }
   if (c->time_control().decision_ms() < 0) {
     return absl::InvalidArgumentError("decision time must not be negative");
   }
@@ -95,6 +164,7 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
 }
 
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
+                                            const TournamentSecret& secret,
                                             BotHub& hub,
                                             const TournamentHooks& hooks) {
   Options opts(config.options().begin(), config.options().end());
@@ -120,7 +190,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         "in {} seats: seat positions are balanced only approximately",
         config.matches(), k, nbots, seats);
   }
-  if (absl::Status s = MakeDirs(config.records_dir()); !s.ok()) return s;
+  if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
+  const std::string tournament_id = secret.TournamentId();
 
   absl::Mutex mu;
   std::vector<Tally> tally(nbots);
@@ -135,11 +206,18 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       if (i >= config.matches()) return;
       const std::vector<int>& arr = arrangements[i % k];
       MatchSpec spec;
-      spec.match_id = absl::StrFormat("%s-s%d-%06d", config.game(), config.seed(), i + 1);
+      spec.match_id =
+          absl::StrFormat("%s-%s-%06d", config.game(), tournament_id, i + 1);
       spec.game_name = config.game();
       spec.options = opts;
       for (int b : arr) spec.seat_bots.push_back(config.bots(b).name());
-      spec.seed = DeriveSeed(config.seed(), static_cast<uint64_t>(i));
+      const MatchSecrets ms =
+          secret.ForMatch(static_cast<uint64_t>(i), spec.match_id);
+      spec.seed = ms.seed;
+      spec.seed_salt = ms.salt;
+      spec.seed_commitment = ms.commitment;
+      spec.tournament_id = tournament_id;
+      spec.predictable_seed = secret.predictable();
       spec.time_control = config.time_control();
       spec.fault_policy = config.fault_policy();
       spec.auto_moves = config.auto_moves();
@@ -272,7 +350,7 @@ std::string StandingsCsv(const v1::Standings& st) {
 }
 
 absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
-  if (absl::Status s = MakeDirs(dir); !s.ok()) return s;
+  if (absl::Status s = MakeRecordsDir(dir); !s.ok()) return s;
   std::string json;
   google::protobuf::util::JsonPrintOptions o;
   o.add_whitespace = true;
