@@ -1,6 +1,8 @@
 // Records: every match re-simulates from its record alone, exactly; and a
 // record that was changed, cut short or broken is refused with a message
 // that names the match, the line and the step.
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdlib>
 
@@ -50,11 +52,7 @@ TEST(Records, SameSeedAndActionsGiveTheSameRecord) {
   ASSERT_TRUE(game.ok());
   auto a = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
   auto b = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
-  ASSERT_EQ(a.record_lines.size(), b.record_lines.size());
-  // Every line but the header's wall-clock time is identical.
-  for (size_t i = 1; i < a.record_lines.size(); ++i) {
-    EXPECT_EQ(a.record_lines[i], b.record_lines[i]) << "line " << i + 1;
-  }
+  testing::ExpectSameRecordButWallClock(a.record_lines, b.record_lines);
 }
 
 TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
@@ -183,7 +181,8 @@ TEST(Records, BrokenLineIsNamed) {
 
 TEST(Records, UnknownGameInHeaderIsNamed) {
   v1::RecordLine h;
-  h.mutable_header()->set_format_version(1);
+  h.mutable_header()->set_format_version(kRecordFormatVersion);
+  h.mutable_header()->set_seed_commitment(std::string(64, '0'));
   h.mutable_header()->set_match_id("m1");
   h.mutable_header()->set_game("chess");
   EXPECT_THAT(VerifyRecord({h}, "t").message(), HasSubstr("unknown game 'chess'"));
@@ -199,8 +198,18 @@ TEST(Records, WriterRenamesOnlyWhenFinished) {
   l.mutable_header()->set_match_id("finish-me");
   ASSERT_TRUE((*w)->Append(l).ok());
   EXPECT_FALSE(ReadRecordFile(dir + "/finish-me.jsonl").ok());
-  EXPECT_TRUE(ReadRecordFile(dir + "/finish-me.jsonl.part").ok());
+  // In progress: in the hidden folder (0700), the file 0600.
+  const std::string part = dir + "/.inprogress/finish-me.jsonl.part";
+  EXPECT_TRUE(ReadRecordFile(part).ok());
+  struct stat st;
+  ASSERT_EQ(::stat((dir + "/.inprogress").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat(part.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
   ASSERT_TRUE((*w)->Finish().ok());
+  ASSERT_EQ(::stat((dir + "/finish-me.jsonl").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_NE(::stat(part.c_str(), &st), 0);
   auto back = ReadRecordFile(dir + "/finish-me.jsonl");
   ASSERT_TRUE(back.ok());
   EXPECT_EQ((*back)[0].header().match_id(), "finish-me");
