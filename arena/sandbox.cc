@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -41,17 +42,42 @@ std::vector<char*> CStrings(std::vector<std::string>& v) {
   return out;
 }
 
+// Whether `uid`/`gid` may search every folder above `path` (and so reach
+// it). A path it cannot reach is hidden from it already, by permissions;
+// bwrap could not mount over it either.
+bool ReachableBy(const std::string& path, uid_t uid, gid_t gid) {
+  if (uid == 0) return true;
+  std::filesystem::path p(path);
+  for (std::filesystem::path dir = p.parent_path(); !dir.empty();
+       dir = dir.parent_path()) {
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return false;
+    const mode_t bit = st.st_uid == uid   ? S_IXUSR
+                       : st.st_gid == gid ? S_IXGRP
+                                          : S_IXOTH;
+    if ((st.st_mode & bit) == 0) return false;
+    if (dir == dir.root_path()) break;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string BwrapPath() {
+  const char* env = std::getenv("ARENA_BWRAP");
+  return env != nullptr && *env != '\0' ? env : kBwrap;
+}
 
 void BotExec::Seal() {
   argv_c = CStrings(argv);
   envp_c = CStrings(envp);
 }
 
-std::vector<std::string> BwrapArgs(const SandboxOptions& o,
+std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
+                                   gid_t gid,
                                    const std::string& shell_command) {
   std::vector<std::string> a = {
-      kBwrap,           "--unshare-all", "--die-with-parent", "--new-session",
+      BwrapPath(),           "--unshare-all", "--die-with-parent", "--new-session",
       "--cap-drop",     "ALL",           "--hostname",        "arena-bot",
       "--ro-bind",      "/",             "/",                 "--dev",
       "/dev",           "--proc",        "/proc",             "--size",
@@ -67,6 +93,7 @@ std::vector<std::string> BwrapArgs(const SandboxOptions& o,
   for (const auto& hidden : o.hidden_paths) {
     if (hidden.empty()) continue;
     const std::string p = Absolute(hidden);
+    if (!ReachableBy(p, uid, gid)) continue;  // hidden by its folders' modes
     if (std::filesystem::is_directory(p, ec)) {
       a.insert(a.end(), {"--tmpfs", p, "--remount-ro", p});
     } else if (std::filesystem::exists(p, ec)) {
@@ -90,13 +117,14 @@ BotExec PrepareBotExec(const SandboxOptions& o, int bot_index,
   e.sandboxed = o.enabled;
   e.limits = o;
   if (o.enabled) {
-    e.argv = BwrapArgs(o, shell);
-    e.envp = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp",
-              "LANG=C.UTF-8"};
     if (::geteuid() == 0 && o.uid_base != 0) {
       e.drop_to_uid = true;
       e.uid = o.uid_base + static_cast<uid_t>(bot_index);
     }
+    e.argv = e.drop_to_uid ? BwrapArgs(o, e.uid, e.uid, shell)
+                           : BwrapArgs(o, ::geteuid(), ::getegid(), shell);
+    e.envp = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp",
+              "LANG=C.UTF-8"};
   } else {
     e.argv = {"/bin/sh", "-c", shell};
     for (char** env = environ; env != nullptr && *env != nullptr; ++env) {
@@ -142,9 +170,9 @@ void ExecBotInChild(const BotExec& e) {
 }
 
 absl::Status CheckSandbox(const SandboxOptions& o) {
-  if (::access(kBwrap, X_OK) != 0) {
+  if (::access(BwrapPath().c_str(), X_OK) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "cannot sandbox the bots: ", kBwrap,
+        "cannot sandbox the bots: ", BwrapPath(),
         " is missing (install Debian's bubblewrap: apt-get install "
         "bubblewrap), or run with --sandbox none if you trust every bot"));
   }

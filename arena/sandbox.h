@@ -37,6 +37,9 @@ namespace arena {
 // Where the referee's socket appears inside every sandbox.
 inline constexpr char kSandboxSocket[] = "/run/arena/referee.sock";
 inline constexpr char kBwrap[] = "/usr/bin/bwrap";
+// The bwrap program: $ARENA_BWRAP if set (tests use it to make the sandbox
+// fail), else kBwrap.
+std::string BwrapPath();
 
 struct SandboxOptions {
   bool enabled = true;
@@ -68,9 +71,12 @@ struct BotExec {
   void Seal();
 };
 
-// The bwrap command line that runs `shell_command` with /bin/sh -c.
-std::vector<std::string> BwrapArgs(const SandboxOptions& options,
-                                   const std::string& shell_command);
+// The bwrap command line that runs `shell_command` with /bin/sh -c, for a
+// bot running as `uid`/`gid`. Hidden paths that uid cannot reach (a folder
+// above them denies it search permission) are left as they are: they are
+// hidden already.
+std::vector<std::string> BwrapArgs(const SandboxOptions& options, uid_t uid,
+                                   gid_t gid, const std::string& shell_command);
 
 // The command and environment of a bot process (sandboxed or not).
 BotExec PrepareBotExec(const SandboxOptions& options, int bot_index,
