@@ -167,6 +167,26 @@ TEST(Security, ControlWithoutSandboxAndWithAPublicSeedTheAttacksWork) {
   EXPECT_GE(log.succeeded["connect-tcp"], 1) << log.text;
 }
 
+TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
+  const std::string records = WorkDir("standings") + "/records";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4 --records ",
+                          records, " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  Cmd ok = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_THAT(ok.output, HasSubstr("the standings agree with them"));
+  v1::Standings st = ReadStandings(records);
+  st.mutable_rows(1)->set_wins(st.rows(1).wins() + 1);
+  std::string json;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(st, &json).ok());
+  std::ofstream(records + "/standings.json") << json;
+  Cmd bad = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(bad.code, 1) << bad.output;
+  EXPECT_THAT(bad.output, HasSubstr("standings.json: does not match the records"));
+  EXPECT_THAT(bad.output, HasSubstr("bot " + st.rows(1).bot()));
+}
+
 std::string FirstDeal(const std::string& record) {
   std::ifstream in(record);
   std::string header, deal;
