@@ -7,6 +7,8 @@
 //   arena replay FILE [--seat S] [--step K]
 //   arena verify FILE|DIR
 //   arena standings DIR...
+#include <sys/stat.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -35,7 +37,22 @@ ABSL_FLAG(int, seats, 0, "seats per match (0: the game's default; match: one per
 ABSL_FLAG(int, games, 0, "matches to play (tournament)");
 ABSL_FLAG(int, jobs, 1, "matches at a time");
 ABSL_FLAG(std::string, records, "records", "directory for records and standings");
-ABSL_FLAG(uint64_t, seed, 1, "tournament seed (match seeds derive from it)");
+ABSL_FLAG(uint64_t, seed, 0,
+          "a PUBLIC tournament seed for demos and tests: deals are then "
+          "predictable to anyone who knows it (0: none; the secret decides)");
+ABSL_FLAG(std::string, secret_file, "",
+          "file with the tournament secret (64 hex digits) every match seed "
+          "derives from; created if missing. Give it to reproduce, resume or "
+          "shard a tournament. Default: a fresh secret, kept in memory only");
+ABSL_FLAG(std::string, sandbox, "bwrap",
+          "how bot processes are isolated: bwrap (bubblewrap: no network, "
+          "read-only files, records hidden, own uid and limits) or none (bots "
+          "are trusted)");
+ABSL_FLAG(int64_t, bot_memory_mb, 1024, "sandbox: data memory per bot process, in MiB");
+ABSL_FLAG(int64_t, bot_processes, 256,
+          "sandbox: processes and threads per bot (enforced when arena runs as root)");
+ABSL_FLAG(int64_t, bot_open_files, 256, "sandbox: open files per bot process");
+ABSL_FLAG(int64_t, bot_tmp_mb, 64, "sandbox: size of each bot's private /tmp, in MiB");
 ABSL_FLAG(int64_t, decision_ms, 2000, "time allowed for one decision, in ms");
 ABSL_FLAG(std::string, fault_policy, "forfeit",
           "what a fault costs: forfeit (the match) or random (a random legal "
@@ -119,13 +136,19 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
     v1::BotConfig* bc = c.add_bots();
     bc->set_name(b.substr(0, eq));
     bc->set_command(b.substr(eq + 1));
-    bc->set_token(NewToken());
+    auto token = NewToken();
+    if (!token.ok()) return token.status();
+    bc->set_token(*token);
   }
   c.set_seats(absl::GetFlag(FLAGS_seats));
   c.set_matches(absl::GetFlag(FLAGS_games));
   c.set_jobs(absl::GetFlag(FLAGS_jobs));
   c.set_records_dir(absl::GetFlag(FLAGS_records));
   c.set_seed(absl::GetFlag(FLAGS_seed));
+  c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
+  if (c.records_dir().empty()) {
+    return absl::InvalidArgumentError("--records must name a folder");
+  }
   c.mutable_time_control()->set_decision_ms(absl::GetFlag(FLAGS_decision_ms));
   const std::string fp = absl::GetFlag(FLAGS_fault_policy);
   if (fp == "forfeit") {
@@ -153,6 +176,35 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   auto c = ConfigFromFlags(bots, options);
   if (!c.ok()) return Fail(c.status());
   LaunchOptions lo;
+  const std::string sandbox = absl::GetFlag(FLAGS_sandbox);
+  if (sandbox == "bwrap") {
+    lo.sandbox.enabled = true;
+  } else if (sandbox == "none") {
+    lo.sandbox.enabled = false;
+  } else {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat("--sandbox=", sandbox, ": use bwrap or none")));
+  }
+  struct Limit {
+    const char* flag;
+    int64_t value, min, max, scale;
+    int64_t* out;
+  };
+  for (const Limit& l :
+       {Limit{"bot_memory_mb", absl::GetFlag(FLAGS_bot_memory_mb), 16,
+              1 << 20, 1 << 20, &lo.sandbox.memory_bytes},
+        Limit{"bot_processes", absl::GetFlag(FLAGS_bot_processes), 4, 1 << 16, 1,
+              &lo.sandbox.max_processes},
+        Limit{"bot_open_files", absl::GetFlag(FLAGS_bot_open_files), 16, 1 << 20,
+              1, &lo.sandbox.max_open_files},
+        Limit{"bot_tmp_mb", absl::GetFlag(FLAGS_bot_tmp_mb), 1, 1 << 20,
+              1 << 20, &lo.sandbox.tmp_bytes}}) {
+    if (l.value < l.min || l.value > l.max) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          "--", l.flag, "=", l.value, ": must be in [", l.min, ", ", l.max, "]")));
+    }
+    *l.out = l.value * l.scale;
+  }
   lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
   lo.show_progress = absl::GetFlag(FLAGS_progress) && !single;
   if (single) {
@@ -253,6 +305,7 @@ int RunStandings(const std::vector<std::string>& dirs) {
 int main(int argc, char** argv) {
   using namespace arena;
   absl::SetProgramUsageMessage(kUsage);
+  ::umask(077);  // records, standings, logs and secrets: the organiser's only
   std::vector<std::string> bots, options;
   std::vector<char*> rest = GatherRepeated(argc, argv, &bots, &options);
   std::vector<char*> args =
@@ -278,6 +331,11 @@ int main(int argc, char** argv) {
     VerifySummary sum = VerifyPath(args[2]);
     for (const auto& f : sum.failures) std::cout << "FAIL " << f << "\n";
     std::cout << sum.passed << " of " << sum.files << " records verified";
+    if (sum.standings_checked > 0) {
+      std::cout << (sum.standings_passed == sum.standings_checked
+                        ? "; the standings agree with them"
+                        : "; the standings DO NOT agree with them");
+    }
     if (!sum.failures.empty()) std::cout << ", " << sum.failures.size() << " FAILED";
     std::cout << "\n";
     return sum.failures.empty() && sum.files > 0 ? 0 : 1;

@@ -14,28 +14,29 @@
 
 namespace arena {
 
-BotProcess::BotProcess(std::string name, std::string command,
-                       std::string address, std::string token,
+BotProcess::BotProcess(std::string name, std::string command, BotExec exec,
                        std::string log_path)
     : name_(std::move(name)),
       command_(std::move(command)),
-      address_(std::move(address)),
-      token_(std::move(token)),
-      log_path_(std::move(log_path)) {}
+      log_path_(std::move(log_path)),
+      exec_(std::make_unique<BotExec>(std::move(exec))) {
+  exec_->Seal();
+}
 
 BotProcess::~BotProcess() { Stop(absl::Seconds(2)); }
 
 absl::Status BotProcess::Start() {
   const int log_fd =
-      ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) {
     return absl::UnavailableError(absl::StrCat("bot ", name_, ": cannot open log ",
                                                log_path_, ": ", std::strerror(errno)));
   }
-  const std::string shell_command = absl::StrCat("exec ", command_);
+  const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(log_fd);
+    if (devnull >= 0) ::close(devnull);
     return absl::UnavailableError(
         absl::StrCat("bot ", name_, ": fork failed: ", std::strerror(errno)));
   }
@@ -43,18 +44,18 @@ absl::Status BotProcess::Start() {
     ::setpgid(0, 0);
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
-    const int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-    ::setenv("ARENA_ADDRESS", address_.c_str(), 1);
-    ::setenv("ARENA_TOKEN", token_.c_str(), 1);
-    ::setenv("ARENA_BOT_NAME", name_.c_str(), 1);
-    ::execl("/bin/sh", "sh", "-c", shell_command.c_str(), static_cast<char*>(nullptr));
+    ExecBotInChild(*exec_);
+    const char msg[] = "arena: cannot start the bot (limits, uid or exec failed)\n";
+    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
     ::_exit(127);
   }
   ::setpgid(pid, pid);
   ::close(log_fd);
+  if (devnull >= 0) ::close(devnull);
   pid_ = pid;
-  spdlog::info("started bot {} (pid {}): {}", name_, pid, command_);
+  spdlog::info("started bot {} (pid {}{}): {}", name_, pid,
+               exec_->sandboxed ? ", sandboxed" : ", NOT sandboxed", command_);
   return absl::OkStatus();
 }
 

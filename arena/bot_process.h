@@ -1,8 +1,9 @@
 // Bot processes that arena starts, watches and restarts.
 //
 // A bot runs as `/bin/sh -c "exec COMMAND"` in a process group of its own,
-// with ARENA_ADDRESS, ARENA_TOKEN and ARENA_BOT_NAME in its environment and
-// its output appended to a log file. A BotSupervisor keeps each bot
+// inside the bubblewrap sandbox of arena/sandbox.h unless the organiser
+// turned it off, with ARENA_ADDRESS, ARENA_TOKEN and ARENA_BOT_NAME in its
+// environment and its output appended to a log file. A BotSupervisor keeps each bot
 // connected for the matches still to come: a bot that died (or is alive but
 // not connected) is restarted, up to a limit; past the limit it is dropped
 // and its remaining matches are played without it (the fault policy decides).
@@ -21,14 +22,15 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "arena/sandbox.h"
 #include "referee/bot_hub.h"
 
 namespace arena {
 
 class BotProcess {
  public:
-  BotProcess(std::string name, std::string command, std::string address,
-             std::string token, std::string log_path);
+  BotProcess(std::string name, std::string command, BotExec exec,
+             std::string log_path);
   ~BotProcess();
   absl::Status Start();
   bool Running();
@@ -38,7 +40,8 @@ class BotProcess {
   const std::string& log_path() const { return log_path_; }
 
  private:
-  std::string name_, command_, address_, token_, log_path_;
+  std::string name_, command_, log_path_;
+  std::unique_ptr<BotExec> exec_;  // sealed: used in the forked child
   pid_t pid_ = -1;
 };
 

@@ -1,5 +1,11 @@
 #include "arena/launch.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -8,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "arena/bot_process.h"
+#include "arena/secret.h"
 #include "arena/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -31,14 +38,40 @@ class ConfigErrors : public google::protobuf::io::ErrorCollector {
 
 }  // namespace
 
-std::string NewToken() {
-  std::ifstream urandom("/dev/urandom", std::ios::binary);
-  unsigned char bytes[16] = {};
-  urandom.read(reinterpret_cast<char*>(bytes), sizeof bytes);
-  std::string out;
-  for (unsigned char b : bytes) absl::StrAppendFormat(&out, "%02x", b);
-  return out;
-}
+absl::StatusOr<std::string> NewToken() { return RandomHex(16); }
+
+namespace {
+
+// A private folder for the referee's Unix socket: 0711, so that a bot's
+// unprivileged uid can reach the socket bound into its sandbox but cannot
+// list the folder. Removed with everything in it on destruction.
+class RuntimeDir {
+ public:
+  absl::Status Create() {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "arena-run-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot create a folder for the referee's socket in ",
+          std::filesystem::temp_directory_path().string(), ": ",
+          std::strerror(errno)));
+    }
+    path_ = tmpl;
+    ::chmod(path_.c_str(), 0711);
+    return absl::OkStatus();
+  }
+  ~RuntimeDir() {
+    if (path_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
 
 absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
   std::ifstream in(path);
@@ -59,6 +92,26 @@ absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
     v1::TournamentConfig config, const LaunchOptions& options) {
   if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
+  auto secret = ResolveSecret(config);
+  if (!secret.ok()) return secret.status();
+  if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
+  const bool sandboxed = options.start_bots && options.sandbox.enabled;
+  SandboxOptions sandbox = options.sandbox;
+  RuntimeDir runtime;
+  if (sandboxed) {
+    if (absl::Status s = runtime.Create(); !s.ok()) return s;
+    sandbox.socket_host_path = absl::StrCat(runtime.path(), "/referee.sock");
+    sandbox.hidden_paths.push_back(config.records_dir());
+    if (!config.secret_file().empty()) {
+      sandbox.hidden_paths.push_back(config.secret_file());
+    }
+    sandbox.hidden_paths.push_back(runtime.path());
+    sandbox.uid_base = PickUidBase();
+  } else if (options.start_bots) {
+    spdlog::warn("--sandbox none: bots are trusted; each can read the others' "
+                 "tokens and files, the records while they are written, and "
+                 "reach the network");
+  }
   std::vector<BotIdentity> ids;
   for (const auto& b : config.bots()) {
     if (options.start_bots && b.command().empty()) {
@@ -70,16 +123,37 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   BotHub hub(ids);
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  std::string address;      // as the referee reports it
+  std::string bot_address;  // as the bots reach it
+  if (sandboxed) {
+    // No TCP at all: the bots have no network; they reach the referee
+    // through its Unix socket, bound into each sandbox.
+    address = absl::StrCat("unix:", sandbox.socket_host_path);
+    bot_address = absl::StrCat("unix:", kSandboxSocket);
+    builder.AddListeningPort(address, grpc::InsecureServerCredentials());
+  } else {
+    builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                             &port);
+  }
   builder.RegisterService(hub.service());
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", options.listen));
+  if (server == nullptr || (!sandboxed && port == 0)) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", sandboxed ? address : options.listen));
   }
-  std::string address = options.listen;
-  if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
-    address = absl::StrCat(address.substr(0, colon), ":", port);
+  if (sandboxed) {
+    // Any local uid may connect; the token decides who it is.
+    ::chmod(sandbox.socket_host_path.c_str(), 0666);
+    if (absl::Status s = CheckSandbox(sandbox); !s.ok()) {
+      server->Shutdown();
+      return s;
+    }
+  } else {
+    address = options.listen;
+    if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
+      address = absl::StrCat(address.substr(0, colon), ":", port);
+    }
+    bot_address = address;
   }
   spdlog::info("referee listening on {}", address);
 
@@ -90,13 +164,16 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   absl::Status startup;
   if (options.start_bots) {
     const std::string logs = absl::StrCat(config.records_dir(), "/logs");
-    std::string mk = absl::StrCat("mkdir -p '", logs, "'");
-    if (std::system(mk.c_str()) != 0) {
-      return absl::UnavailableError(absl::StrCat("cannot create ", logs));
+    if (::mkdir(logs.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create ", logs, ": ", std::strerror(errno)));
     }
-    for (const auto& b : config.bots()) {
+    for (int i = 0; i < config.bots_size(); ++i) {
+      const auto& b = config.bots(i);
       supervisor.Add(std::make_unique<BotProcess>(
-          b.name(), b.command(), address, b.token(),
+          b.name(), b.command(),
+          PrepareBotExec(sandbox, i, b.command(), bot_address, b.token(),
+                         b.name()),
           absl::StrCat(logs, "/", b.name(), ".log")));
     }
     startup = supervisor.StartAll();
@@ -125,7 +202,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     } else {
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
-    result = RunTournament(config, hub, hooks);
+    result = RunTournament(config, *secret, hub, hooks);
     if (options.start_bots) {
       for (const auto& b : supervisor.Dropped()) {
         std::cout << "dropped: " << b << " (died too often)\n";

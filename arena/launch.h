@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "arena/sandbox.h"
 #include "arena/v1/config.pb.h"
 
 namespace arena {
@@ -19,6 +20,9 @@ struct LaunchOptions {
   absl::Duration connect_timeout = absl::Seconds(30);
   bool show_progress = true;
   std::vector<int> fixed_seating;      // arena match: bots in flag order
+  // How arena starts bot processes (start_bots): sandboxed by default. A
+  // sandboxed run listens on a Unix socket only, bound into each sandbox.
+  SandboxOptions sandbox;
 };
 
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
@@ -28,8 +32,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
 // the line and the column.
 absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path);
 
-// A fresh random token (for bots that arena starts itself).
-std::string NewToken();
+// A fresh random token of 128 bits from the OS CSPRNG (for bots that arena
+// starts itself); an error if the CSPRNG fails.
+absl::StatusOr<std::string> NewToken();
 
 }  // namespace arena
 

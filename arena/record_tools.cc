@@ -4,16 +4,23 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/v1/config.pb.h"
 #include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "referee/match_runner.h"
 #include "referee/record.h"
 #include "referee/registry.h"
+#include "referee/rng.h"
 
 namespace arena {
 namespace {
@@ -51,10 +58,16 @@ class Resim {
     }
     const v1::RecordHeader& h = lines_[0].header();
     id_ = h.match_id().empty() ? source_ : h.match_id();
-    if (h.format_version() != 1) {
+    if (h.format_version() != kRecordFormatVersion) {
       return Err(absl::StrCat("record format ", h.format_version(),
-                              " is not supported (1 is)"));
+                              " is not supported (", kRecordFormatVersion,
+                              " is)"));
     }
+    if (h.seed_commitment().size() != 64) {
+      return Err("the header has no seed commitment");
+    }
+    header_ = &h;
+    fault_rng_ = Rng(DeriveSeed(h.seed(), 1));
     Options opts(h.options().begin(), h.options().end());
     auto game = CreateGame(h.game(), opts, h.num_seats());
     if (!game.ok()) return Err(std::string(game.status().message()));
@@ -99,8 +112,18 @@ class Resim {
         }
         case v1::RecordLine::kForfeit:
           if (absl::Status s = CheckEventsConsumed(); !s.ok()) return s;
+          if (forfeited) return Err("a second forfeit");
           forfeited = true;
           forfeit = l.forfeit();
+          if (h.fault_policy() == v1::FAULT_POLICY_RANDOM_MOVE) {
+            return Err("a forfeit, but the header's fault policy replaces "
+                       "faults by random moves");
+          }
+          if (absl::Status s = CheckFault(forfeit.fault(), forfeit.detail(),
+                                          -1, "the forfeit");
+              !s.ok()) {
+            return s;
+          }
           if (forfeit.step() != state_->step()) {
             return Err(absl::StrCat("forfeit at step ", forfeit.step(),
                                     " but the match is at step ", state_->step()));
@@ -114,6 +137,7 @@ class Resim {
           break;
         case v1::RecordLine::kResult: {
           if (absl::Status s = CheckEventsConsumed(); !s.ok()) return s;
+          if (absl::Status s = CheckReveal(l.result(), h); !s.ok()) return s;
           if (absl::Status s = CheckResult(l.result(), forfeited, forfeit, h);
               !s.ok()) {
             return s;
@@ -152,8 +176,113 @@ class Resim {
     return absl::OkStatus();
   }
 
+  // The commitment of the header opens with the revealed seed and salt, and
+  // the header is the one the result's digest was taken of.
+  absl::Status CheckReveal(const v1::MatchResult& r, const v1::RecordHeader& h) {
+    if (!r.has_reveal()) return Err("the result reveals no seed");
+    if (r.reveal().seed() != h.seed()) {
+      return Err(absl::StrCat("the revealed seed ", r.reveal().seed(),
+                              " is not the header's seed ", h.seed()));
+    }
+    if (SeedCommitment(h.match_id(), r.reveal().seed(), r.reveal().salt()) !=
+        h.seed_commitment()) {
+      return Err("the seed commitment does not open with the revealed seed "
+                 "and salt (header line 1 or this line was changed)");
+    }
+    if (r.header_digest() != HeaderDigest(h)) {
+      return Err("the header (line 1) was changed: its digest differs from "
+                 "the one this result line holds");
+    }
+    return absl::OkStatus();
+  }
+
+  // A fault's kind and detail agree (the detail starts with the kind's
+  // words), and the time it took fits the header's time control.
+  absl::Status CheckFault(v1::FaultKind kind, const std::string& detail,
+                          int64_t think_us, const std::string& what) {
+    if (kind == v1::FAULT_KIND_UNSPECIFIED || !v1::FaultKind_IsValid(kind)) {
+      return Err(absl::StrCat(what, " names no fault kind"));
+    }
+    if (!absl::StartsWith(detail, FaultName(kind))) {
+      return Err(absl::StrCat(what, " is a ", v1::FaultKind_Name(kind),
+                              " fault but its detail reads '", detail, "'"));
+    }
+    const int64_t limit_us = header_->time_control().decision_ms() * 1000;
+    if (kind == v1::FAULT_KIND_TIMEOUT && think_us >= 0 &&
+        (limit_us <= 0 || think_us + kTimeSlackUs < limit_us)) {
+      return Err(absl::StrCat(what, " is a timeout after ", think_us,
+                              " us, but the time control allows ", limit_us,
+                              " us"));
+    }
+    return absl::OkStatus();
+  }
+
+  // How each action was taken agrees with the header and with the rest of
+  // the record: decision ids count up from 1 over the requests sent; only
+  // moves have one legal action and no request; random moves after faults
+  // are the ones the match's fault generator draws.
+  absl::Status CheckSource(const v1::SeatAction& a, int num_legal) {
+    const std::string who = absl::StrCat("seat ", a.seat(), "'s action");
+    const int64_t limit_us = header_->time_control().decision_ms() * 1000;
+    switch (a.source()) {
+      case v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE:
+        if (header_->auto_moves() == v1::AUTO_MOVES_NONE) {
+          return Err(absl::StrCat(who, " is a referee move, but the header "
+                                       "sends every decision to the bots"));
+        }
+        if (a.decision_id() != 0 || a.fault() != v1::FAULT_KIND_UNSPECIFIED ||
+            !a.fault_detail().empty() || a.think_us() != 0) {
+          return Err(absl::StrCat(who, " is a referee move with a request, "
+                                       "a fault or a time"));
+        }
+        return absl::OkStatus();
+      case v1::SeatAction::SOURCE_BOT:
+        if (a.fault() != v1::FAULT_KIND_UNSPECIFIED || !a.fault_detail().empty()) {
+          return Err(absl::StrCat(who, " is the bot's but carries a fault"));
+        }
+        if (limit_us > 0 && a.think_us() > limit_us + kTimeSlackUs) {
+          return Err(absl::StrCat(who, " took ", a.think_us(),
+                                  " us, over the time control's ", limit_us,
+                                  " us"));
+        }
+        break;
+      case v1::SeatAction::SOURCE_REFEREE_FAULT: {
+        if (header_->fault_policy() != v1::FAULT_POLICY_RANDOM_MOVE) {
+          return Err(absl::StrCat(who, " is a random move after a fault, but "
+                                       "the header's fault policy forfeits"));
+        }
+        if (absl::Status s = CheckFault(a.fault(), a.fault_detail(),
+                                        a.think_us(), who);
+            !s.ok()) {
+          return s;
+        }
+        const int drawn = static_cast<int>(fault_rng_.Uniform(num_legal));
+        if (a.action() != drawn) {
+          return Err(absl::StrCat(who, " is a random move after a fault, but "
+                                       "the match's generator draws ",
+                                  drawn, ", not ", a.action()));
+        }
+        break;
+      }
+      default:
+        return Err(absl::StrCat(who, " has no source"));
+    }
+    if (a.decision_id() != next_decision_id_ + 1) {
+      return Err(absl::StrCat(who, " answers decision ", a.decision_id(),
+                              ", but the next request was ",
+                              next_decision_id_ + 1));
+    }
+    ++next_decision_id_;
+    return absl::OkStatus();
+  }
+
   absl::Status ApplyDecision(const v1::DecisionStep& d) {
     if (state_->IsTerminal()) return Err("a decision after the game ended");
+    if (header_->decision_cap() > 0 &&
+        state_->step() >= header_->decision_cap()) {
+      return Err(absl::StrCat("a decision after the header's decision cap of ",
+                              header_->decision_cap()));
+    }
     if (d.step() != state_->step()) {
       return Err(absl::StrCat("decision numbered ", d.step()));
     }
@@ -179,6 +308,7 @@ class Resim {
         return Err(absl::StrCat("referee move for seat ", a.seat(),
                                 " who had ", n, " legal actions"));
       }
+      if (absl::Status s = CheckSource(a, n); !s.ok()) return s;
       const std::string label = state_->ActionLabel(a.seat(), a.action());
       if (label != a.label()) {
         return Err(absl::StrCat("seat ", a.seat(), " action ", a.action(),
@@ -213,7 +343,18 @@ class Resim {
     }
     expected.set_decisions(state_->step());
     expected.set_higher_score_wins(game_->info().higher_score_wins);
+    if (forfeited) {
+      const std::string detail = absl::StrCat(
+          "seat ", f.seat(), " (", h.seat_bots(f.seat()), ") forfeited at step ",
+          f.step(), ": ", f.detail());
+      if (r.detail() != detail) {
+        return Err(absl::StrCat("the result says '", r.detail(),
+                                "', the forfeit line '", detail, "'"));
+      }
+    }
     expected.set_detail(r.detail());
+    *expected.mutable_reveal() = r.reveal();        // checked by CheckReveal
+    expected.set_header_digest(r.header_digest());  // likewise
     if (!MessageDifferencer::Equals(expected, r)) {
       return Err(absl::StrCat("result differs: recorded {", Short(r),
                               "}, re-simulated {", Short(expected), "}"));
@@ -221,7 +362,13 @@ class Resim {
     return absl::OkStatus();
   }
 
+  // Slack for times measured by a loaded referee around a deadline.
+  static constexpr int64_t kTimeSlackUs = 1000000;
+
   const std::vector<v1::RecordLine>& lines_;
+  const v1::RecordHeader* header_ = nullptr;
+  Rng fault_rng_{0};
+  uint64_t next_decision_id_ = 0;
   const std::string source_;
   const Visitor& v_;
   std::string id_;
@@ -240,6 +387,101 @@ absl::Status VerifyRecord(const std::vector<v1::RecordLine>& lines,
   return Resim(lines, source, none).Run();
 }
 
+namespace {
+
+void ListRecords(const std::string& dir, bool part_only,
+                 std::vector<std::string>* files) {
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if ((!part_only && absl::EndsWith(name, ".jsonl")) ||
+          absl::EndsWith(name, ".jsonl.part")) {
+        files->push_back(absl::StrCat(dir, "/", name));
+      }
+    }
+    ::closedir(d);
+  }
+}
+
+// The standings a records folder's standings.json claims, against what its
+// verified records say: matches, and each bot's seats, wins, forfeits, mean
+// score and mean placement.
+void CheckStandingsFile(const std::string& dir,
+                        const std::vector<v1::RecordLine>& headers,
+                        const std::vector<v1::MatchResult>& results,
+                        VerifySummary* sum) {
+  const std::string path = absl::StrCat(dir, "/standings.json");
+  std::ifstream in(path);
+  if (!in) return;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::Standings st;
+  google::protobuf::util::JsonParseOptions opts;
+  opts.ignore_unknown_fields = true;
+  if (!google::protobuf::util::JsonStringToMessage(ss.str(), &st, opts).ok()) {
+    ++sum->standings_checked;
+    sum->failures.push_back(absl::StrCat(path, ": not a standings file"));
+    return;
+  }
+  ++sum->standings_checked;
+  struct Tally {
+    int64_t seats = 0, wins = 0, forfeits = 0;
+    double score = 0, placement = 0;
+  };
+  std::map<std::string, Tally> tally;
+  for (size_t m = 0; m < results.size(); ++m) {
+    const v1::RecordHeader& h = headers[m].header();
+    const v1::MatchResult& r = results[m];
+    for (int s = 0; s < h.seat_bots_size() && s < r.scores_size(); ++s) {
+      Tally& t = tally[h.seat_bots(s)];
+      ++t.seats;
+      t.score += r.scores(s);
+      t.placement += r.placements(s);
+      if (r.placements(s) == 1) ++t.wins;
+    }
+    if (r.end_reason() == v1::END_REASON_FORFEIT &&
+        r.forfeit_seat() >= 0 && r.forfeit_seat() < h.seat_bots_size()) {
+      ++tally[h.seat_bots(r.forfeit_seat())].forfeits;
+    }
+  }
+  std::vector<std::string> wrong;
+  if (st.matches_played() != static_cast<int64_t>(results.size())) {
+    wrong.push_back(absl::StrCat("it counts ", st.matches_played(),
+                                 " matches played, the folder holds ",
+                                 results.size(), " verified records"));
+  }
+  auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * (1 + std::abs(b)); };
+  for (const auto& row : st.rows()) {
+    const Tally t = tally.count(row.bot()) ? tally[row.bot()] : Tally{};
+    const double ms = t.seats ? t.score / t.seats : 0;
+    const double mp = t.seats ? t.placement / t.seats : 0;
+    if (row.seats_played() != t.seats || row.wins() != t.wins ||
+        row.forfeits() != t.forfeits || !close(row.mean_score(), ms) ||
+        !close(row.mean_placement(), mp)) {
+      wrong.push_back(absl::StrCat(
+          "bot ", row.bot(), ": it says ", row.seats_played(), " seats, ",
+          row.wins(), " wins, ", row.forfeits(), " forfeits, mean score ",
+          row.mean_score(), ", mean placement ", row.mean_placement(),
+          "; the records say ", t.seats, ", ", t.wins, ", ", t.forfeits, ", ",
+          ms, ", ", mp));
+    }
+    tally.erase(row.bot());
+  }
+  for (const auto& [bot, t] : tally) {
+    wrong.push_back(absl::StrCat("bot ", bot, " plays in the records but has "
+                                 "no row"));
+  }
+  if (wrong.empty()) {
+    ++sum->standings_passed;
+  } else {
+    sum->failures.push_back(
+        absl::StrCat(path, ": does not match the records: ",
+                     absl::StrJoin(wrong, "; ")));
+  }
+}
+
+}  // namespace
+
 VerifySummary VerifyPath(const std::string& path) {
   VerifySummary sum;
   std::vector<std::string> files;
@@ -248,20 +490,16 @@ VerifySummary VerifyPath(const std::string& path) {
     sum.failures.push_back(absl::StrCat(path, ": no such file or directory"));
     return sum;
   }
-  if (S_ISDIR(st.st_mode)) {
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d)) {
-        const std::string name = e->d_name;
-        if (absl::EndsWith(name, ".jsonl") || absl::EndsWith(name, ".jsonl.part")) {
-          files.push_back(absl::StrCat(path, "/", name));
-        }
-      }
-      ::closedir(d);
-    }
+  const bool is_dir = S_ISDIR(st.st_mode);
+  if (is_dir) {
+    ListRecords(path, false, &files);
+    ListRecords(absl::StrCat(path, "/", kInProgressDir), true, &files);
     std::sort(files.begin(), files.end());
   } else {
     files.push_back(path);
   }
+  std::vector<v1::RecordLine> headers;
+  std::vector<v1::MatchResult> results;
   for (const auto& f : files) {
     ++sum.files;
     if (absl::EndsWith(f, ".part")) {
@@ -273,10 +511,13 @@ VerifySummary VerifyPath(const std::string& path) {
     absl::Status s = lines.ok() ? VerifyRecord(*lines, f) : lines.status();
     if (s.ok()) {
       ++sum.passed;
+      headers.push_back(lines->front());
+      results.push_back(lines->back().result());
     } else {
       sum.failures.push_back(absl::StrCat(f, ": ", s.message()));
     }
   }
+  if (is_dir) CheckStandingsFile(path, headers, results, &sum);
   return sum;
 }
 

@@ -23,12 +23,16 @@ absl::Status VerifyRecord(const std::vector<v1::RecordLine>& lines,
                           const std::string& source);
 
 struct VerifySummary {
-  int files = 0;
-  int passed = 0;
+  int files = 0;   // records
+  int passed = 0;  // records verified
+  int standings_checked = 0;  // standings files compared with the records
+  int standings_passed = 0;
   std::vector<std::string> failures;  // one line each
 };
 // Verifies a record file, or every *.jsonl file in a directory (sorted by
-// name). Unfinished records (*.jsonl.part) are reported as failures.
+// name). Unfinished records (.inprogress/*.jsonl.part) are reported as
+// failures. A directory's standings.json, if any, must agree with its
+// verified records (matches, and per bot: seats, wins, forfeits, means).
 VerifySummary VerifyPath(const std::string& path);
 
 struct ReplayOptions {

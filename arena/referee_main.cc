@@ -6,6 +6,8 @@
 // docs/config.md). The referee waits for every bot the config lists to
 // connect with its token, runs the tournament, and writes the records and
 // standings into the config's records_dir.
+#include <sys/stat.h>
+
 #include <iostream>
 
 #include "absl/flags/flag.h"
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "A standalone referee.\nUsage: referee --listen ADDR --config FILE");
   absl::ParseCommandLine(argc, argv);
+  ::umask(077);  // records, standings and secrets: the organiser's only
   spdlog::set_pattern("[%H:%M:%S.%e] [%l] %v");
   const std::string path = absl::GetFlag(FLAGS_config);
   if (path.empty()) {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
@@ -28,21 +29,72 @@
 namespace arena {
 namespace {
 
-absl::Status MakeDirs(const std::string& dir) {
-  std::string path;
-  for (size_t i = 0; i <= dir.size(); ++i) {
-    if (i == dir.size() || dir[i] == '/') {
-      path = dir.substr(0, i);
-      if (!path.empty() && ::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-        return absl::UnavailableError(absl::StrCat(
-            "cannot create directory ", path, ": ", std::strerror(errno)));
-      }
+
+}  // namespace
+
+bool IsValidBotName(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name == "." || name == "..") {
+    return false;
+  }
+  for (char ch : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(ch)) && ch != '_' &&
+        ch != '.' && ch != '-') {
+      return false;
     }
+  }
+  return true;
+}
+
+absl::Status MakeRecordsDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path path(dir);
+  if (fs::is_directory(path, ec)) return absl::OkStatus();
+  if (path.has_parent_path() && !path.parent_path().empty()) {
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot create directory ", path.parent_path().string(), ": ",
+          ec.message()));
+    }
+  }
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create directory ", dir,
+                                               ": ", std::strerror(errno)));
+  }
+  if (!fs::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, " exists and is not a directory"));
   }
   return absl::OkStatus();
 }
 
-}  // namespace
+absl::StatusOr<TournamentSecret> ResolveSecret(const v1::TournamentConfig& c) {
+  if (!c.secret_file().empty()) {
+    if (c.seed() != 0) {
+      return absl::InvalidArgumentError(
+          "give a secret file or a public seed, not both");
+    }
+    std::error_code ec;
+    if (std::filesystem::exists(c.secret_file(), ec)) {
+      return TournamentSecret::ReadFile(c.secret_file());
+    }
+    auto secret = TournamentSecret::Generate();
+    if (!secret.ok()) return secret.status();
+    if (absl::Status s = secret->WriteFile(c.secret_file()); !s.ok()) return s;
+    spdlog::info("wrote a new tournament secret to {} (keep it to reproduce, "
+                 "resume or shard this tournament; keep it from the bots)",
+                 c.secret_file());
+    return secret;
+  }
+  if (c.seed() != 0) {
+    spdlog::warn("public seed {}: every deal is predictable to anyone who "
+                 "knows it; use it for demos and tests only",
+                 c.seed());
+    return TournamentSecret::FromPublicSeed(c.seed());
+  }
+  return TournamentSecret::Generate();
+}
 
 absl::Status ValidateConfig(v1::TournamentConfig* c) {
   const GameInfo* info = FindGameInfo(c->game());
@@ -58,6 +110,15 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   std::set<std::string> names, tokens;
   for (const auto& b : c->bots()) {
     if (b.name().empty()) return absl::InvalidArgumentError("a bot has no name");
+    if (!IsValidBotName(b.name())) {
+      std::string shown = b.name().substr(0, 64);
+      for (char& ch : shown) {
+        if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bot name '", shown, b.name().size() > 64 ? "...'" : "'",
+          " is not valid: use 1 to 64 of A-Z a-z 0-9 _ . - (and not . or ..)"));
+    }
     if (!names.insert(b.name()).second) {
       return absl::InvalidArgumentError(
           absl::StrCat("bot name '", b.name(), "' is given twice"));
@@ -75,6 +136,14 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
     return absl::InvalidArgumentError("the number of matches must be at least 1");
   }
   if (c->jobs() <= 0) c->set_jobs(1);
+  if (c->jobs() > kMaxJobs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "jobs ", c->jobs(), " is too many (at most ", kMaxJobs, ")"));
+  }
+  if (c->bots_size() > kMaxBots) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        c->bots_size(), " bots are too many (at most ", kMaxBots, ")"));
+  }
   if (c->time_control().decision_ms() < 0) {
     return absl::InvalidArgumentError("decision time must not be negative");
   }
@@ -195,6 +264,7 @@ absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
 }
 
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
+                                            const TournamentSecret& secret,
                                             BotHub& hub,
                                             const TournamentHooks& hooks) {
   Options opts(config.options().begin(), config.options().end());
@@ -217,7 +287,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         "are balanced only approximately",
         planned, schedule.cycle);
   }
-  if (absl::Status s = MakeDirs(config.records_dir()); !s.ok()) return s;
+  if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
+  const std::string tournament_id = secret.TournamentId();
   const StandingsContext context = StandingsContextFor(config, planned);
   if (absl::Status s = WriteManifest(config, schedule); !s.ok()) return s;
 
@@ -251,14 +322,22 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       if (i >= planned) return;
       const ScheduledMatch& sm = schedule.matches[i];
       MatchSpec spec;
-      spec.match_id = absl::StrFormat("%s-s%d-%06d", config.game(), config.seed(), i + 1);
+      spec.match_id =
+          absl::StrFormat("%s-%s-%06d", config.game(), tournament_id, i + 1);
       spec.deal_group =
-          duplicate ? absl::StrFormat("%s-s%d-g%06d", config.game(), config.seed(), sm.deal + 1)
+          duplicate ? absl::StrFormat("%s-%s-g%06d", config.game(), tournament_id, sm.deal + 1)
                     : spec.match_id;
       spec.game_name = config.game();
       spec.options = opts;
       for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
-      spec.seed = DeriveSeed(config.seed(), static_cast<uint64_t>(sm.deal));
+      // Every match of a deal group has the group's seed (and salt).
+      const MatchSecrets ms =
+          secret.ForMatch(static_cast<uint64_t>(sm.deal), spec.match_id);
+      spec.seed = ms.seed;
+      spec.seed_salt = ms.salt;
+      spec.seed_commitment = ms.commitment;
+      spec.tournament_id = tournament_id;
+      spec.predictable_seed = secret.predictable();
       spec.time_control = config.time_control();
       spec.fault_policy = config.fault_policy();
       spec.auto_moves = config.auto_moves();

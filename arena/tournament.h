@@ -4,13 +4,15 @@
 //
 // The schedule (arena/schedule.h) gives each match its seating and its deal;
 // with duplicate deals (the default) each deal group is one deal played once
-// per rotation of the seating, and the match's seed derives from the
-// tournament seed and the deal's index, so a tournament is reproducible given
-// the bots' decisions. Records name their deal group. Before the first match
-// the records folder gets manifest.json (the config without tokens, the
-// number of matches planned); the standings (arena/standings.h) are rewritten
-// every `standings_every` recorded matches and at the end. Before a match the
-// tournament asks `ensure_bot` for each of its bots (arena restarts dead bot
+// per rotation of the seating. A match's seed derives from the tournament
+// secret and its deal's index (arena/secret.h), so a tournament is
+// reproducible given the secret and the bots' decisions, and unpredictable to
+// anyone without the secret. Match ids are "<game>-<tournament id>-<index>",
+// which reveal nothing of the secret; records name their deal group. Before
+// the first match the records folder gets manifest.json (the config without
+// tokens, the number of matches planned); the standings (arena/standings.h)
+// are rewritten every `standings_every` recorded matches and at the end.
+// Before a match the tournament asks `ensure_bot` for each of its bots (arena restarts dead bot
 // processes there); a bot that cannot be had is still seated, and the fault
 // policy decides (a forfeit, by default). Every finished match's record is
 // written whole before it counts in the standings.
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "arena/secret.h"
 #include "arena/v1/config.pb.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
@@ -42,8 +45,23 @@ struct TournamentHooks {
   std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
 };
 
+inline constexpr int kMaxJobs = 1024;  // matches at a time
+inline constexpr int kMaxBots = 4096;  // bots in one tournament
+
+// Bot names: 1 to 64 of [A-Za-z0-9_.-], not "." or "..". They name log
+// files and appear in records, so nothing else is accepted.
+bool IsValidBotName(const std::string& name);
+
 // Checks a config for mistakes (names each); fills in defaults.
 absl::Status ValidateConfig(v1::TournamentConfig* config);
+
+// The tournament's secret: read from config.secret_file (created there if
+// the file does not exist), else derived from a public config.seed (with a
+// warning), else fresh from the OS CSPRNG.
+absl::StatusOr<TournamentSecret> ResolveSecret(const v1::TournamentConfig& config);
+
+// Creates a records folder (and its parents) if missing, mode 0700.
+absl::Status MakeRecordsDir(const std::string& dir);
 
 // The schedule of a validated config (fixed_seating: that seating only).
 absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
@@ -62,6 +80,7 @@ absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
+                                            const TournamentSecret& secret,
                                             BotHub& hub,
                                             const TournamentHooks& hooks);
 

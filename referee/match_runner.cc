@@ -8,16 +8,6 @@
 namespace arena {
 namespace {
 
-const char* FaultName(v1::FaultKind f) {
-  switch (f) {
-    case v1::FAULT_KIND_TIMEOUT: return "timeout";
-    case v1::FAULT_KIND_ILLEGAL: return "illegal action";
-    case v1::FAULT_KIND_DISCONNECTED: return "disconnected";
-    case v1::FAULT_KIND_UNAVAILABLE: return "bot unavailable";
-    default: return "fault";
-  }
-}
-
 class Runner {
  public:
   Runner(const Game& game, const MatchSpec& spec, SeatLink& link,
@@ -36,6 +26,8 @@ class Runner {
                                   : game_.info().default_decision_cap;
     v1::RecordLine line;
     *line.mutable_header() = MakeHeader(game_, spec_);
+    commitment_ = line.header().seed_commitment();
+    const std::string header_digest = HeaderDigest(line.header());
     Write(line);
 
     state_ = game_.NewInitialState(spec_.seed);
@@ -47,6 +39,7 @@ class Runner {
     for (const auto& b : spec_.seat_bots) start.add_seat_bots(b);
     state_->FillRules(start.mutable_rules());
     *start.mutable_time_control() = spec_.time_control;
+    start.set_seed_commitment(commitment_);
     for (int s = 0; s < n_; ++s) {
       start.set_seat(s);
       link_.Start(s, start);
@@ -78,6 +71,9 @@ class Runner {
     }
     result.set_decisions(state_->step());
     result.set_higher_score_wins(game_.info().higher_score_wins);
+    result.mutable_reveal()->set_seed(spec_.seed);
+    result.mutable_reveal()->set_salt(spec_.seed_salt);
+    result.set_header_digest(header_digest);
     line.Clear();
     *line.mutable_result() = result;
     Write(line);
@@ -235,11 +231,22 @@ class Runner {
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;
   Rng fault_rng_;
+  std::string commitment_;
   std::vector<SeatFault> faults_;
   absl::Status write_status_;
 };
 
 }  // namespace
+
+const char* FaultName(v1::FaultKind f) {
+  switch (f) {
+    case v1::FAULT_KIND_TIMEOUT: return "timeout";
+    case v1::FAULT_KIND_ILLEGAL: return "illegal action";
+    case v1::FAULT_KIND_DISCONNECTED: return "disconnected";
+    case v1::FAULT_KIND_UNAVAILABLE: return "bot unavailable";
+    default: return "fault";
+  }
+}
 
 v1::MatchResult ForfeitResult(const State& state, int seat,
                               const std::string& detail) {
@@ -274,7 +281,7 @@ v1::RecordedEvent ToRecordedEvent(const LoggedEvent& e, int num_seats) {
 
 v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
   v1::RecordHeader h;
-  h.set_format_version(1);
+  h.set_format_version(kRecordFormatVersion);
   h.set_match_id(spec.match_id);
   h.set_game(spec.game_name);
   for (const auto& [k, v] : spec.options) (*h.mutable_options())[k] = v;
@@ -288,6 +295,14 @@ v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
                                            : game.info().default_decision_cap);
   h.set_auto_moves(spec.auto_moves);
   h.set_started_at(absl::FormatTime(absl::Now(), absl::UTCTimeZone()));
+  // A spec without a commitment (in-process matches, tests) gets one made
+  // here from its seed and salt, so that every record can be checked.
+  h.set_seed_commitment(spec.seed_commitment.empty()
+                            ? SeedCommitment(spec.match_id, spec.seed,
+                                             spec.seed_salt)
+                            : spec.seed_commitment);
+  h.set_tournament_id(spec.tournament_id);
+  h.set_predictable_seed(spec.predictable_seed);
   h.set_deal_group(spec.deal_group);
   return h;
 }

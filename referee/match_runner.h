@@ -67,6 +67,12 @@ struct MatchSpec {
   v1::FaultPolicy fault_policy = v1::FAULT_POLICY_FORFEIT;
   v1::AutoMoves auto_moves = v1::AUTO_MOVES_SINGLE;
   int64_t decision_cap = 0;            // 0: the game's default
+  // Commit and reveal (arena/secret.h): the commitment is sent to the bots
+  // at MatchStart; seed and salt are revealed in the result.
+  std::string seed_commitment;
+  std::string seed_salt;
+  std::string tournament_id;
+  bool predictable_seed = false;
   std::string deal_group;              // recorded in the header
 };
 
@@ -81,6 +87,13 @@ struct MatchOutcome {
   std::string record_path;
   std::vector<SeatFault> faults;  // every fault, in order (random moves and a forfeit)
 };
+
+// The record format this runner writes (RecordHeader.format_version).
+// 2: seed commitment, reveal and header digest (arena/secret.h).
+inline constexpr int kRecordFormatVersion = 2;
+
+// The words a fault's detail starts with ("timeout", "illegal action", ...).
+const char* FaultName(v1::FaultKind fault);
 
 // Plays the match to its end. `records` may be an in-memory writer.
 MatchOutcome RunMatch(const Game& game, const MatchSpec& spec, SeatLink& link,

@@ -1,14 +1,19 @@
 #include "referee/record.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
+#include "openssl/sha.h"
 #include "referee/json_writer.h"
 
 namespace arena {
@@ -23,18 +28,58 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
     const std::string& dir, const std::string& match_id) {
   std::unique_ptr<RecordWriter> w(new RecordWriter());
   if (dir.empty()) return w;
+  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
+  if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
+  }
   w->final_path_ = absl::StrCat(dir, "/", match_id, ".jsonl");
-  w->part_path_ = absl::StrCat(w->final_path_, ".part");
-  w->file_ = std::fopen(w->part_path_.c_str(), "w");
+  w->part_path_ = absl::StrCat(hidden, "/", match_id, ".jsonl.part");
+  const int fd = ::open(w->part_path_.c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+                        0600);
+  if (fd >= 0) ::fchmod(fd, 0600);  // whatever the umask
+  w->file_ = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
   if (w->file_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot write record ", w->part_path_, ": ", ErrnoText()));
+    const std::string why = ErrnoText();
+    if (fd >= 0) ::close(fd);
+    return absl::UnavailableError(
+        absl::StrCat("cannot write record ", w->part_path_, ": ", why));
   }
   return w;
 }
 
 RecordWriter::~RecordWriter() {
   if (file_ != nullptr) std::fclose(file_);
+}
+
+namespace {
+
+std::string Sha256Hex(const std::string& data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+         digest);
+  return absl::BytesToHexString(absl::string_view(
+      reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+}  // namespace
+
+std::string SeedCommitment(const std::string& match_id, uint64_t seed,
+                           const std::string& salt) {
+  return Sha256Hex(absl::StrCat("arena-seed-commitment-v1\n", match_id, "\n",
+                                seed, "\n", salt));
+}
+
+std::string HeaderDigest(const v1::RecordHeader& header) {
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    header.SerializeToCodedStream(&coded);
+  }
+  return Sha256Hex(bytes);
 }
 
 std::string RecordLineToJson(const v1::RecordLine& line) {

@@ -1,10 +1,13 @@
 // Match records: JSON Lines files, one arena.v1.RecordLine per line, written
 // with protobuf's JSON mapping and read back with its parser.
 //
-// RecordWriter writes to "<dir>/<match_id>.jsonl.part" as the match runs and
-// renames it to "<match_id>.jsonl" only when the match has finished, after
-// flushing it to the operating system. A crash of the referee therefore leaves every finished
-// match's record whole; an unfinished one stays as a .part file.
+// RecordWriter writes to "<dir>/.inprogress/<match_id>.jsonl.part" as the
+// match runs and renames it to "<dir>/<match_id>.jsonl" only when the match
+// has finished, after flushing it to the operating system. A crash of the
+// referee therefore leaves every finished match's record whole; an unfinished
+// one stays as a .part file in the hidden folder. Record files are created
+// with mode 0600 and the hidden folder with 0700, so that nobody but the
+// organiser reads a match while it runs (docs/security.md).
 //
 // Thread safety: a RecordWriter belongs to one match (one thread).
 #ifndef ARENA_REFEREE_RECORD_H_
@@ -19,6 +22,9 @@
 #include "arena/v1/record.pb.h"
 
 namespace arena {
+
+// The hidden folder of in-progress records, inside a records folder.
+inline constexpr char kInProgressDir[] = ".inprogress";
 
 class RecordWriter {
  public:
@@ -43,6 +49,16 @@ class RecordWriter {
   std::vector<std::string> lines_;
   std::string buffer_;
 };
+
+// The commitment to a match's seed sent in MatchStart (docs/security.md):
+//   hex(SHA-256("arena-seed-commitment-v1\n" match_id "\n" seed "\n" salt))
+// with the seed in decimal and the salt as given (64 hex digits).
+std::string SeedCommitment(const std::string& match_id, uint64_t seed,
+                           const std::string& salt);
+
+// Lowercase hex SHA-256 of the header's deterministic binary serialization
+// (MatchResult.header_digest).
+std::string HeaderDigest(const v1::RecordHeader& header);
 
 // Serialises one line (no trailing newline).
 std::string RecordLineToJson(const v1::RecordLine& line);

@@ -80,7 +80,8 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
                           " --bot a=", kBin, "/random_bot --bot b=", kBin,
                           "/quasenbo_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
-  const std::string rec = dir + "/quasenbo-s7-000001.jsonl";
+  const std::string rec = testing::OnlyRecord(dir);
+  EXPECT_THAT(rec, ::testing::MatchesRegex(".*/quasenbo-[0-9a-f]{12}-000001\\.jsonl"));
   Cmd all = Sh(absl::StrCat(kBin, "/arena replay ", rec));
   ASSERT_EQ(all.code, 0) << all.output;
   EXPECT_THAT(all.output, HasSubstr("record only"));
@@ -184,12 +185,13 @@ TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
                           "/random_bot --bot b=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
   // Change the seed in the header.
-  Sh(absl::StrCat("sed -i '1s/\"seed\":\"[0-9]*\"/\"seed\":\"1\"/' ", dir,
-                  "/quasenbo-s3-000001.jsonl"));
+  const std::string rec = testing::OnlyRecord(dir);
+  const std::string id = rec.substr(rec.rfind('/') + 1, rec.size() - rec.rfind('/') - 7);
+  Sh(absl::StrCat("sed -i '1s/\"seed\":\"[0-9]*\"/\"seed\":\"1\"/' ", rec));
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
   EXPECT_EQ(v.code, 1);
   EXPECT_THAT(v.output, HasSubstr("FAIL"));
-  EXPECT_THAT(v.output, HasSubstr("match quasenbo-s3-000001"));
+  EXPECT_THAT(v.output, HasSubstr("match " + id));
 }
 
 }  // namespace

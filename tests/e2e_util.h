@@ -7,10 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "arena/v1/config.pb.h"
@@ -43,6 +46,24 @@ inline std::string FreshTempDir(const std::string& name) {
       absl::StrCat(::testing::TempDir(), "/e2e-", name, "-", ::getpid());
   Sh("rm -rf " + d + " && mkdir -p " + d);
   return d;
+}
+
+// The finished records (*.jsonl) in `dir`, sorted by name.
+inline std::vector<std::string> RecordFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".jsonl") out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The one record of `dir` (an arena match); fails the test if not one.
+inline std::string OnlyRecord(const std::string& dir) {
+  std::vector<std::string> files = RecordFiles(dir);
+  EXPECT_EQ(files.size(), 1u) << dir;
+  return files.empty() ? dir + "/none.jsonl" : files[0];
 }
 
 // The standings.json a tournament wrote into `dir`.

@@ -1,6 +1,8 @@
 // Records: every match re-simulates from its record alone, exactly; and a
 // record that was changed, cut short or broken is refused with a message
 // that names the match, the line and the step.
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdlib>
 
@@ -50,11 +52,7 @@ TEST(Records, SameSeedAndActionsGiveTheSameRecord) {
   ASSERT_TRUE(game.ok());
   auto a = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
   auto b = testing::PlayLocal(**game, Spec(42), testing::RandomPolicy(9));
-  ASSERT_EQ(a.record_lines.size(), b.record_lines.size());
-  // Every line but the header's wall-clock time is identical.
-  for (size_t i = 1; i < a.record_lines.size(); ++i) {
-    EXPECT_EQ(a.record_lines[i], b.record_lines[i]) << "line " << i + 1;
-  }
+  testing::ExpectSameRecordButWallClock(a.record_lines, b.record_lines);
 }
 
 TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
@@ -183,7 +181,8 @@ TEST(Records, BrokenLineIsNamed) {
 
 TEST(Records, UnknownGameInHeaderIsNamed) {
   v1::RecordLine h;
-  h.mutable_header()->set_format_version(1);
+  h.mutable_header()->set_format_version(kRecordFormatVersion);
+  h.mutable_header()->set_seed_commitment(std::string(64, '0'));
   h.mutable_header()->set_match_id("m1");
   h.mutable_header()->set_game("chess");
   EXPECT_THAT(VerifyRecord({h}, "t").message(), HasSubstr("unknown game 'chess'"));
@@ -199,8 +198,18 @@ TEST(Records, WriterRenamesOnlyWhenFinished) {
   l.mutable_header()->set_match_id("finish-me");
   ASSERT_TRUE((*w)->Append(l).ok());
   EXPECT_FALSE(ReadRecordFile(dir + "/finish-me.jsonl").ok());
-  EXPECT_TRUE(ReadRecordFile(dir + "/finish-me.jsonl.part").ok());
+  // In progress: in the hidden folder (0700), the file 0600.
+  const std::string part = dir + "/.inprogress/finish-me.jsonl.part";
+  EXPECT_TRUE(ReadRecordFile(part).ok());
+  struct stat st;
+  ASSERT_EQ(::stat((dir + "/.inprogress").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat(part.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
   ASSERT_TRUE((*w)->Finish().ok());
+  ASSERT_EQ(::stat((dir + "/finish-me.jsonl").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_NE(::stat(part.c_str(), &st), 0);
   auto back = ReadRecordFile(dir + "/finish-me.jsonl");
   ASSERT_TRUE(back.ok());
   EXPECT_EQ((*back)[0].header().match_id(), "finish-me");
@@ -280,6 +289,189 @@ TEST(RecordJson, StringsAndSpecialDoublesFollowTheMapping) {
   v1::RecordLine back;
   ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(mine, &back).ok());
   EXPECT_TRUE(std::isinf(back.result().scores(5)));
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// Issue 9: verify checks everything it can, not only the re-simulation.
+class Edited : public ::testing::Test {
+ protected:
+  // A 3-seat match with random moves after faults (so that every source and
+  // fault kind appears) and a forfeit-policy match.
+  void SetUp() override {
+    auto game = CreateGame("quasenbo", {{"excuse", "true"}}, 3);
+    ASSERT_TRUE(game.ok());
+    MatchSpec spec;
+    spec.match_id = "edit-me";
+    spec.game_name = "quasenbo";
+    spec.options = {{"excuse", "true"}};
+    spec.seed = 77;
+    spec.seed_salt = std::string(64, 'a');
+    spec.seat_bots = {"alice", "bob", "carol"};
+    spec.time_control.set_decision_ms(2000);
+    spec.fault_policy = v1::FAULT_POLICY_RANDOM_MOVE;
+    auto policy = [rng = std::make_shared<Rng>(5)](
+                      int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
+      if (seat == 2 && r.step() % 4 == 2) return 1000;  // an illegal index
+      return static_cast<int>(rng->Uniform(r.legal_actions_size()));
+    };
+    lines_ = testing::ParseOrFail(testing::PlayLocal(**game, spec, policy).record_lines);
+    ASSERT_TRUE(VerifyRecord(lines_, "t").ok()) << VerifyRecord(lines_, "t");
+  }
+  // The first action of `source` in the record: {line index, action index}.
+  std::pair<int, int> Find(v1::SeatAction::Source source) {
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      for (int k = 0; k < lines_[i].decision().actions_size(); ++k) {
+        if (lines_[i].decision().actions(k).source() == source) return {i, k};
+      }
+    }
+    return {-1, -1};
+  }
+  void ExpectFails(const std::string& what, const std::string& says) {
+    absl::Status s = VerifyRecord(lines_, "t");
+    EXPECT_FALSE(s.ok()) << what;
+    EXPECT_THAT(std::string(s.message()), ::testing::ContainsRegex("match edit-me[0-9]*: line [0-9]+")) << what;
+    EXPECT_THAT(s.message(), HasSubstr(says)) << what << ": " << s.message();
+  }
+  std::vector<v1::RecordLine> lines_;
+};
+
+TEST_F(Edited, EveryHeaderFieldIsCovered) {
+  using google::protobuf::FieldDescriptor;
+  const auto* desc = v1::RecordHeader::descriptor();
+  const std::vector<v1::RecordLine> original = lines_;
+  int edited = 0;
+  for (int i = 0; i < desc->field_count(); ++i) {
+    const FieldDescriptor* f = desc->field(i);
+    lines_ = original;
+    v1::RecordHeader* h = lines_[0].mutable_header();
+    const auto* refl = h->GetReflection();
+    if (f->is_map()) {
+      (*h->mutable_options())["courts"] = "true";
+    } else if (f->is_repeated()) {
+      // seat_bots: swap two seats' bots.
+      ASSERT_EQ(f->name(), "seat_bots");
+      h->mutable_seat_bots()->SwapElements(0, 1);
+    } else {
+      switch (f->cpp_type()) {
+        case FieldDescriptor::CPPTYPE_STRING:
+          refl->SetString(h, f, refl->GetString(*h, f) + "0");
+          break;
+        case FieldDescriptor::CPPTYPE_INT32:
+          refl->SetInt32(h, f, refl->GetInt32(*h, f) + 1);
+          break;
+        case FieldDescriptor::CPPTYPE_INT64:
+          refl->SetInt64(h, f, refl->GetInt64(*h, f) + 1);
+          break;
+        case FieldDescriptor::CPPTYPE_UINT64:
+          refl->SetUInt64(h, f, refl->GetUInt64(*h, f) + 1);
+          break;
+        case FieldDescriptor::CPPTYPE_BOOL:
+          refl->SetBool(h, f, !refl->GetBool(*h, f));
+          break;
+        case FieldDescriptor::CPPTYPE_ENUM:
+          refl->SetEnumValue(h, f, refl->GetEnumValue(*h, f) == 1 ? 2 : 1);
+          break;
+        case FieldDescriptor::CPPTYPE_MESSAGE:  // time_control
+          h->mutable_time_control()->set_decision_ms(100);
+          break;
+        default:
+          FAIL() << "field " << f->name() << " is not edited by this test";
+      }
+    }
+    ExpectFails(absl::StrCat("header field ", f->name()), "");
+    ++edited;
+  }
+  EXPECT_EQ(edited, desc->field_count());
+}
+
+TEST_F(Edited, SwappedSeatBotsNameTheHeader) {
+  lines_[0].mutable_header()->mutable_seat_bots()->SwapElements(0, 2);
+  ExpectFails("seat bots", "the header (line 1) was changed");
+}
+
+TEST_F(Edited, RevealThatDoesNotOpenTheCommitment) {
+  lines_.back().mutable_result()->mutable_reveal()->set_salt(std::string(64, 'b'));
+  ExpectFails("salt", "commitment does not open");
+  lines_.back().mutable_result()->clear_reveal();
+  ExpectFails("no reveal", "reveals no seed");
+}
+
+TEST_F(Edited, RelabelledDecisionSources) {
+  const std::vector<v1::RecordLine> original = lines_;
+  auto [bl, ba] = Find(v1::SeatAction::SOURCE_BOT);
+  auto [fl, fa] = Find(v1::SeatAction::SOURCE_REFEREE_FAULT);
+  auto [ol, oa] = Find(v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE);
+  ASSERT_GE(bl, 0);
+  ASSERT_GE(fl, 0);
+  ASSERT_GE(ol, 0);
+  auto action = [&](int l, int a) { return lines_[l].mutable_decision()->mutable_actions(a); };
+
+  action(bl, ba)->set_source(v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE);
+  ExpectFails("bot -> only move", "");
+  lines_ = original;
+  action(bl, ba)->set_source(v1::SeatAction::SOURCE_REFEREE_FAULT);
+  action(bl, ba)->set_fault(v1::FAULT_KIND_TIMEOUT);
+  action(bl, ba)->set_fault_detail("timeout: no answer within 2s");
+  ExpectFails("bot -> fault", "timeout after");
+  lines_ = original;
+  action(fl, fa)->set_source(v1::SeatAction::SOURCE_BOT);
+  ExpectFails("fault -> bot", "carries a fault");
+  lines_ = original;
+  action(ol, oa)->set_source(v1::SeatAction::SOURCE_BOT);
+  ExpectFails("only move -> bot", "answers decision 0");
+  lines_ = original;
+  action(fl, fa)->set_action((action(fl, fa)->action() + 1) % 2);
+  ExpectFails("another random move", "");
+}
+
+TEST_F(Edited, RelabelledFaultKinds) {
+  auto [fl, fa] = Find(v1::SeatAction::SOURCE_REFEREE_FAULT);
+  ASSERT_GE(fl, 0);
+  auto* a = lines_[fl].mutable_decision()->mutable_actions(fa);
+  ASSERT_EQ(a->fault(), v1::FAULT_KIND_ILLEGAL);
+  a->set_fault(v1::FAULT_KIND_DISCONNECTED);
+  ExpectFails("illegal -> disconnected", "DISCONNECTED fault but its detail reads");
+}
+
+TEST_F(Edited, FaultPolicyAndTimeControlAgainstTheEvents) {
+  const std::vector<v1::RecordLine> original = lines_;
+  // Only the commitment and digest would tell without these checks: make
+  // them agree with the edit, as a forger who recomputes them would.
+  auto reseal = [&] {
+    v1::RecordHeader* h = lines_[0].mutable_header();
+    h->set_seed_commitment(SeedCommitment(h->match_id(), h->seed(),
+                                          lines_.back().result().reveal().salt()));
+    lines_.back().mutable_result()->set_header_digest(HeaderDigest(*h));
+  };
+  lines_[0].mutable_header()->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
+  reseal();
+  ExpectFails("policy", "the header's fault policy forfeits");
+  lines_ = original;
+  lines_[0].mutable_header()->set_auto_moves(v1::AUTO_MOVES_NONE);
+  reseal();
+  ExpectFails("auto moves", "sends every decision to the bots");
+  lines_ = original;
+  // A bot that took longer than the (edited) time control allows.
+  int64_t longest = 0;
+  for (const auto& l : lines_) {
+    for (const auto& a : l.decision().actions()) {
+      if (a.source() == v1::SeatAction::SOURCE_BOT) longest = std::max(longest, a.think_us());
+    }
+  }
+  for (auto& l : lines_) {
+    if (!l.has_decision()) continue;
+    for (auto& a : *l.mutable_decision()->mutable_actions()) {
+      if (a.source() == v1::SeatAction::SOURCE_BOT) a.set_think_us(5000000);
+    }
+  }
+  reseal();
+  ExpectFails("time control", "over the time control's 2000000 us");
+  (void)longest;
 }
 
 }  // namespace

@@ -92,6 +92,25 @@ inline std::vector<v1::RecordLine> ParseOrFail(
   return parsed.ok() ? *parsed : std::vector<v1::RecordLine>{};
 }
 
+// Two records of the same match (same spec and actions) are the same line for
+// line, but for the wall clock: the header's started_at, and the result's
+// header_digest, which covers it. Reports every other difference.
+inline void ExpectSameRecordButWallClock(const std::vector<std::string>& a,
+                                         const std::vector<std::string>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  auto pa = ParseOrFail(a), pb = ParseOrFail(b);
+  ASSERT_EQ(pa.size(), pb.size());
+  for (size_t i = 0; i < pa.size(); ++i) {
+    for (auto* l : {&pa[i], &pb[i]}) {
+      if (l->has_header()) l->mutable_header()->clear_started_at();
+      if (l->has_result()) l->mutable_result()->clear_header_digest();
+    }
+    EXPECT_EQ(pa[i].SerializeAsString(), pb[i].SerializeAsString())
+        << "line " << i + 1;
+    if (i > 0 && i + 1 < a.size()) EXPECT_EQ(a[i], b[i]) << "line " << i + 1;
+  }
+}
+
 // Follows a match's record while it is being written: each call hands the
 // events recorded since the previous call to `learn` (the no-leak tests use
 // it to know, at every message, what each seat may know by then).

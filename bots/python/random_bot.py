@@ -11,6 +11,7 @@ build generates from proto/ (build/python) on PYTHONPATH:
 The address and token may also come from ARENA_ADDRESS and ARENA_TOKEN.
 """
 import argparse
+import hashlib
 import os
 import queue
 import random
@@ -20,6 +21,12 @@ import grpc
 
 from arena.v1 import arena_pb2
 from arena.v1 import arena_pb2_grpc
+
+
+def seed_commitment(match_id: str, seed: int, salt: str) -> str:
+    """The referee's commitment to a match seed (docs/security.md)."""
+    text = f"arena-seed-commitment-v1\n{match_id}\n{seed}\n{salt}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def main() -> int:
@@ -44,6 +51,8 @@ def main() -> int:
                 return
             yield message
 
+    commitments = {}  # match id -> commitment sent at MatchStart
+    verified = failed = 0
     with grpc.insecure_channel(args.address) as channel:
         stub = arena_pb2_grpc.RefereeStub(channel)
         try:
@@ -58,6 +67,23 @@ def main() -> int:
                         match_id=request.match_id,
                         decision_id=request.decision_id,
                         action_index=choice)))
+                elif kind == "match_start":
+                    start = message.match_start
+                    commitments[start.match_id] = start.seed_commitment
+                elif kind == "match_end":
+                    end = message.match_end
+                    committed = commitments.pop(end.match_id, None)
+                    if committed is None:
+                        continue  # a second seat of the same match
+                    reveal = end.result.reveal
+                    if seed_commitment(end.match_id, reveal.seed,
+                                       reveal.salt) == committed:
+                        verified += 1
+                    else:
+                        failed += 1
+                        print(f"random_bot.py: match {end.match_id}: the "
+                              "revealed seed does not open the commitment "
+                              "made at the start", file=sys.stderr)
                 elif kind == "notice":
                     print(f"referee notice: {message.notice.message}",
                           file=sys.stderr)
@@ -68,7 +94,9 @@ def main() -> int:
                 return 1
         finally:
             outgoing.put(None)
-    return 0
+    print(f"random_bot.py: seed commitments: {verified} verified, "
+          f"{failed} did not open", file=sys.stderr)
+    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":

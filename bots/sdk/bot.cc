@@ -5,7 +5,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "openssl/sha.h"
 #include "absl/synchronization/mutex.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -46,6 +48,34 @@ class Queue {
 };
 
 }  // namespace
+
+absl::Status VerifySeedCommitment(const v1::MatchStart& start,
+                                  const v1::MatchEnd& end) {
+  if (start.seed_commitment().empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "match ", start.match_id(), ": the referee sent no seed commitment"));
+  }
+  if (!end.result().has_reveal()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "match ", end.match_id(), ": the referee revealed no seed"));
+  }
+  const std::string text = absl::StrCat(
+      "arena-seed-commitment-v1\n", start.match_id(), "\n",
+      end.result().reveal().seed(), "\n", end.result().reveal().salt());
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(),
+         digest);
+  const std::string hex = absl::BytesToHexString(absl::string_view(
+      reinterpret_cast<const char*>(digest), sizeof digest));
+  if (hex != start.seed_commitment()) {
+    return absl::DataLossError(absl::StrCat(
+        "match ", start.match_id(), ": the revealed seed ",
+        end.result().reveal().seed(), " does not open the commitment ",
+        start.seed_commitment(), " made at the start: the deal may have been "
+        "tampered with"));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status RunBot(const BotOptions& options, const Policy& policy) {
   if (options.address.empty()) {
@@ -99,6 +129,7 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     });
   }
 
+  int64_t commitments_verified = 0, commitments_failed = 0;
   v1::RefereeMessage msg;
   while (stream->Read(&msg)) {
     switch (msg.kind_case()) {
@@ -118,8 +149,22 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
         }
         break;
       case v1::RefereeMessage::kMatchEnd: {
-        absl::MutexLock lock(&matches_mu);
-        matches.erase(msg.match_end().match_id());
+        v1::MatchStart start;
+        {
+          absl::MutexLock lock(&matches_mu);
+          auto it = matches.find(msg.match_end().match_id());
+          if (it == matches.end()) break;
+          start = std::move(it->second);
+          matches.erase(it);
+        }
+        // A bot filling several seats gets one MatchEnd per seat: check once.
+        if (absl::Status s = VerifySeedCommitment(start, msg.match_end());
+            !s.ok()) {
+          ++commitments_failed;
+          spdlog::error("{}", std::string(s.message()));
+        } else {
+          ++commitments_verified;
+        }
         break;
       }
       case v1::RefereeMessage::kNotice:
@@ -136,6 +181,8 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     stream->WritesDone();
   }
   grpc::Status status = stream->Finish();
+  spdlog::info("seed commitments: {} verified, {} did not open",
+               commitments_verified, commitments_failed);
   if (!status.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "referee ended the stream: ", status.error_message(), " (code ",

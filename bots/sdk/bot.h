@@ -36,6 +36,15 @@ struct BotOptions {
   int threads = 1;      // decisions taken at once (across matches)
 };
 
+// Checks the referee's commitment to a match's seed (docs/security.md): the
+// MatchStart's seed_commitment must be SHA-256 of
+// "arena-seed-commitment-v1\n" + match_id + "\n" + seed + "\n" + salt, with the
+// seed and salt the MatchEnd reveals. OK if it is; else an error saying what
+// differs. RunBot checks every match it plays and logs an error for any
+// commitment that does not open.
+absl::Status VerifySeedCommitment(const v1::MatchStart& start,
+                                  const v1::MatchEnd& end);
+
 // Connects and plays until the referee ends the stream. OK when the referee
 // ended it normally.
 absl::Status RunBot(const BotOptions& options, const Policy& policy);

@@ -50,7 +50,7 @@ TEST(QuabbleEndToEnd, ReplayExplainsTheScoresAndAssetFileMatchesVerify) {
                           "/quabble_bot --bot c=", kBin, "/quabble_bot",
                           " --option assets=", assets, " --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
-  const std::string rec = dir + "/quabble-s7-000001.jsonl";
+  const std::string rec = testing::OnlyRecord(dir);
   Cmd all = Sh(absl::StrCat(kBin, "/arena replay ", rec));
   ASSERT_EQ(all.code, 0) << all.output;
   EXPECT_THAT(all.output, HasSubstr("Pigs x"));

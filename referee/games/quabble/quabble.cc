@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -331,15 +332,43 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
 
 absl::StatusOr<std::shared_ptr<const Catalogue>> LoadAssetFile(
     const std::string& path, int num_seats) {
+  // Only a regular file of bounded size is read: a device or FIFO could
+  // block or never end, and a huge file is refused without being echoed.
+  constexpr std::uintmax_t kMaxAssetFileBytes = 1 << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "quabble: cannot read the asset file '", path,
+        "' (option assets): no such file, or not readable"));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "quabble: the asset file '", path,
+        "' (option assets) is not a regular file"));
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxAssetFileBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "quabble: the asset file '", path, "' (option assets) is ",
+        ec ? std::string("of unknown size") : absl::StrCat(size, " bytes"),
+        "; at most 1 MiB (1048576 bytes) is accepted"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(absl::StrCat(
         "quabble: cannot read the asset file '", path,
         "' (option assets): no such file, or not readable"));
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseAssetList(ss.str(), path, num_seats);
+  std::string text(kMaxAssetFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxAssetFileBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "quabble: the asset file '", path,
+        "' (option assets) is over 1 MiB (1048576 bytes)"));
+  }
+  return ParseAssetList(text, path, num_seats);
 }
 
 // ---------------------------------------------------------------------------

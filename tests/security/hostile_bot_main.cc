@@ -1,0 +1,236 @@
+// A hostile bot, for the security tests: it plays random legal moves and,
+// while it plays, tries every attack of issue 9 on the tournament it is in,
+// printing one line per attempt to its log (stdout):
+//
+//   ATTACK <name> blocked|SUCCEEDED [detail]
+//   PREDICT <match id> hit|miss      (could it compute its own deal?)
+//
+// The attacks: read the records folder (the running match's in-progress
+// record, finished records, the bot logs), the secret file; list /proc for
+// sibling processes and read their environment for tokens; kill every other
+// process it can reach; connect to a TCP listener of the host; create files
+// outside its private /tmp; and predict its deal from the match id under the
+// documented seed derivations (the old `DeriveSeed(seed, index)` and the
+// public `--seed N` one) for small N. Each attack can be switched off, so
+// that the same bot can run unsandboxed as a control without harm.
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "arena/secret.h"
+#include "bots/sdk/bot.h"
+#include "referee/registry.h"
+#include "referee/rng.h"
+
+ABSL_FLAG(std::string, records_dir, "", "the tournament's records folder (host path)");
+ABSL_FLAG(std::string, secret_file, "", "the tournament's secret file (host path)");
+ABSL_FLAG(std::string, victim, "victim", "name of a sibling bot (its log is a target)");
+ABSL_FLAG(std::string, tcp, "", "host:port of a TCP listener to reach");
+ABSL_FLAG(std::vector<std::string>, write_probes, {},
+          "files to try to create outside the private /tmp");
+ABSL_FLAG(bool, attack_kill, false, "kill every other process in reach");
+ABSL_FLAG(bool, attack_proc, true, "read other processes' environments");
+ABSL_FLAG(int, max_seed, 200, "seeds tried when predicting a deal");
+
+namespace {
+
+void Report(const std::string& name, bool succeeded, const std::string& detail = "") {
+  std::printf("ATTACK %s %s%s%s\n", name.c_str(), succeeded ? "SUCCEEDED" : "blocked",
+              detail.empty() ? "" : " ", detail.c_str());
+  std::fflush(stdout);
+}
+
+bool CanOpen(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char c;
+  const bool read_ok = ::read(fd, &c, 1) >= 0;
+  ::close(fd);
+  return read_ok;
+}
+
+void AttackFiles(const std::string& match_id, const std::vector<std::string>& ended) {
+  const std::string dir = absl::GetFlag(FLAGS_records_dir);
+  if (dir.empty()) return;
+  Report("read-inprogress-record",
+         CanOpen(absl::StrCat(dir, "/.inprogress/", match_id, ".jsonl.part")), match_id);
+  int listed = 0;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string n = e->d_name;
+      if (n != "." && n != "..") ++listed;
+    }
+    ::closedir(d);
+  }
+  Report("list-records-folder", listed > 0, absl::StrCat(listed, " entries"));
+  int read = 0;
+  for (const auto& id : ended) read += CanOpen(absl::StrCat(dir, "/", id, ".jsonl"));
+  Report("read-finished-records", read > 0, absl::StrCat(read, " of ", ended.size()));
+  Report("read-victim-log",
+         CanOpen(absl::StrCat(dir, "/logs/", absl::GetFlag(FLAGS_victim), ".log")));
+  if (!absl::GetFlag(FLAGS_secret_file).empty()) {
+    Report("read-secret-file", CanOpen(absl::GetFlag(FLAGS_secret_file)));
+  }
+}
+
+void AttackProc() {
+  const char* own = std::getenv("ARENA_TOKEN");
+  int processes = 0, tokens = 0;
+  if (DIR* d = ::opendir("/proc")) {
+    while (dirent* e = ::readdir(d)) {
+      int pid;
+      if (!absl::SimpleAtoi(e->d_name, &pid) || pid == ::getpid()) continue;
+      ++processes;
+      std::ifstream env(absl::StrCat("/proc/", pid, "/environ"), std::ios::binary);
+      std::stringstream ss;
+      ss << env.rdbuf();
+      for (absl::string_view kv : absl::StrSplit(ss.str(), '\0')) {
+        if (absl::ConsumePrefix(&kv, "ARENA_TOKEN=") && (own == nullptr || kv != own)) {
+          ++tokens;
+        }
+      }
+    }
+    ::closedir(d);
+  }
+  Report("read-sibling-token", tokens > 0,
+         absl::StrCat(tokens, " foreign tokens in ", processes, " other processes"));
+}
+
+// The thread group a pid or thread id belongs to, from /proc (0: unknown).
+pid_t ThreadGroup(pid_t pid) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    absl::string_view v(line);
+    int tgid;
+    if (absl::ConsumePrefix(&v, "Tgid:") &&
+        absl::SimpleAtoi(absl::StripAsciiWhitespace(v), &tgid)) {
+      return tgid;
+    }
+  }
+  return 0;
+}
+
+void AttackKill() {
+  int killed = 0;
+  const pid_t self = ::getpid(), parent = ::getppid();
+  for (pid_t pid = 2; pid < 65536; ++pid) {
+    if (pid == self || pid == parent) continue;
+    // kill() on one of its own threads' ids would kill the bot itself.
+    if (ThreadGroup(pid) == self) continue;
+    if (::kill(pid, SIGKILL) == 0) ++killed;
+  }
+  Report("kill-others", killed > 0, absl::StrCat(killed, " processes signalled"));
+}
+
+void AttackNetwork() {
+  const std::string tcp = absl::GetFlag(FLAGS_tcp);
+  if (tcp.empty()) return;
+  std::vector<std::string> parts = absl::StrSplit(tcp, ':');
+  int port = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &port)) return;
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  bool connected = false;
+  if (fd >= 0) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET, parts[0].c_str(), &a.sin_addr);
+    connected = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+  }
+  Report("connect-tcp", connected, tcp);
+}
+
+void AttackWrites() {
+  for (const auto& path : absl::GetFlag(FLAGS_write_probes)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) ::close(fd);
+    Report("write-outside-tmp", fd >= 0, path);
+  }
+  const std::string tmp = absl::StrCat("/tmp/hostile-", ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
+  std::printf("TMP %s\n", fd >= 0 ? "writable" : "NOT writable");
+  std::fflush(stdout);
+}
+
+// Predicts this seat's deal from the match id: under which seeds would the
+// first event it saw be the one it saw?
+void Predict(const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
+  if (r.view().events_size() == 0) return;
+  const std::string seen = r.view().events(0).SerializeAsString();
+  const std::string& id = r.match_id();
+  uint64_t index = 0;
+  if (!absl::SimpleAtoi(id.substr(id.rfind('-') + 1), &index) || index == 0) return;
+  arena::Options opts(start.options().begin(), start.options().end());
+  auto game = arena::CreateGame(start.game(), opts, start.num_seats());
+  if (!game.ok()) return;
+  bool hit = false;
+  for (uint64_t s = 0; s <= static_cast<uint64_t>(absl::GetFlag(FLAGS_max_seed)) && !hit; ++s) {
+    const uint64_t candidates[] = {
+        arena::DeriveSeed(s, index - 1),
+        arena::TournamentSecret::FromPublicSeed(s).ForMatch(index - 1, id).seed};
+    for (uint64_t seed : candidates) {
+      auto state = (*game)->NewInitialState(seed);
+      for (const auto& e : state->events()) {
+        const arena::v1::Event* mine = arena::EventForSeat(e, r.seat());
+        if (mine == nullptr) continue;
+        hit = mine->SerializeAsString() == seen;
+        break;
+      }
+      if (hit) break;
+    }
+  }
+  std::printf("PREDICT %s %s\n", id.c_str(), hit ? "hit" : "miss");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::Mutex mu;
+  std::set<std::string> seen_matches;
+  std::vector<std::string> ended;  // matches this bot saw before the current one
+  bool once = false;
+  return arena::bots::BotMain(
+      argc, argv, "hostile-bot",
+      [&](const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
+        absl::MutexLock lock(&mu);
+        if (seen_matches.insert(r.match_id()).second) {
+          if (!once) {
+            once = true;
+            if (absl::GetFlag(FLAGS_attack_proc)) AttackProc();
+            if (absl::GetFlag(FLAGS_attack_kill)) AttackKill();
+            AttackNetwork();
+            AttackWrites();
+          }
+          AttackFiles(r.match_id(), ended);
+          Predict(start, r);
+          ended.push_back(r.match_id());
+        }
+        uint64_t seed = r.decision_id();
+        for (char c : r.match_id()) seed = seed * 131 + static_cast<unsigned char>(c);
+        arena::Rng rng(seed);
+        return static_cast<int>(rng.Uniform(r.legal_actions_size()));
+      });
+}

@@ -1,0 +1,312 @@
+// Security, tried as a hostile bot author would (issue 9): a hostile bot
+// plays a tournament beside a victim and tries every attack it can; each
+// must fail, and the victim's results must not suffer. The same bot run
+// with the protections off (a control) succeeds at the attacks, so the
+// attacks are real and the test can fail.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::Cmd;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
+
+// A folder outside /tmp (the sandbox gives every bot a /tmp of its own, which
+// would hide a folder there whether or not arena hides it).
+std::string WorkDir(const std::string& name) {
+  const std::string d = absl::StrCat(ARENA_TEST_WORK_DIR, "/", name, "-", ::getpid());
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// A TCP listener on the host's loopback, for the bots to try to reach.
+class Listener {
+ public:
+  Listener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(fd_, 64);
+    socklen_t len = sizeof a;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+  }
+  ~Listener() { ::close(fd_); }
+  std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+struct AttackLog {
+  std::map<std::string, int> blocked, succeeded;  // by attack name
+  int predicted_hits = 0, predicted_misses = 0;
+  bool tmp_writable = false;
+  std::string text;
+};
+
+AttackLog ReadAttackLog(const std::string& path) {
+  AttackLog log;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    log.text += line + "\n";
+    std::vector<std::string> w = absl::StrSplit(line, ' ');
+    if (w.size() >= 3 && w[0] == "ATTACK") {
+      (w[2] == "blocked" ? log.blocked : log.succeeded)[w[1]]++;
+    } else if (w.size() >= 3 && w[0] == "PREDICT") {
+      (w[2] == "hit" ? log.predicted_hits : log.predicted_misses)++;
+    } else if (w.size() >= 2 && w[0] == "TMP") {
+      log.tmp_writable = w[1] == "writable";
+    }
+  }
+  return log;
+}
+
+TEST(Security, HostileBotInTheSandboxFailsEveryAttackAndTheVictimIsUnharmed) {
+  const std::string dir = WorkDir("hostile");
+  const std::string records = dir + "/records";
+  const std::string secret = dir + "/secret";
+  // The organiser made the records folder readable by all: the sandbox must
+  // hide it by itself.
+  std::filesystem::create_directories(records);
+  std::filesystem::permissions(records, std::filesystem::perms::owner_all |
+                                            std::filesystem::perms::group_read |
+                                            std::filesystem::perms::group_exec |
+                                            std::filesystem::perms::others_read |
+                                            std::filesystem::perms::others_exec);
+  Listener listener;
+  const std::vector<std::string> probes = {
+      dir + "/pwned-here", records + "/pwned", std::string(kBin) + "/pwned",
+      absl::StrCat("/pwned-", ::getpid()),
+      absl::StrCat(std::filesystem::current_path().string(), "/pwned-cwd")};
+  const std::string hostile = absl::StrCat(
+      kBin, "/hostile_bot --records_dir ", records, " --secret_file ", secret,
+      " --tcp ", listener.address(), " --write_probes ", absl::StrJoin(probes, ","),
+      " --attack_kill --victim victim");
+  const int games = 24;
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games ", games,
+                          " --jobs 2 --decision_ms 10000 --records ", records,
+                          " --secret_file ", secret, " --bot 'hostile=", hostile,
+                          "' --bot victim=", kBin, "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("restarting bot")));
+
+  AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
+  EXPECT_TRUE(log.succeeded.empty()) << log.text;
+  for (const char* attack :
+       {"read-inprogress-record", "list-records-folder", "read-finished-records",
+        "read-victim-log", "read-secret-file", "read-sibling-token", "kill-others",
+        "connect-tcp", "write-outside-tmp"}) {
+    EXPECT_GE(log.blocked[attack], 1) << attack << " was not tried\n" << log.text;
+  }
+  EXPECT_EQ(log.blocked["read-inprogress-record"], games) << log.text;
+  EXPECT_EQ(log.blocked["write-outside-tmp"], static_cast<int>(probes.size()));
+  EXPECT_TRUE(log.tmp_writable) << "the bot's private /tmp must be writable";
+  // Its own deal, let alone the others' hands, is never predicted.
+  EXPECT_EQ(log.predicted_hits, 0) << log.text;
+  EXPECT_EQ(log.predicted_misses, games) << log.text;
+  for (const auto& p : probes) EXPECT_FALSE(std::filesystem::exists(p)) << p;
+
+  // The victim played every match and forfeited none; nothing was lost.
+  v1::Standings st = ReadStandings(records);
+  EXPECT_EQ(st.matches_played(), games);
+  for (const auto& row : st.rows()) {
+    EXPECT_EQ(row.seats_played(), games) << row.bot();
+    EXPECT_EQ(row.forfeits(), 0) << row.bot();
+  }
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_THAT(v.output, HasSubstr(absl::StrCat(games, " of ", games, " records verified")));
+}
+
+// The control: with the sandbox off and a public seed, the same attacks
+// work. This is what `--sandbox none` and `--seed` warn about. (The hostile
+// bot predicts from the match index, which is the deal index only without
+// duplicate deals.)
+TEST(Security, ControlWithoutSandboxAndWithAPublicSeedTheAttacksWork) {
+  const std::string dir = WorkDir("control");
+  const std::string records = dir + "/records";
+  Listener listener;
+  const std::string hostile =
+      absl::StrCat(kBin, "/hostile_bot --records_dir ", records, " --tcp ",
+                   listener.address(), " --victim victim");
+  const int games = 6;
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games ", games,
+                          " --sandbox none --seed 5 --duplicate=false --records ", records,
+                          " --bot 'hostile=", hostile, "' --bot victim=", kBin,
+                          "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("bots are trusted"));
+  EXPECT_THAT(r.output, HasSubstr("predictable"));
+  AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
+  EXPECT_EQ(log.predicted_hits, games) << log.text;
+  EXPECT_EQ(log.succeeded["read-inprogress-record"], games) << log.text;
+  EXPECT_GE(log.succeeded["read-sibling-token"], 1) << log.text;
+  EXPECT_GE(log.succeeded["connect-tcp"], 1) << log.text;
+}
+
+TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
+  const std::string records = WorkDir("standings") + "/records";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4 --records ",
+                          records, " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  Cmd ok = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_THAT(ok.output, HasSubstr("the standings agree with them"));
+  v1::Standings st = ReadStandings(records);
+  st.mutable_rows(1)->set_wins(st.rows(1).wins() + 1);
+  std::string json;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(st, &json).ok());
+  std::ofstream(records + "/standings.json") << json;
+  Cmd bad = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(bad.code, 1) << bad.output;
+  EXPECT_THAT(bad.output, HasSubstr("standings.json: does not match the records"));
+  EXPECT_THAT(bad.output, HasSubstr("bot " + st.rows(1).bot()));
+}
+
+std::string FirstDeal(const std::string& record) {
+  std::ifstream in(record);
+  std::string header, deal;
+  std::getline(in, header);
+  std::getline(in, deal);
+  return deal;
+}
+
+TEST(Security, TwoRunsWithoutASeedDealDifferently) {
+  std::vector<std::string> ids, deals;
+  for (int run = 0; run < 2; ++run) {
+    const std::string records = WorkDir(absl::StrCat("unseeded", run));
+    Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --records ", records,
+                            " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                            "/random_bot"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::string rec = testing::OnlyRecord(records);
+    ids.push_back(rec.substr(rec.rfind('/') + 1));
+    deals.push_back(FirstDeal(rec));
+    EXPECT_THAT(deals.back(), HasSubstr("deal"));
+  }
+  EXPECT_NE(ids[0], ids[1]);
+  EXPECT_NE(deals[0], deals[1]);
+}
+
+TEST(Security, TheSameSecretFileDealsTheSameAgain) {
+  const std::string dir = WorkDir("secret-again");
+  std::vector<std::string> ids, deals;
+  for (int run = 0; run < 2; ++run) {
+    const std::string records = absl::StrCat(dir, "/run", run);
+    Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --records ", records,
+                            " --secret_file ", dir, "/secret --bot a=", kBin,
+                            "/random_bot --bot b=", kBin, "/random_bot"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    if (run == 0) EXPECT_THAT(r.output, HasSubstr("wrote a new tournament secret"));
+    const std::string rec = testing::OnlyRecord(records);
+    ids.push_back(rec.substr(rec.rfind('/') + 1));
+    deals.push_back(FirstDeal(rec));
+  }
+  EXPECT_EQ(ids[0], ids[1]);
+  EXPECT_EQ(deals[0], deals[1]);
+  // The secret file is the organiser's only, and a broken one is refused
+  // without being echoed.
+  EXPECT_EQ(std::filesystem::status(dir + "/secret").permissions() &
+                std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::ofstream(dir + "/broken") << "not-a-secret-TOPSECRETWORDS\n";
+  Cmd bad = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --records ", dir,
+                            "/run3 --secret_file ", dir, "/broken --bot a=", kBin,
+                            "/random_bot --bot b=", kBin, "/random_bot"));
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_THAT(bad.output, HasSubstr("64 hex digits"));
+  EXPECT_THAT(bad.output, Not(HasSubstr("TOPSECRETWORDS")));
+}
+
+TEST(Security, WhereTheSandboxCannotStartArenaStopsAndSaysWhy) {
+  const std::string dir = WorkDir("nosandbox");
+  for (const std::string& bwrap : {std::string("/nonexistent/bwrap"), std::string("/bin/false")}) {
+    Cmd r = Sh(absl::StrCat("ARENA_BWRAP=", bwrap, " ", kBin,
+                            "/arena match --game quasenbo --records ", dir,
+                            "/r --bot a=", kBin, "/random_bot --bot b=", kBin,
+                            "/random_bot"));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("cannot sandbox the bots"));
+    EXPECT_THAT(r.output, HasSubstr("--sandbox none"));
+    EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
+  }
+}
+
+TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
+  const std::string dir = WorkDir("cli");
+  const std::string bots = absl::StrCat(" --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
+  // A records folder named like a shell injection is just a folder name.
+  Cmd inj = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --seed 1 --records \"", dir,
+                            "/x'; touch ", dir, "/pwned; '\"", bots));
+  EXPECT_EQ(inj.code, 0) << inj.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/pwned"));
+  EXPECT_TRUE(std::filesystem::is_directory(absl::StrCat(dir, "/x'; touch ", dir, "/pwned; '")));
+
+  struct Case {
+    std::string args, says;
+  };
+  const std::string ok_bot = absl::StrCat(kBin, "/random_bot");
+  for (const Case& c : std::vector<Case>{
+           {absl::StrCat("--bot '../../x=", ok_bot, "' --bot b=", ok_bot), "is not valid"},
+           {absl::StrCat("--bot $'\\xff\\xfe=", ok_bot, "' --bot b=", ok_bot), "is not valid"},
+           {absl::StrCat("--bot '", std::string(65, 'n'), "=", ok_bot, "' --bot b=", ok_bot),
+            "is not valid"},
+           {absl::StrCat("--jobs 100000", bots), "at most 1024"},
+           {absl::StrCat("--sandbox maybe", bots), "use bwrap or none"},
+           {absl::StrCat("--bot_memory_mb 0", bots), "--bot_memory_mb=0"},
+           {absl::StrCat("--seed 3 --secret_file ", dir, "/s", bots), "not both"},
+       }) {
+    Cmd r = Sh(absl::StrCat("cd ", dir, " && bash -c \"", kBin,
+                            "/arena tournament --games 2 --game quasenbo --records ", dir,
+                            "/never \\\"\\$@\\\"\" arena ", c.args));
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr(c.says)) << c.args;
+    EXPECT_THAT(r.output, Not(HasSubstr("started bot"))) << c.args;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/../x"));
+
+  // An asset file over 1 MiB is refused without echoing it.
+  const std::string big = dir + "/big.textproto";
+  {
+    std::ofstream out(big);
+    for (int i = 0; i < 40000; ++i) out << "# SECRETCONTENT padding line\n";
+  }
+  Cmd a = Sh(absl::StrCat(kBin, "/arena tournament --games 2 --game quabble --records ", dir,
+                          "/q --option assets=", big, bots));
+  EXPECT_EQ(a.code, 2) << a.output;
+  EXPECT_THAT(a.output, HasSubstr("at most 1 MiB"));
+  EXPECT_THAT(a.output, Not(HasSubstr("SECRETCONTENT")));
+  Cmd dev = Sh(absl::StrCat(kBin, "/arena tournament --games 2 --game quabble --records ", dir,
+                            "/q --option assets=/dev/zero", bots));
+  EXPECT_EQ(dev.code, 2) << dev.output;
+  EXPECT_THAT(dev.output, HasSubstr("not a regular file"));
+}
+
+}  // namespace
+}  // namespace arena
