@@ -22,6 +22,7 @@
 #include "arena/launch.h"
 #include "arena/record_tools.h"
 #include "arena/standings.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
 #include "referee/registry.h"
@@ -71,6 +72,10 @@ ABSL_FLAG(bool, duplicate, true,
 ABSL_FLAG(std::string, gauntlet, "",
           "NAME: this bot meets every other bot; the others do not meet each other");
 ABSL_FLAG(int, standings_every, 20, "rewrite the standings every N recorded matches");
+ABSL_FLAG(std::string, resume, "",
+          "DIR: resume the tournament in DIR (its manifest.json gives the "
+          "config); plays only the matches without a complete, verified record");
+ABSL_FLAG(bool, fail_on_forfeit, false, "tournament: exit 1 if any match was forfeited");
 
 namespace arena {
 namespace {
@@ -171,19 +176,16 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   return c;
 }
 
-int RunPlay(bool single, const std::vector<std::string>& bots,
-            const std::vector<std::string>& options) {
-  auto c = ConfigFromFlags(bots, options);
-  if (!c.ok()) return Fail(c.status());
-  LaunchOptions lo;
+// The sandbox and its limits from the flags.
+absl::Status FillLaunchOptions(LaunchOptions* lo) {
   const std::string sandbox = absl::GetFlag(FLAGS_sandbox);
   if (sandbox == "bwrap") {
-    lo.sandbox.enabled = true;
+    lo->sandbox.enabled = true;
   } else if (sandbox == "none") {
-    lo.sandbox.enabled = false;
+    lo->sandbox.enabled = false;
   } else {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat("--sandbox=", sandbox, ": use bwrap or none")));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--sandbox=", sandbox, ": use bwrap or none"));
   }
   struct Limit {
     const char* flag;
@@ -192,19 +194,81 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   };
   for (const Limit& l :
        {Limit{"bot_memory_mb", absl::GetFlag(FLAGS_bot_memory_mb), 16,
-              1 << 20, 1 << 20, &lo.sandbox.memory_bytes},
+              1 << 20, 1 << 20, &lo->sandbox.memory_bytes},
         Limit{"bot_processes", absl::GetFlag(FLAGS_bot_processes), 4, 1 << 16, 1,
-              &lo.sandbox.max_processes},
+              &lo->sandbox.max_processes},
         Limit{"bot_open_files", absl::GetFlag(FLAGS_bot_open_files), 16, 1 << 20,
-              1, &lo.sandbox.max_open_files},
+              1, &lo->sandbox.max_open_files},
         Limit{"bot_tmp_mb", absl::GetFlag(FLAGS_bot_tmp_mb), 1, 1 << 20,
-              1 << 20, &lo.sandbox.tmp_bytes}}) {
+              1 << 20, &lo->sandbox.tmp_bytes}}) {
     if (l.value < l.min || l.value > l.max) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat(
-          "--", l.flag, "=", l.value, ": must be in [", l.min, ", ", l.max, "]")));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", l.flag, "=", l.value, ": must be in [", l.min, ", ", l.max, "]"));
     }
     *l.out = l.value * l.scale;
   }
+  return absl::OkStatus();
+}
+
+// The config of the tournament in `dir` (its manifest), for --resume. With
+// --bot flags too, the flags' config must be the manifest's (but for what
+// may change between runs: jobs, timeouts, restarts, refresh, tokens).
+absl::StatusOr<v1::TournamentConfig> ResumeConfig(
+    const std::string& dir, const std::vector<std::string>& bots,
+    const std::vector<std::string>& options) {
+  auto manifest = ReadManifest(dir);
+  if (!manifest.ok()) return manifest.status();
+  v1::TournamentConfig c = manifest->config();
+  c.set_records_dir(dir);
+  if (c.secret_file().empty() && c.seed() == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot resume ", dir, ": its secret was kept in memory only (the "
+        "matches' seeds cannot be made again); run tournaments with "
+        "--secret_file FILE to be able to resume them"));
+  }
+  if (!bots.empty()) {
+    auto flags = ConfigFromFlags(bots, options);
+    if (!flags.ok()) return flags.status();
+    v1::TournamentConfig x = c, y = *flags;
+    for (v1::TournamentConfig* z : {&x, &y}) {
+      z->clear_jobs();
+      z->clear_records_dir();
+      z->clear_connect_timeout_ms();
+      z->clear_max_restarts();
+      z->clear_standings_every();
+      for (auto& b : *z->mutable_bots()) b.clear_token();
+      if (z->seats() == 0) {
+        if (const GameInfo* info = FindGameInfo(z->game())) z->set_seats(info->default_seats);
+      }
+      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
+      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
+    }
+    google::protobuf::util::MessageDifferencer diff;
+    std::string report;
+    diff.ReportDifferencesToString(&report);
+    if (!diff.Compare(x, y)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--resume ", dir, ": the flags describe another tournament than its "
+          "manifest.json (never mixed): ", report));
+    }
+  }
+  for (auto& b : *c.mutable_bots()) {
+    auto token = NewToken();
+    if (!token.ok()) return token.status();
+    b.set_token(*token);
+  }
+  return c;
+}
+
+int RunPlay(bool single, const std::vector<std::string>& bots,
+            const std::vector<std::string>& options) {
+  const std::string resume = absl::GetFlag(FLAGS_resume);
+  auto c = resume.empty() ? ConfigFromFlags(bots, options)
+                          : ResumeConfig(resume, bots, options);
+  if (!c.ok()) return Fail(c.status());
+  LaunchOptions lo;
+  if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
+  lo.resume = !resume.empty();
   lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
   lo.show_progress = absl::GetFlag(FLAGS_progress) && !single;
   if (single) {
@@ -219,11 +283,24 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
     for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
   }
   auto st = RunConfiguredTournament(*c, lo);
-  if (!st.ok()) return Fail(st.status());
+  if (!st.ok()) {
+    // A bot that could not start fails the tournament (1); anything else is
+    // a usage or runtime error (2).
+    Fail(st.status());
+    return StartupFailed(st.status()) ? 1 : 2;
+  }
   std::cout << StandingsTable(*st);
-  std::cout << "records and standings (standings.csv, standings.json) in "
+  std::cout << "records and standings (standings.csv, head_to_head.csv, "
+               "standings.json) in "
             << c->records_dir() << "\n";
-  return st->matches_unrecorded() == 0 ? 0 : 1;
+  int forfeits = 0;
+  for (const auto& r : st->rows()) forfeits += r.forfeits();
+  if (st->matches_unrecorded() > 0) return 1;
+  if (absl::GetFlag(FLAGS_fail_on_forfeit) && forfeits > 0) {
+    std::cerr << "arena: " << forfeits << " forfeits (--fail_on_forfeit)\n";
+    return 1;
+  }
+  return 0;
 }
 
 // `arena standings DIR...`: each folder's standings rebuilt from its records
@@ -321,7 +398,8 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
-    if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0) {
+    if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0 &&
+        absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
     return RunPlay(cmd == "match", bots, options);

@@ -89,6 +89,10 @@ absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
   return config;
 }
 
+bool StartupFailed(const absl::Status& status) {
+  return status.GetPayload(kStartupPayload).has_value();
+}
+
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
     v1::TournamentConfig config, const LaunchOptions& options) {
   if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
@@ -192,11 +196,14 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   absl::StatusOr<v1::Standings> result(absl::UnknownError("not run"));
   if (!startup.ok()) {
+    startup.SetPayload(kStartupPayload, absl::Cord("1"));
     result = startup;
   } else {
     TournamentHooks hooks;
     hooks.show_progress = options.show_progress;
     hooks.fixed_seating = options.fixed_seating;
+    hooks.resume = options.resume;
+    hooks.on_recorded = options.on_recorded;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
     } else {

@@ -4,12 +4,14 @@
 #ifndef ARENA_ARENA_LAUNCH_H_
 #define ARENA_ARENA_LAUNCH_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/sandbox.h"
+#include "arena/standings.h"
 #include "arena/v1/config.pb.h"
 
 namespace arena {
@@ -23,7 +25,15 @@ struct LaunchOptions {
   // How arena starts bot processes (start_bots): sandboxed by default. A
   // sandboxed run listens on a Unix socket only, bound into each sandbox.
   SandboxOptions sandbox;
+  bool resume = false;                 // TournamentHooks::resume
+  // Called after each recorded match (TournamentHooks::on_recorded).
+  std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
 };
+
+// Errors carry this payload when a bot could not be started or did not
+// connect (StartupFailed tells): `arena tournament` exits 1 then, not 2.
+inline constexpr char kStartupPayload[] = "arena.startup";
+bool StartupFailed(const absl::Status& status);
 
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
     v1::TournamentConfig config, const LaunchOptions& options);

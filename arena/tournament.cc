@@ -19,9 +19,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "arena/record_tools.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
 #include "google/protobuf/util/json_util.h"
+#include "referee/record.h"
 #include "referee/registry.h"
 #include "referee/rng.h"
 #include "spdlog/spdlog.h"
@@ -173,13 +175,14 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
 }
 
 absl::Status WriteManifest(const v1::TournamentConfig& config,
-                           const Schedule& schedule) {
+                           const Schedule& schedule, const std::string& tournament_id) {
   const std::string dir = config.records_dir();
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name == "manifest.json" || absl::EndsWith(name, ".jsonl") ||
-        absl::EndsWith(name, ".jsonl.part")) {
+    const bool busy_hidden =
+        name == kInProgressDir && !std::filesystem::is_empty(e.path(), ec);
+    if (name == "manifest.json" || absl::EndsWith(name, ".jsonl") || busy_hidden) {
       return absl::AlreadyExistsError(absl::StrCat(
           "records folder ", dir, " already holds a tournament (", name,
           "); resume it with --resume ", dir, " or use another folder"));
@@ -191,6 +194,7 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   for (auto& b : *m.mutable_config()->mutable_bots()) b.clear_token();
   m.set_matches_planned(static_cast<int>(schedule.matches.size()));
   m.set_deal_groups(schedule.deal_groups);
+  m.set_tournament_id(tournament_id);
   std::string json;
   google::protobuf::util::JsonPrintOptions o;
   o.add_whitespace = true;
@@ -263,6 +267,23 @@ absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
   return PlanSchedule(arrangements, config.matches(), duplicate);
 }
 
+namespace {
+
+// Moves `path` into the records folder's .rejected/ (never deletes it).
+void Reject(const std::string& dir, const std::string& path, const std::string& why) {
+  const std::string rejected = absl::StrCat(dir, "/", kRejectedDir);
+  std::error_code ec;
+  std::filesystem::create_directories(rejected, ec);
+  const std::string to = absl::StrCat(
+      rejected, "/", std::filesystem::path(path).filename().string(), ".",
+      absl::ToUnixMicros(absl::Now()));
+  std::filesystem::rename(path, to, ec);
+  spdlog::warn("resume: {} moved to {} ({}); its match is played again", path, to,
+               why);
+}
+
+}  // namespace
+
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                                             const TournamentSecret& secret,
                                             BotHub& hub,
@@ -290,11 +311,77 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
   const std::string tournament_id = secret.TournamentId();
   const StandingsContext context = StandingsContextFor(config, planned);
-  if (absl::Status s = WriteManifest(config, schedule); !s.ok()) return s;
+  auto match_id = [&](int64_t i) {
+    return absl::StrFormat("%s-%s-%06d", config.game(), tournament_id, i + 1);
+  };
+  auto deal_group = [&](const ScheduledMatch& sm, const std::string& id) {
+    return duplicate ? absl::StrFormat("%s-%s-g%06d", config.game(), tournament_id,
+                                       sm.deal + 1)
+                     : id;
+  };
+  std::vector<MatchSummary> summaries;
+  std::vector<int> todo;  // schedule indices still to play
+  if (!hooks.resume) {
+    if (absl::Status s = WriteManifest(config, schedule, tournament_id); !s.ok()) return s;
+    for (int i = 0; i < planned; ++i) todo.push_back(i);
+  } else {
+    const std::string dir = config.records_dir();
+    auto manifest = ReadManifest(dir);
+    if (!manifest.ok()) return manifest.status();
+    if (manifest->tournament_id() != tournament_id) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot resume ", dir, ": its tournament id is ", manifest->tournament_id(),
+          ", this secret's is ", tournament_id,
+          " (another secret, or none was kept: give the tournament's --secret_file)"));
+    }
+    if (manifest->matches_planned() != planned) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot resume ", dir, ": it plans ", manifest->matches_planned(),
+          " matches, this config ", planned));
+    }
+    // Unfinished records: their matches are played again from the start.
+    std::error_code ec;
+    const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
+    for (const auto& e : std::filesystem::directory_iterator(hidden, ec)) {
+      Reject(dir, e.path().string(), "unfinished");
+    }
+    for (int i = 0; i < planned; ++i) {
+      const ScheduledMatch& sm = schedule.matches[i];
+      const std::string id = match_id(i);
+      const std::string path = absl::StrCat(dir, "/", id, ".jsonl");
+      if (!std::filesystem::exists(path, ec)) {
+        todo.push_back(i);
+        continue;
+      }
+      auto lines = ReadRecordFile(path);
+      absl::Status ok = lines.ok() ? VerifyRecord(*lines, path) : lines.status();
+      if (ok.ok()) {
+        const v1::RecordHeader& h = lines->front().header();
+        std::vector<std::string> bots;
+        for (int b : sm.seating) bots.push_back(config.bots(b).name());
+        const uint64_t seed = secret.ForMatch(static_cast<uint64_t>(sm.deal), id).seed;
+        if (h.match_id() != id || h.seed() != seed ||
+            std::vector<std::string>(h.seat_bots().begin(), h.seat_bots().end()) != bots ||
+            h.deal_group() != deal_group(sm, id)) {
+          ok = absl::FailedPreconditionError("not the scheduled match");
+        }
+      }
+      absl::StatusOr<MatchSummary> m =
+          ok.ok() ? SummarizeRecord(*lines, path) : absl::StatusOr<MatchSummary>(ok);
+      if (!m.ok()) {
+        Reject(dir, path, std::string(m.status().message()));
+        todo.push_back(i);
+        continue;
+      }
+      summaries.push_back(*std::move(m));
+    }
+    spdlog::info("resume: {} of {} matches recorded, {} to play", summaries.size(),
+                 planned, todo.size());
+  }
 
   absl::Mutex mu;
-  std::vector<MatchSummary> summaries;
   int64_t done = 0;
+  const int64_t to_play = static_cast<int64_t>(todo.size());
   std::atomic<int64_t> next{0};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
@@ -318,15 +405,13 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
 
   auto worker = [&] {
     for (;;) {
-      const int64_t i = next.fetch_add(1);
-      if (i >= planned) return;
+      const int64_t t = next.fetch_add(1);
+      if (t >= to_play) return;
+      const int64_t i = todo[t];
       const ScheduledMatch& sm = schedule.matches[i];
       MatchSpec spec;
-      spec.match_id =
-          absl::StrFormat("%s-%s-%06d", config.game(), tournament_id, i + 1);
-      spec.deal_group =
-          duplicate ? absl::StrFormat("%s-%s-g%06d", config.game(), tournament_id, sm.deal + 1)
-                    : spec.match_id;
+      spec.match_id = match_id(i);
+      spec.deal_group = deal_group(sm, spec.match_id);
       spec.game_name = config.game();
       spec.options = opts;
       for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
@@ -363,16 +448,16 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         if (!outcome.record_status.ok()) continue;  // a match without a whole record does not count
         summaries.push_back(SummarizeMatch(spec, outcome));
         if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
-          next.store(planned);  // stop: no further match is started
+          next.store(to_play);  // stop: no further match is started
         }
         if (summaries.size() % every == 0) snapshot = summaries;
         if (hooks.show_progress &&
-            (absl::Now() - last_progress > absl::Seconds(2) || done == planned)) {
+            (absl::Now() - last_progress > absl::Seconds(2) || done == to_play)) {
           last_progress = absl::Now();
           const double secs = absl::ToDoubleSeconds(last_progress - t0);
           std::fprintf(stderr, "[%s] %lld/%d matches (%.0f%%), %.1f matches/s\n",
                        config.game().c_str(), static_cast<long long>(done),
-                       planned, 100.0 * done / planned,
+                       static_cast<int>(to_play), 100.0 * done / to_play,
                        secs > 0 ? done / secs : 0.0);
         }
       }
@@ -380,7 +465,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
   };
   std::vector<std::thread> threads;
-  const int jobs = std::max(1, std::min<int>(config.jobs(), planned));
+  const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
   for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
 

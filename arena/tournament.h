@@ -43,7 +43,15 @@ struct TournamentHooks {
   // Called (under the tournament's lock) after each recorded match with every
   // match recorded so far; returning false starts no further match.
   std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
+  // Resume the tournament in config.records_dir: its manifest must be this
+  // config's (same schedule, same secret). Matches with a complete record
+  // that verifies count as played; other records of scheduled matches (and
+  // unfinished ones) are moved to .rejected/ and their matches played again.
+  bool resume = false;
 };
+
+// The records folder's subfolder for records a resume could not use.
+inline constexpr char kRejectedDir[] = ".rejected";
 
 inline constexpr int kMaxJobs = 1024;  // matches at a time
 inline constexpr int kMaxBots = 4096;  // bots in one tournament
@@ -74,7 +82,7 @@ StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
 // manifest.json of a records folder. Writing refuses a folder that already
 // holds a manifest or records (a tournament is never mixed into another).
 absl::Status WriteManifest(const v1::TournamentConfig& config,
-                           const Schedule& schedule);
+                           const Schedule& schedule, const std::string& tournament_id);
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
 
 // Runs the whole tournament and returns the final standings, also written
