@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,13 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "arena/launch.h"
 #include "arena/record_tools.h"
+#include "arena/sprt.h"
 #include "arena/standings.h"
+#include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
@@ -76,6 +80,16 @@ ABSL_FLAG(std::string, resume, "",
           "DIR: resume the tournament in DIR (its manifest.json gives the "
           "config); plays only the matches without a complete, verified record");
 ABSL_FLAG(bool, fail_on_forfeit, false, "tournament: exit 1 if any match was forfeited");
+ABSL_FLAG(std::string, candidate, "", "gate: NAME=COMMAND of the bot under test");
+ABSL_FLAG(std::string, baseline, "", "gate: NAME=COMMAND of the bot to beat");
+ABSL_FLAG(std::string, filler, "",
+          "gate: NAME=COMMAND of the bot in the seats beyond two (default: the baseline)");
+ABSL_FLAG(double, elo0, 0, "gate: H0, the candidate is at most this much stronger (Elo)");
+ABSL_FLAG(double, elo1, 10, "gate: H1, the candidate is at least this much stronger (Elo)");
+ABSL_FLAG(double, alpha, 0.05, "gate: chance of accepting H1 when H0 holds");
+ABSL_FLAG(double, beta, 0.05, "gate: chance of accepting H0 when H1 holds");
+ABSL_FLAG(int, max_games, 2000, "gate: matches after which it stops undecided (exit 3)");
+ABSL_FLAG(std::string, json, "", "gate: also write the result to this JSON file");
 
 namespace arena {
 namespace {
@@ -88,6 +102,10 @@ constexpr char kUsage[] =
     "  arena replay FILE [--seat S] [--step K]\n"
     "  arena verify FILE|DIR\n"
     "  arena standings DIR...   (rebuild the standings from the records)\n"
+    "  arena gate --game G --candidate NAME=CMD --baseline NAME=CMD\n"
+    "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
+    "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--json FILE]\n"
+    "             --records DIR   (exit 0: H1, 1: H0, 3: no decision, 2: error)\n"
     "Repeat --bot and --option once per value.";
 
 // absl's list flags keep the last occurrence only; --bot and --option are
@@ -303,6 +321,144 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   return 0;
 }
 
+// `arena gate`: an SPRT of a candidate against a baseline over duplicate
+// deal groups (arena/sprt.h). Exit 0: H1 accepted; 1: H0; 3: no decision by
+// --max_games; 2: usage or runtime error.
+int RunGate(const std::vector<std::string>& options) {
+  std::vector<std::string> bots;
+  for (const auto& f : {absl::GetFlag(FLAGS_candidate), absl::GetFlag(FLAGS_baseline),
+                        absl::GetFlag(FLAGS_filler)}) {
+    if (!f.empty()) bots.push_back(f);
+  }
+  if (absl::GetFlag(FLAGS_candidate).empty() || absl::GetFlag(FLAGS_baseline).empty()) {
+    return Fail(absl::InvalidArgumentError("gate needs --candidate and --baseline"));
+  }
+  const double elo0 = absl::GetFlag(FLAGS_elo0), elo1 = absl::GetFlag(FLAGS_elo1);
+  const double alpha = absl::GetFlag(FLAGS_alpha), beta = absl::GetFlag(FLAGS_beta);
+  if (!(elo1 > elo0)) return Fail(absl::InvalidArgumentError("--elo1 must exceed --elo0"));
+  if (!(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5)) {
+    return Fail(absl::InvalidArgumentError("--alpha and --beta must be in (0, 0.5)"));
+  }
+  if (absl::GetFlag(FLAGS_max_games) < 1) {
+    return Fail(absl::InvalidArgumentError("--max_games must be at least 1"));
+  }
+  auto c = ConfigFromFlags(bots, options);
+  if (!c.ok()) return Fail(c.status());
+  if (c->seats() == 0) {
+    const GameInfo* info = FindGameInfo(c->game());
+    if (info == nullptr) return Fail(absl::InvalidArgumentError(
+        absl::StrCat("unknown game '", c->game(), "'")));
+    c->set_seats(info->default_seats);
+  }
+  c->set_matches(absl::GetFlag(FLAGS_max_games));
+  c->set_deal_mode(v1::DEAL_MODE_DUPLICATE);
+  c->clear_gauntlet();
+  LaunchOptions lo;
+  if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
+  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
+  lo.show_progress = false;
+  // [candidate, baseline, filler (or baseline)...], rotated by the schedule.
+  lo.fixed_seating = {0, 1};
+  for (int s = 2; s < c->seats(); ++s) lo.fixed_seating.push_back(bots.size() > 2 ? 2 : 1);
+  const size_t group_size = DistinctRotations(lo.fixed_seating).size();
+  const std::string cand = c->bots(0).name(), base = c->bots(1).name();
+
+  std::map<std::string, std::vector<RatedMatch>> open_groups;
+  std::vector<double> counts;
+  size_t seen = 0;
+  int groups = 0;
+  SprtState decided;
+  bool stopped = false;
+  lo.on_recorded = [&](const std::vector<MatchSummary>& all) {
+    for (; seen < all.size(); ++seen) {
+      const MatchSummary& m = all[seen];
+      RatedMatch r;
+      for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
+      r.placements = m.placements;
+      auto& g = open_groups[m.deal_group];
+      g.push_back(std::move(r));
+      if (g.size() < group_size) continue;
+      int max = 0;
+      const int half = GroupHalfPoints(g, 0, 1, &max);
+      open_groups.erase(m.deal_group);
+      if (half < 0) continue;
+      if (counts.empty()) counts.assign(max + 1, 0.0);
+      if (half < static_cast<int>(counts.size())) counts[half] += 1;
+      ++groups;
+      if (!stopped) {
+        SprtState st = Evaluate(counts, elo0, elo1, alpha, beta);
+        decided = st;
+        if (st.decision != SprtDecision::kNone) {
+          stopped = true;
+          decided.decision = st.decision;
+        }
+      }
+    }
+    return !stopped;
+  };
+  auto st = RunConfiguredTournament(*c, lo);
+  if (!st.ok()) return Fail(st.status());
+  // The statistics at the decision (or at the end, without one).
+  std::vector<double> at = counts;
+  if (!stopped) decided = Evaluate(counts, elo0, elo1, alpha, beta);
+  const EloEstimate e = EstimateElo(at);
+  int at_groups = 0;
+  for (double x : at) at_groups += static_cast<int>(x);
+  const char* verdict = decided.decision == SprtDecision::kH1   ? "H1"
+                        : decided.decision == SprtDecision::kH0 ? "H0"
+                                                                : "none";
+  std::cout << absl::StrFormat(
+      "gate: %s (candidate) against %s (baseline), %s, %d seats, deal groups of %d\n"
+      "LLR %.3f (bounds %.3f, %.3f) after %d deal groups (%d games)\n"
+      "Elo %+.1f [%+.1f, %+.1f] (95%%)\n",
+      cand, base, c->game(), c->seats(), group_size, decided.llr, decided.bounds.lower,
+      decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size), e.elo,
+      e.low, e.high);
+  if (decided.decision == SprtDecision::kH1) {
+    std::cout << absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s\n",
+                                 cand, elo1, base);
+  } else if (decided.decision == SprtDecision::kH0) {
+    std::cout << absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s\n",
+                                 cand, elo0, base);
+  } else {
+    std::cout << absl::StrFormat("no decision within %d games (--max_games)\n",
+                                 absl::GetFlag(FLAGS_max_games));
+  }
+  if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {
+    v1::GateResult g;
+    g.set_decision(verdict);
+    g.set_llr(decided.llr);
+    g.set_lower_bound(decided.bounds.lower);
+    g.set_upper_bound(decided.bounds.upper);
+    g.set_elo0(elo0);
+    g.set_elo1(elo1);
+    g.set_alpha(alpha);
+    g.set_beta(beta);
+    g.set_deal_groups(at_groups);
+    g.set_games(at_groups * static_cast<int>(group_size));
+    g.set_elo(e.elo);
+    g.set_elo_low(e.low);
+    g.set_elo_high(e.high);
+    for (double x : at) g.add_group_counts(static_cast<int>(x));
+    g.set_candidate(cand);
+    g.set_baseline(base);
+    g.set_seats(c->seats());
+    g.set_records_dir(c->records_dir());
+    std::string text;
+    google::protobuf::util::JsonPrintOptions o;
+    o.add_whitespace = true;
+    o.preserve_proto_field_names = true;
+    o.always_print_primitive_fields = true;
+    if (!google::protobuf::util::MessageToJsonString(g, &text, o).ok()) {
+      return Fail(absl::InternalError("cannot print the gate result"));
+    }
+    if (absl::Status s = WriteFileAtomically(json, text); !s.ok()) return Fail(s);
+  }
+  return decided.decision == SprtDecision::kH1   ? 0
+         : decided.decision == SprtDecision::kH0 ? 1
+                                                 : 3;
+}
+
 // `arena standings DIR...`: each folder's standings rebuilt from its records
 // (and manifest); with several folders, also their combined standings.
 int RunStandings(const std::vector<std::string>& dirs) {
@@ -417,6 +573,13 @@ int main(int argc, char** argv) {
     if (!sum.failures.empty()) std::cout << ", " << sum.failures.size() << " FAILED";
     std::cout << "\n";
     return sum.failures.empty() && sum.files > 0 ? 0 : 1;
+  }
+  if (cmd == "gate") {
+    if (args.size() > 2) {
+      return Fail(absl::InvalidArgumentError(
+          absl::StrCat("unexpected argument '", args[2], "'")));
+    }
+    return RunGate(options);
   }
   if (cmd == "standings") {
     if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR..."));

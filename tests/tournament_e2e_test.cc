@@ -1,0 +1,296 @@
+// End to end: duplicate deals, gauntlets, exit codes, resume after kill -9,
+// and `arena gate`, with the real binaries.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "referee/record.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::Cmd;
+using testing::FreshTempDir;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::Sh;
+
+std::vector<std::string> RecordFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (absl::EndsWith(n, ".jsonl")) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Tournament, DuplicateDealsPlayEachDealOncePerRotation) {
+  const std::string dir = FreshTempDir("dup");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seed 3 --games 12",
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/quasenbo_bot --jobs 2 --progress=false --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  // 12 matches of 2 bots in 2 seats: 6 deal groups of 2, seats swapped,
+  // one seed per group.
+  std::map<std::string, std::vector<v1::RecordHeader>> groups;
+  for (const auto& f : RecordFiles(dir)) {
+    auto lines = ReadRecordFile(f);
+    ASSERT_TRUE(lines.ok()) << lines.status();
+    groups[lines->front().header().deal_group()].push_back(lines->front().header());
+  }
+  ASSERT_EQ(groups.size(), 6u);
+  for (const auto& [g, hs] : groups) {
+    ASSERT_EQ(hs.size(), 2u) << g;
+    EXPECT_EQ(hs[0].seed(), hs[1].seed()) << g;
+    EXPECT_EQ(hs[0].seat_bots(0), hs[1].seat_bots(1)) << g;
+    EXPECT_EQ(hs[0].seat_bots(1), hs[1].seat_bots(0)) << g;
+  }
+  v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.deal_groups(), 6);
+  EXPECT_EQ(st.deal_mode(), v1::DEAL_MODE_DUPLICATE);
+  EXPECT_TRUE(st.balanced());
+  EXPECT_THAT(r.output, HasSubstr("95% interval"));
+
+  const std::string ind = FreshTempDir("independent");
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seed 3 --games 4",
+                      " --duplicate=false --bot a=", kBin, "/random_bot --bot b=", kBin,
+                      "/random_bot --progress=false --records ", ind));
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::set<uint64_t> seeds;
+  for (const auto& f : RecordFiles(ind)) seeds.insert(ReadRecordFile(f)->front().header().seed());
+  EXPECT_EQ(seeds.size(), 4u);
+  EXPECT_EQ(ReadStandings(ind).deal_groups(), 4);
+}
+
+TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
+  const std::string dir = FreshTempDir("gauntlet");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 12",
+                          " --gauntlet hero --bot hero=", kBin, "/quasenbo_bot",
+                          " --bot x=", kBin, "/random_bot --bot y=", kBin,
+                          "/random_bot --progress=false --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  v1::Standings st = ReadStandings(dir);
+  std::map<std::pair<std::string, std::string>, int> met;
+  for (const auto& h : st.head_to_head()) met[{h.bot(), h.opponent()}] = h.matches();
+  EXPECT_EQ((met[{"hero", "x"}]), 6);
+  EXPECT_EQ((met[{"hero", "y"}]), 6);
+  EXPECT_EQ(met.count({"x", "y"}), 0u);
+  Cmd bad = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
+                            " --gauntlet nobody --bot a=", kBin, "/random_bot --bot b=",
+                            kBin, "/random_bot --records ", dir, "/bad"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.output, HasSubstr("gauntlet bot 'nobody' is not one of the bots"));
+}
+
+TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
+  const std::string dir = FreshTempDir("exit");
+  const std::string crashy =
+      absl::StrCat(" --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'");
+  // Forfeits alone do not fail a tournament ...
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", crashy,
+                          " --bot ok=", kBin, "/random_bot --max_restarts 1 --records ",
+                          dir, "/a"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  // ... unless asked.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", crashy,
+                      " --bot ok=", kBin, "/random_bot --max_restarts 1 --fail_on_forfeit",
+                      " --records ", dir, "/b"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--fail_on_forfeit"));
+  // A bot whose command does not exist never connects: 1.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
+                      " --bot ghost=/nonexistent/bot --bot ok=", kBin, "/random_bot",
+                      " --connect_timeout_ms 2000 --records ", dir, "/c"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  // A records folder that holds a tournament is refused, not overwritten: 2.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2 --bot a=", kBin,
+                      "/random_bot --bot b=", kBin, "/random_bot --records ", dir, "/a"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("already holds a tournament"));
+}
+
+// Starts `cmd` under /bin/sh as a child of this process.
+pid_t Spawn(const std::string& cmd) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
+  std::mt19937 gen(static_cast<unsigned>(::getpid()));
+  std::uniform_int_distribution<int> delay_ms(100, 1500);
+  const int games = 240;
+  for (int round = 0; round < 3; ++round) {
+    const std::string dir = FreshTempDir(absl::StrCat("resume", round));
+    const std::string records = dir + "/records";
+    const std::string secret = dir + "/secret";
+    const std::string flags = absl::StrCat(
+        " --game quasenbo --games ", games, " --jobs 2 --progress=false",
+        " --standings_every 10 --secret_file ", secret, " --bot a=", kBin,
+        "/random_bot --bot b=", kBin, "/quasenbo_bot");
+    const pid_t pid = Spawn(absl::StrCat("exec ", kBin, "/arena tournament", flags,
+                                         " --records ", records, " > ", dir,
+                                         "/first.log 2>&1"));
+    // Kill -9 at a random moment once the manifest is there.
+    for (int i = 0; i < 400 && !std::filesystem::exists(records + "/manifest.json"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const int ms = delay_ms(gen);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const size_t before = RecordFiles(records).size();
+    // Resume with the same flags (the manifest must match them).
+    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", records, flags));
+    ASSERT_EQ(r.code, 0) << "killed after " << ms << " ms\n" << r.output;
+    const std::vector<std::string> files = RecordFiles(records);
+    EXPECT_EQ(files.size(), static_cast<size_t>(games))
+        << "killed after " << ms << " ms with " << before << " records";
+    std::set<std::string> ids;
+    for (const auto& f : files) {
+      auto lines = ReadRecordFile(f);
+      ASSERT_TRUE(lines.ok()) << lines.status();
+      ids.insert(lines->front().header().match_id());
+    }
+    EXPECT_EQ(ids.size(), static_cast<size_t>(games));
+    Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+    EXPECT_EQ(v.code, 0) << v.output;
+    EXPECT_THAT(v.output, HasSubstr(absl::StrCat(games, " of ", games, " records verified")));
+    EXPECT_THAT(v.output, HasSubstr("the standings agree"));
+    v1::Standings st = ReadStandings(records);
+    EXPECT_EQ(st.matches_played(), games);
+    EXPECT_EQ(st.matches_unrecorded(), 0);
+    // And the rebuilt standings are the tournament's.
+    std::ifstream in(records + "/standings.json");
+    std::stringstream a;
+    a << in.rdbuf();
+    ASSERT_EQ(Sh(absl::StrCat(kBin, "/arena standings ", records)).code, 0);
+    std::ifstream in2(records + "/standings.json");
+    std::stringstream b;
+    b << in2.rdbuf();
+    EXPECT_EQ(a.str(), b.str());
+  }
+}
+
+TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
+  const std::string dir = FreshTempDir("refuse");
+  const std::string bots =
+      absl::StrCat(" --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4", bots,
+                          " --secret_file ", dir, "/s --records ", dir, "/r"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/r --game quasenbo",
+                      " --games 6", bots, " --secret_file ", dir, "/s"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.output, HasSubstr("matches: 4 -> 6"));
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4", bots,
+                      " --records ", dir, "/m"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/m"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.output, HasSubstr("kept in memory only"));
+  // Resuming a finished tournament plays nothing and changes nothing.
+  const auto before = RecordFiles(dir + "/r");
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/r"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("4 of 4 matches recorded, 0 to play"));
+  EXPECT_EQ(RecordFiles(dir + "/r"), before);
+}
+
+TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
+  const std::string dir = FreshTempDir("tamper");
+  const std::string flags =
+      absl::StrCat(" --game quasenbo --games 4 --secret_file ", dir, "/s --bot a=", kBin,
+                   "/random_bot --bot b=", kBin, "/random_bot");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament", flags, " --records ", dir, "/r"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string victim = RecordFiles(dir + "/r")[1];
+  // A score changed: the result no longer follows from the actions.
+  Sh(absl::StrCat("sed -i 's/\"scores\":\\[/\"scores\":[7/' ", victim));
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/r", flags));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("3 of 4 matches recorded, 1 to play"));
+  EXPECT_EQ(Sh(absl::StrCat("ls ", dir, "/r/.rejected | wc -l")).output, "1\n");
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/r"));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
+  const std::string dir = FreshTempDir("gate");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate smart=", kBin,
+                          "/quasenbo_bot --baseline random=", kBin, "/random_bot",
+                          " --jobs 2 --records ", dir, "/h1 --json ", dir, "/h1.json"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("H1 accepted"));
+  std::ifstream in(dir + "/h1.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::GateResult g;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ss.str(), &g).ok()) << ss.str();
+  EXPECT_EQ(g.decision(), "H1");
+  EXPECT_GE(g.llr(), g.upper_bound());
+  EXPECT_EQ(g.group_counts_size(), 5);  // pentanomial
+  EXPECT_EQ(g.games(), 2 * g.deal_groups());
+  EXPECT_GT(g.elo_low(), 0);
+  EXPECT_THAT(ss.str(), HasSubstr("\"games\": "));  // a number, not a string
+  EXPECT_THAT(ss.str(), ::testing::Not(HasSubstr("\"games\": \"")));
+
+  r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate random=", kBin,
+                      "/random_bot --baseline smart=", kBin, "/quasenbo_bot",
+                      " --jobs 2 --records ", dir, "/h0"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("H0 accepted"));
+
+  r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate a=", kBin,
+                      "/random_bot --baseline b=", kBin, "/random_bot --max_games 6",
+                      " --records ", dir, "/none"));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("no decision within 6 games"));
+
+  r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate a=", kBin,
+                      "/random_bot --records ", dir, "/usage"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate a=x --baseline b=y",
+                      " --elo0 5 --elo1 5 --records ", dir, "/usage"));
+  EXPECT_EQ(r.code, 2) << r.output;
+}
+
+TEST(Gate, ThreeSeatsRotateCandidateBaselineAndFiller) {
+  const std::string dir = FreshTempDir("gate3");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --seats 3 --candidate smart=",
+                          kBin, "/quasenbo_bot --baseline random=", kBin, "/random_bot",
+                          " --filler filler=", kBin, "/random_bot --jobs 2 --records ", dir,
+                          "/r --json ", dir, "/g.json"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("deal groups of 3"));
+  std::ifstream in(dir + "/g.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::GateResult g;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ss.str(), &g).ok());
+  EXPECT_EQ(g.group_counts_size(), 7);  // 0..6 half points: 3 matches, 1 baseline seat
+  EXPECT_EQ(g.games(), 3 * g.deal_groups());
+}
+
+}  // namespace
+}  // namespace arena
