@@ -386,18 +386,24 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
   const int every = config.standings_every() > 0 ? config.standings_every() : 20;
-  absl::Mutex write_mu;  // standings refreshes, one at a time, newest last
-  size_t written = 0;
+  absl::Mutex write_mu;  // standings refreshes, one at a time
+  // A refresh that took d holds the next one off for 9 d (under mu), so that
+  // refreshes cost at most about a tenth of the time however large the
+  // tournament grows (the final standings are always written).
+  absl::Time next_refresh = absl::InfinitePast();
 
   auto refresh = [&](std::vector<MatchSummary> snapshot) {
     absl::MutexLock lock(&write_mu);
-    if (snapshot.size() <= written) return;  // a newer one is written
+    const absl::Time start = absl::Now();
     auto st = BuildStandings(context, std::move(snapshot));
+    {
+      absl::MutexLock lock(&mu);
+      next_refresh = absl::Now() + 9 * (absl::Now() - start);
+    }
     if (!st.ok()) {
       spdlog::error("standings: {}", st.status().ToString());
       return;
     }
-    written = static_cast<size_t>(st->matches_played());
     if (absl::Status s = WriteStandings(*st, config.records_dir()); !s.ok()) {
       spdlog::error("{}", s.ToString());
     }
@@ -450,7 +456,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
           next.store(to_play);  // stop: no further match is started
         }
-        if (summaries.size() % every == 0) snapshot = summaries;
+        if (summaries.size() % every == 0 && absl::Now() >= next_refresh) {
+          snapshot = summaries;
+          next_refresh = absl::InfiniteFuture();  // until this one is done
+        }
         if (hooks.show_progress &&
             (absl::Now() - last_progress > absl::Seconds(2) || done == to_play)) {
           last_progress = absl::Now();

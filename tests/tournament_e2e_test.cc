@@ -160,6 +160,15 @@ TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
     int status = 0;
     ::waitpid(pid, &status, 0);
     const size_t before = RecordFiles(records).size();
+    // What the killed run left: standings of a whole number of refreshes.
+    if (std::filesystem::exists(records + "/standings.json")) {
+      v1::Standings left = ReadStandings(records);
+      EXPECT_EQ(left.matches_played() % 10, 0);
+      EXPECT_LE(left.matches_played(), static_cast<int>(before));
+      EXPECT_EQ(left.matches_planned(), games);
+    } else {
+      EXPECT_LT(before, 100u) << "no standings after " << before << " matches";
+    }
     // Resume with the same flags (the manifest must match them).
     Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", records, flags));
     ASSERT_EQ(r.code, 0) << "killed after " << ms << " ms\n" << r.output;
