@@ -63,6 +63,9 @@ ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to con
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
+ABSL_FLAG(bool, compress, false,
+          "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
+          "standings read both kinds");
 
 namespace arena {
 namespace {
@@ -137,6 +140,7 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_records_dir(absl::GetFlag(FLAGS_records));
   c.set_seed(absl::GetFlag(FLAGS_seed));
   c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
+  c.set_compress_records(absl::GetFlag(FLAGS_compress));
   if (c.records_dir().empty()) {
     return absl::InvalidArgumentError("--records must name a folder");
   }

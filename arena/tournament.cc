@@ -226,7 +226,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
         for (const auto& b : needed) hooks.ensure_bot(b);
       }
-      auto writer = RecordWriter::Open(config.records_dir(), spec.match_id);
+      auto writer = RecordWriter::Open(config.records_dir(), spec.match_id,
+                                       config.compress_records());
       MatchOutcome outcome;
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());

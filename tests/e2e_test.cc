@@ -171,3 +171,25 @@ TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
 
 }  // namespace
 }  // namespace arena
+
+namespace arena {
+namespace {
+
+TEST(EndToEnd, CompressedRecordsVerifyAndReplay) {
+  const std::string dir = testing::FreshTempDir("zstd");
+  Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 4 --compress",
+                                   " --bot a=", testing::kBin, "/random_bot --bot b=", testing::kBin,
+                                   "/random_bot --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  Cmd ls = testing::Sh(absl::StrCat("ls ", dir, " | grep -c 'jsonl.zst$'"));
+  EXPECT_EQ(ls.output, "4\n");
+  Cmd v = testing::Sh(absl::StrCat(testing::kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_THAT(v.output, ::testing::HasSubstr("4 of 4 records verified; the standings agree"));
+  Cmd rp = testing::Sh(absl::StrCat(testing::kBin, "/arena replay $(ls ", dir, "/*.jsonl.zst | head -1)"));
+  EXPECT_EQ(rp.code, 0) << rp.output;
+  EXPECT_THAT(rp.output, ::testing::HasSubstr("result:"));
+}
+
+}  // namespace
+}  // namespace arena
