@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/launch.h"
+#include "arena/logging.h"
 #include "arena/record_tools.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
@@ -62,6 +63,7 @@ ABSL_FLAG(int, max_restarts, 3, "restarts allowed per bot process");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
+ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, compress, false,
           "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
@@ -227,7 +229,9 @@ int main(int argc, char** argv) {
   std::vector<char*> rest = GatherRepeated(argc, argv, &bots, &options);
   std::vector<char*> args =
       absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
-  spdlog::set_pattern("[%H:%M:%S.%e] [%l] %v");
+  if (absl::Status s = SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
+    return Fail(s);
+  }
   if (args.size() < 2) {
     std::cerr << kUsage << "\n";
     return 2;

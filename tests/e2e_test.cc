@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -189,6 +190,31 @@ TEST(EndToEnd, CompressedRecordsVerifyAndReplay) {
   Cmd rp = testing::Sh(absl::StrCat(testing::kBin, "/arena replay $(ls ", dir, "/*.jsonl.zst | head -1)"));
   EXPECT_EQ(rp.code, 0) << rp.output;
   EXPECT_THAT(rp.output, ::testing::HasSubstr("result:"));
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// A bot that dies before connecting is reported at once, with how it ended
+// and the end of its output, not after the 30 s connect timeout.
+TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
+  const std::string dir = absl::StrCat(ARENA_BIN_DIR, "/../tests/e2e-early-", ::getpid());
+  testing::Sh("rm -rf " + dir + " && mkdir -p " + dir);
+  const std::string script = dir + "/dies.sh";
+  std::ofstream(script) << "#!/bin/sh\necho 'cannot load my model' >&2\nexit 3\n";
+  testing::Sh("chmod 755 " + script + " && chmod 755 " + dir);
+  const absl::Time t0 = absl::Now();
+  Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena match --game quasenbo --records ", dir,
+                                   "/r --connect_timeout_ms 600000 --bot a=", testing::kBin,
+                                   "/random_bot --bot b=", script));
+  // Far less than the 10-minute connect timeout: it did not wait it out.
+  EXPECT_LT(absl::Now() - t0, absl::Minutes(5));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("bot b exited with code 3 before connecting"));
+  EXPECT_THAT(r.output, HasSubstr("cannot load my model"));
 }
 
 }  // namespace
