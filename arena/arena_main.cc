@@ -8,6 +8,7 @@
 //   arena verify FILE|DIR
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "arena/launch.h"
 #include "arena/logging.h"
 #include "arena/record_tools.h"
@@ -35,7 +38,9 @@ ABSL_FLAG(std::vector<std::string>, option, {},
 ABSL_FLAG(int, seats, 0, "seats per match (0: the game's default; match: one per bot)");
 ABSL_FLAG(int, games, 0, "matches to play (tournament)");
 ABSL_FLAG(int, jobs, 1, "matches at a time");
-ABSL_FLAG(std::string, records, "records", "directory for records and standings");
+ABSL_FLAG(std::string, records, "",
+          "folder for records and standings (default: a new folder "
+          "records/<game>-<date>-<time>, printed)");
 ABSL_FLAG(uint64_t, seed, 0,
           "a PUBLIC tournament seed for demos and tests: deals are then "
           "predictable to anyone who knows it (0: none; the secret decides)");
@@ -144,7 +149,15 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
   c.set_compress_records(absl::GetFlag(FLAGS_compress));
   if (c.records_dir().empty()) {
-    return absl::InvalidArgumentError("--records must name a folder");
+    // A new folder of its own, never one of an earlier run.
+    const std::string stamp =
+        absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::LocalTimeZone());
+    std::string dir = absl::StrCat("records/", c.game(), "-", stamp);
+    for (int i = 2; std::filesystem::exists(dir); ++i) {
+      dir = absl::StrCat("records/", c.game(), "-", stamp, "-", i);
+    }
+    c.set_records_dir(dir);
+    std::cerr << "arena: records go to " << dir << "\n";
   }
   c.mutable_time_control()->set_decision_ms(absl::GetFlag(FLAGS_decision_ms));
   const std::string fp = absl::GetFlag(FLAGS_fault_policy);
