@@ -9,6 +9,7 @@
 //   arena standings DIR...
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -21,7 +22,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "arena/launch.h"
+#include "arena/logging.h"
 #include "arena/record_tools.h"
 #include "arena/sprt.h"
 #include "arena/standings.h"
@@ -41,7 +45,9 @@ ABSL_FLAG(std::vector<std::string>, option, {},
 ABSL_FLAG(int, seats, 0, "seats per match (0: the game's default; match: one per bot)");
 ABSL_FLAG(int, games, 0, "matches to play (tournament)");
 ABSL_FLAG(int, jobs, 1, "matches at a time");
-ABSL_FLAG(std::string, records, "records", "directory for records and standings");
+ABSL_FLAG(std::string, records, "",
+          "folder for records and standings (default: a new folder "
+          "records/<game>-<date>-<time>, printed)");
 ABSL_FLAG(uint64_t, seed, 0,
           "a PUBLIC tournament seed for demos and tests: deals are then "
           "predictable to anyone who knows it (0: none; the secret decides)");
@@ -69,6 +75,7 @@ ABSL_FLAG(int, max_restarts, 3, "restarts allowed per bot process");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
+ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, duplicate, true,
           "duplicate deals: each deal is played once for every rotation of the "
@@ -90,6 +97,9 @@ ABSL_FLAG(double, alpha, 0.05, "gate: chance of accepting H1 when H0 holds");
 ABSL_FLAG(double, beta, 0.05, "gate: chance of accepting H0 when H1 holds");
 ABSL_FLAG(int, max_games, 2000, "gate: matches after which it stops undecided (exit 3)");
 ABSL_FLAG(std::string, json, "", "gate: also write the result to this JSON file");
+ABSL_FLAG(bool, compress, false,
+          "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
+          "standings read both kinds");
 
 namespace arena {
 namespace {
@@ -169,8 +179,17 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_records_dir(absl::GetFlag(FLAGS_records));
   c.set_seed(absl::GetFlag(FLAGS_seed));
   c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
+  c.set_compress_records(absl::GetFlag(FLAGS_compress));
   if (c.records_dir().empty()) {
-    return absl::InvalidArgumentError("--records must name a folder");
+    // A new folder of its own, never one of an earlier run.
+    const std::string stamp =
+        absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::LocalTimeZone());
+    std::string dir = absl::StrCat("records/", c.game(), "-", stamp);
+    for (int i = 2; std::filesystem::exists(dir); ++i) {
+      dir = absl::StrCat("records/", c.game(), "-", stamp, "-", i);
+    }
+    c.set_records_dir(dir);
+    std::cerr << "arena: records go to " << dir << "\n";
   }
   c.mutable_time_control()->set_decision_ms(absl::GetFlag(FLAGS_decision_ms));
   const std::string fp = absl::GetFlag(FLAGS_fault_policy);
@@ -482,7 +501,11 @@ int RunStandings(const std::vector<std::string>& dirs) {
       if (summaries->empty()) {
         return Fail(absl::NotFoundError(absl::StrCat("no records in ", dir)));
       }
-      auto lines = ReadRecordFile(absl::StrCat(dir, "/", summaries->front().match_id, ".jsonl"));
+      std::string first = absl::StrCat(dir, "/", summaries->front().match_id, ".jsonl");
+      if (!std::filesystem::exists(first)) {
+        first = absl::StrCat(dir, "/", summaries->front().match_id, kCompressedSuffix);
+      }
+      auto lines = ReadRecordFile(first);
       if (lines.ok() && !lines->empty() && lines->front().has_header()) {
         const auto& h = lines->front().header();
         ctx.game = h.game();
@@ -543,7 +566,9 @@ int main(int argc, char** argv) {
   std::vector<char*> rest = GatherRepeated(argc, argv, &bots, &options);
   std::vector<char*> args =
       absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
-  spdlog::set_pattern("[%H:%M:%S.%e] [%l] %v");
+  if (absl::Status s = SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
+    return Fail(s);
+  }
   if (args.size() < 2) {
     std::cerr << kUsage << "\n";
     return 2;

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -66,29 +68,59 @@ bool BotProcess::Running() {
   if (r == 0) return true;
   if (r == pid_) {
     if (WIFEXITED(status)) {
-      spdlog::warn("bot {} (pid {}) exited with code {}", name_, pid_,
-                   WEXITSTATUS(status));
+      exit_status_ = absl::StrCat("exited with code ", WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
-      spdlog::warn("bot {} (pid {}) killed by signal {}", name_, pid_,
-                   WTERMSIG(status));
+      exit_status_ = absl::StrCat("killed by signal ", WTERMSIG(status), " (",
+                                  ::strsignal(WTERMSIG(status)), ")");
+    }
+    if (stopping_) {
+      spdlog::info("bot {} (pid {}) stopped: {}", name_, pid_, exit_status_);
+    } else {
+      spdlog::warn("bot {} (pid {}) {}", name_, pid_, exit_status_);
     }
   }
   pid_ = -1;
   return false;
 }
 
+std::string BotProcess::LogTail(size_t max_bytes) const {
+  std::ifstream in(log_path_, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const std::streamoff size = in.tellg();
+  const std::streamoff from =
+      size > static_cast<std::streamoff>(max_bytes) ? size - max_bytes : 0;
+  in.seekg(from);
+  std::string tail((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  if (from > 0) {
+    const size_t nl = tail.find('\n');
+    if (nl != std::string::npos) tail.erase(0, nl + 1);
+  }
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) {
+    tail.pop_back();
+  }
+  return tail;
+}
+
 void BotProcess::Stop(absl::Duration grace) {
   if (!Running()) return;
+  stopping_ = true;
   ::kill(-pid_, SIGTERM);
   const absl::Time until = absl::Now() + grace;
   while (absl::Now() < until) {
-    if (!Running()) return;
+    if (!Running()) {
+      stopping_ = false;
+      return;
+    }
     absl::SleepFor(absl::Milliseconds(20));
   }
   ::kill(-pid_, SIGKILL);
   int status;
   ::waitpid(pid_, &status, 0);
+  spdlog::info("bot {} (pid {}) killed after a grace of {}", name_, pid_,
+               absl::FormatDuration(grace));
   pid_ = -1;
+  stopping_ = false;
 }
 
 void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
@@ -104,21 +136,33 @@ absl::Status BotSupervisor::StartAll() {
     if (absl::Status s = e->process->Start(); !s.ok()) return s;
     names.push_back(name);
   }
-  if (!hub_->WaitForBots(names, connect_timeout_)) {
-    std::string missing;
+  // Wait for every bot to connect, but report a bot that exits at once
+  // (a wrong command, a crash at start) instead of waiting out the timeout.
+  const absl::Time until = absl::Now() + connect_timeout_;
+  for (;;) {
+    if (hub_->WaitForBots(names, absl::Milliseconds(50))) return absl::OkStatus();
     for (auto& [name, e] : bots_) {
-      if (!hub_->IsConnected(name)) {
-        absl::StrAppend(&missing, missing.empty() ? "" : ", ", name,
-                        e->process->Running() ? " (running, not connected)"
-                                              : " (exited)",
-                        ", log: ", e->process->log_path());
-      }
+      if (hub_->IsConnected(name) || e->process->Running()) continue;
+      const std::string tail = e->process->LogTail();
+      return absl::FailedPreconditionError(absl::StrCat(
+          "bot ", name, " ", e->process->exit_status(),
+          " before connecting (log: ", e->process->log_path(), ")",
+          tail.empty() ? "" : "; its last output:\n", tail));
     }
-    return absl::DeadlineExceededError(absl::StrCat(
-        "bots did not connect within ", absl::FormatDuration(connect_timeout_),
-        ": ", missing));
+    if (absl::Now() >= until) break;
   }
-  return absl::OkStatus();
+  std::string missing;
+  for (auto& [name, e] : bots_) {
+    if (!hub_->IsConnected(name)) {
+      absl::StrAppend(&missing, missing.empty() ? "" : ", ", name,
+                      e->process->Running() ? " (running, not connected)"
+                                            : " (exited)",
+                      ", log: ", e->process->log_path());
+    }
+  }
+  return absl::DeadlineExceededError(absl::StrCat(
+      "bots did not connect within ", absl::FormatDuration(connect_timeout_),
+      ": ", missing));
 }
 
 bool BotSupervisor::Ensure(const std::string& bot) {

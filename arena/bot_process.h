@@ -38,9 +38,15 @@ class BotProcess {
   void Stop(absl::Duration grace);
   const std::string& name() const { return name_; }
   const std::string& log_path() const { return log_path_; }
+  // How the process last ended ("exited with code 3", "killed by signal 9"),
+  // empty while it runs or before it first ends.
+  const std::string& exit_status() const { return exit_status_; }
+  // The last lines of its log (at most `max_bytes`), for error messages.
+  std::string LogTail(size_t max_bytes = 2000) const;
 
  private:
-  std::string name_, command_, log_path_;
+  std::string name_, command_, log_path_, exit_status_;
+  bool stopping_ = false;  // an end we asked for is logged at info level
   std::unique_ptr<BotExec> exec_;  // sealed: used in the forked child
   pid_t pid_ = -1;
 };

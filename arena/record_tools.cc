@@ -394,8 +394,8 @@ void ListRecords(const std::string& dir, bool part_only,
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) {
       const std::string name = e->d_name;
-      if ((!part_only && absl::EndsWith(name, ".jsonl")) ||
-          absl::EndsWith(name, ".jsonl.part")) {
+      if ((!part_only && IsRecordFileName(name)) ||
+          absl::EndsWith(name, ".part")) {
         files->push_back(absl::StrCat(dir, "/", name));
       }
     }

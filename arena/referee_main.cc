@@ -14,10 +14,12 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "arena/launch.h"
+#include "arena/logging.h"
 #include "arena/tournament.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address to listen on");
+ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
 ABSL_FLAG(std::string, config, "", "tournament config (text-format TournamentConfig)");
 ABSL_FLAG(int64_t, connect_timeout_s, 300,
           "how long to wait for the bots, unless the config says");
@@ -27,7 +29,10 @@ int main(int argc, char** argv) {
       "A standalone referee.\nUsage: referee --listen ADDR --config FILE");
   absl::ParseCommandLine(argc, argv);
   ::umask(077);  // records, standings and secrets: the organiser's only
-  spdlog::set_pattern("[%H:%M:%S.%e] [%l] %v");
+  if (absl::Status s = arena::SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
+    std::cerr << "referee: " << s.message() << "\n";
+    return 2;
+  }
   const std::string path = absl::GetFlag(FLAGS_config);
   if (path.empty()) {
     std::cerr << "referee: --config FILE is required\n";

@@ -352,8 +352,7 @@ absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.size() > 6 &&
-        name.compare(name.size() - 6, 6, ".jsonl") == 0 && name[0] != '.') {
+    if (e.is_regular_file() && IsRecordFileName(name) && name[0] != '.') {
       files.push_back(e.path().string());
     }
   }

@@ -75,7 +75,7 @@ absl::StatusOr<std::string> StandingsJson(const v1::Standings& standings);
 absl::Status WriteStandings(const v1::Standings& standings,
                             const std::string& dir);
 
-// Summaries of the complete records (*.jsonl) directly in `dir`, sorted by
+// Summaries of the complete records (*.jsonl, *.jsonl.zst) directly in `dir`, sorted by
 // file name. A record that cannot be read is skipped and named in
 // `problems` (nothing else is lost).
 absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(

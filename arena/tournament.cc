@@ -182,7 +182,7 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
     const std::string name = e.path().filename().string();
     const bool busy_hidden =
         name == kInProgressDir && !std::filesystem::is_empty(e.path(), ec);
-    if (name == "manifest.json" || absl::EndsWith(name, ".jsonl") || busy_hidden) {
+    if (name == "manifest.json" || IsRecordFileName(name) || busy_hidden) {
       return absl::AlreadyExistsError(absl::StrCat(
           "records folder ", dir, " already holds a tournament (", name,
           "); resume it with --resume ", dir, " or use another folder"));
@@ -348,7 +348,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     for (int i = 0; i < planned; ++i) {
       const ScheduledMatch& sm = schedule.matches[i];
       const std::string id = match_id(i);
-      const std::string path = absl::StrCat(dir, "/", id, ".jsonl");
+      // A record, plain or compressed (a folder holds one kind, but resume
+      // takes either).
+      std::string path = absl::StrCat(dir, "/", id, ".jsonl");
+      if (!std::filesystem::exists(path, ec)) path = absl::StrCat(dir, "/", id, kCompressedSuffix);
       if (!std::filesystem::exists(path, ec)) {
         todo.push_back(i);
         continue;
@@ -437,7 +440,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
         for (const auto& b : needed) hooks.ensure_bot(b);
       }
-      auto writer = RecordWriter::Open(config.records_dir(), spec.match_id);
+      auto writer = RecordWriter::Open(config.records_dir(), spec.match_id,
+                                       config.compress_records());
       MatchOutcome outcome;
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());

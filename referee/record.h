@@ -26,11 +26,19 @@ namespace arena {
 // The hidden folder of in-progress records, inside a records folder.
 inline constexpr char kInProgressDir[] = ".inprogress";
 
+// Compressed records end in this (zstd frames; `--compress`).
+inline constexpr char kCompressedSuffix[] = ".jsonl.zst";
+// A record file of either kind.
+bool IsRecordFileName(const std::string& name);
+
 class RecordWriter {
  public:
-  // An empty `dir` makes a writer that keeps lines in memory only.
+  // An empty `dir` makes a writer that keeps lines in memory only. With
+  // `compress`, the file is a zstd stream (level 3, a 128 KiB window, so a
+  // match holds a small bounded state) named <match_id>.jsonl.zst.
   static absl::StatusOr<std::unique_ptr<RecordWriter>> Open(
-      const std::string& dir, const std::string& match_id);
+      const std::string& dir, const std::string& match_id,
+      bool compress = false);
   ~RecordWriter();
 
   absl::Status Append(const v1::RecordLine& line);
@@ -43,7 +51,10 @@ class RecordWriter {
 
  private:
   RecordWriter() = default;
+  absl::Status WriteCompressed(const char* data, size_t size, bool end);
   FILE* file_ = nullptr;
+  struct ZstdContext;
+  std::unique_ptr<ZstdContext> zstd_;  // set when compressing
   std::string part_path_;
   std::string final_path_;
   std::vector<std::string> lines_;
@@ -63,7 +74,9 @@ std::string HeaderDigest(const v1::RecordHeader& header);
 // Serialises one line (no trailing newline).
 std::string RecordLineToJson(const v1::RecordLine& line);
 
-// Parses a whole record file. Errors name the file and the line.
+// Parses a whole record file, plain or zstd-compressed (told by its first
+// bytes, whatever its name). Errors name the file and the line. A compressed
+// record that would expand past 1 GiB is refused.
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     const std::string& path);
 // Parses record lines held in memory.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -192,6 +193,53 @@ TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
   EXPECT_EQ(v.code, 1);
   EXPECT_THAT(v.output, HasSubstr("FAIL"));
   EXPECT_THAT(v.output, HasSubstr("match " + id));
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+TEST(EndToEnd, CompressedRecordsVerifyAndReplay) {
+  const std::string dir = testing::FreshTempDir("zstd");
+  Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 4 --compress",
+                                   " --bot a=", testing::kBin, "/random_bot --bot b=", testing::kBin,
+                                   "/random_bot --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output;
+  Cmd ls = testing::Sh(absl::StrCat("ls ", dir, " | grep -c 'jsonl.zst$'"));
+  EXPECT_EQ(ls.output, "4\n");
+  Cmd v = testing::Sh(absl::StrCat(testing::kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_THAT(v.output, ::testing::HasSubstr("4 of 4 records verified; the standings agree"));
+  Cmd rp = testing::Sh(absl::StrCat(testing::kBin, "/arena replay $(ls ", dir, "/*.jsonl.zst | head -1)"));
+  EXPECT_EQ(rp.code, 0) << rp.output;
+  EXPECT_THAT(rp.output, ::testing::HasSubstr("result:"));
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// A bot that dies before connecting is reported at once, with how it ended
+// and the end of its output, not after the 30 s connect timeout.
+TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
+  const std::string dir = absl::StrCat(ARENA_BIN_DIR, "/../tests/e2e-early-", ::getpid());
+  testing::Sh("rm -rf " + dir + " && mkdir -p " + dir);
+  const std::string script = dir + "/dies.sh";
+  std::ofstream(script) << "#!/bin/sh\necho 'cannot load my model' >&2\nexit 3\n";
+  testing::Sh("chmod 755 " + script + " && chmod 755 " + dir);
+  const absl::Time t0 = absl::Now();
+  Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena match --game quasenbo --records ", dir,
+                                   "/r --connect_timeout_ms 600000 --bot a=", testing::kBin,
+                                   "/random_bot --bot b=", script));
+  // Far less than the 10-minute connect timeout: it did not wait it out.
+  EXPECT_LT(absl::Now() - t0, absl::Minutes(5));
+  EXPECT_EQ(r.code, 1) << r.output;  // a bot that could not start (issue 12)
+  EXPECT_THAT(r.output, HasSubstr("bot b exited with code 3 before connecting"));
+  EXPECT_THAT(r.output, HasSubstr("cannot load my model"));
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
 
 #include "arena/record_tools.h"
 #include "gmock/gmock.h"
@@ -472,6 +476,72 @@ TEST_F(Edited, FaultPolicyAndTimeControlAgainstTheEvents) {
   reseal();
   ExpectFails("time control", "over the time control's 2000000 us");
   (void)longest;
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// --compress: a zstd record reads back line for line as the plain one, and
+// verifies; a Quodlibet partie (the longest match) shrinks below 100 KB.
+TEST(CompressedRecords, ReadBackAsThePlainOneAndVerify) {
+  auto game = CreateGame("quodlibet", {}, 4);
+  ASSERT_TRUE(game.ok()) << game.status();
+  MatchSpec spec;
+  spec.match_id = "partie";
+  spec.game_name = "quodlibet";
+  spec.seed = 4242;
+  spec.seat_bots = {"a", "b", "c", "d"};
+  std::string templ = ::testing::TempDir() + "/zst-XXXXXX";
+  ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+  std::map<bool, std::string> path;
+  std::map<bool, std::vector<v1::RecordLine>> read;
+  for (bool compress : {false, true}) {
+    const std::string dir = absl::StrCat(templ, compress ? "/z" : "/p");
+    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+    auto w = RecordWriter::Open(dir, spec.match_id, compress);
+    ASSERT_TRUE(w.ok());
+    LocalSeatLink link(testing::RandomPolicy(7));
+    MatchOutcome o = RunMatch(**game, spec, link, **w);
+    ASSERT_TRUE(o.record_status.ok()) << o.record_status;
+    path[compress] = o.record_path;
+    auto lines = ReadRecordFile(o.record_path);
+    ASSERT_TRUE(lines.ok()) << lines.status();
+    EXPECT_TRUE(VerifyRecord(*lines, o.record_path).ok());
+    read[compress] = *lines;
+  }
+  EXPECT_THAT(path[true], ::testing::EndsWith("/partie.jsonl.zst"));
+  ASSERT_EQ(read[false].size(), read[true].size());
+  read[false].back().mutable_result()->clear_header_digest();  // wall clock
+  read[true].back().mutable_result()->clear_header_digest();
+  for (size_t i = 1; i < read[false].size(); ++i) {
+    EXPECT_TRUE(read[false][i].SerializeAsString() == read[true][i].SerializeAsString())
+        << "line " << i + 1;
+  }
+  struct stat plain, zst;
+  ASSERT_EQ(::stat(path[false].c_str(), &plain), 0);
+  ASSERT_EQ(::stat(path[true].c_str(), &zst), 0);
+  EXPECT_LT(zst.st_size, 100 * 1000) << "plain " << plain.st_size;
+  std::cout << "Quodlibet partie record: " << plain.st_size << " bytes plain, "
+            << zst.st_size << " bytes zstd\n";
+
+  // A cut or corrupted compressed record is refused with the file named.
+  std::ifstream in(path[true], std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = templ + "/cut.jsonl.zst";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  auto c = ReadRecordFile(cut);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(c.status().message(), HasSubstr(cut));
+  bytes[bytes.size() / 2] ^= 0x5a;
+  bytes[bytes.size() / 3] ^= 0x5a;
+  const std::string bad = templ + "/bad.jsonl.zst";
+  std::ofstream(bad, std::ios::binary) << bytes;
+  auto b = ReadRecordFile(bad);
+  ASSERT_FALSE(b.ok());
+  EXPECT_THAT(b.status().message(), HasSubstr(bad));
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ std::vector<std::string> RecordFiles(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
-    if (absl::EndsWith(n, ".jsonl")) out.push_back(e.path().string());
+    if (IsRecordFileName(n)) out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -242,6 +242,23 @@ TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
   EXPECT_EQ(Sh(absl::StrCat("ls ", dir, "/r/.rejected | wc -l")).output, "1\n");
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/r"));
   EXPECT_EQ(v.code, 0) << v.output;
+}
+
+TEST(Tournament, CompressedRecordsResumeAndRebuildToo) {
+  const std::string dir = FreshTempDir("zst");
+  const std::string flags =
+      absl::StrCat(" --game quasenbo --games 4 --compress --secret_file ", dir,
+                   "/s --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament", flags, " --records ", dir, "/r"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  ASSERT_EQ(RecordFiles(dir + "/r").size(), 4u);
+  EXPECT_TRUE(absl::EndsWith(RecordFiles(dir + "/r")[0], ".jsonl.zst"));
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/r", flags));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("4 of 4 matches recorded, 0 to play"));
+  r = Sh(absl::StrCat(kBin, "/arena standings ", dir, "/r"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("4 of 4 matches, 2 deal groups"));
 }
 
 TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
