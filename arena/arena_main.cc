@@ -433,6 +433,9 @@ int RunGate(const std::vector<std::string>& options) {
       cand, base, c->game(), c->seats(), group_size, decided.llr, decided.bounds.lower,
       decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size), e.elo,
       e.low, e.high);
+  if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
+    std::cout << "(every deal group went the same way: the Elo is a bound)\n";
+  }
   if (decided.decision == SprtDecision::kH1) {
     std::cout << absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s\n",
                                  cand, elo1, base);

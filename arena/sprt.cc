@@ -97,10 +97,11 @@ EloEstimate EstimateElo(const std::vector<double>& counts) {
   mean /= n;
   const double var = std::max(0.0, sq / n - mean * mean);
   const double se = std::sqrt(var / n);
-  auto elo = [](double s) {
-    s = std::clamp(s, 1e-6, 1 - 1e-6);
-    return EloFromScore(s);
-  };
+  // Scores are kept half a group away from 0 and 1, so that a candidate
+  // that won (or lost) every group gets a finite Elo, a bound rather than
+  // an estimate.
+  const double edge = 0.5 / n;
+  auto elo = [edge](double s) { return EloFromScore(std::clamp(s, edge, 1 - edge)); };
   e.elo = elo(mean);
   e.low = elo(mean - 1.959963984540054 * se);
   e.high = elo(mean + 1.959963984540054 * se);

@@ -61,7 +61,8 @@ int GroupHalfPoints(const std::vector<RatedMatch>& group, int candidate,
 
 // Elo of the candidate against the baseline from the category counts, with
 // a 95% interval (normal approximation to the mean group score, variance of
-// the group scores: pairing by deal is kept).
+// the group scores: pairing by deal is kept). Mean scores are clamped to
+// [1/(2N), 1 - 1/(2N)] for N groups, so a clean sweep gives a finite bound.
 struct EloEstimate {
   double elo = 0, low = 0, high = 0;
 };

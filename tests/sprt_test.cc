@@ -79,6 +79,10 @@ TEST(Sprt, EloEstimateOfAnEvenMatchIsZero) {
   e = EstimateElo({0, 0, 0, 7, 0});
   EXPECT_NEAR(e.elo, 190.849, 0.001);
   EXPECT_NEAR(e.low, e.high, 1e-9);
+  // Every one of 10 groups won: the score is taken as 1 - 1/20, i.e.
+  // 400 log10(19) = 511.5 Elo, a bound rather than infinity.
+  e = EstimateElo({0, 0, 0, 0, 10});
+  EXPECT_NEAR(e.elo, 511.5, 0.1);
 }
 
 }  // namespace
