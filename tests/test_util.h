@@ -107,7 +107,9 @@ inline void ExpectSameRecordButWallClock(const std::vector<std::string>& a,
     }
     EXPECT_EQ(pa[i].SerializeAsString(), pb[i].SerializeAsString())
         << "line " << i + 1;
-    if (i > 0 && i + 1 < a.size()) EXPECT_EQ(a[i], b[i]) << "line " << i + 1;
+    if (i > 0 && i + 1 < a.size()) {
+      EXPECT_EQ(a[i], b[i]) << "line " << i + 1;
+    }
   }
 }
 
