@@ -76,6 +76,9 @@ ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to con
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
 ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
+ABSL_FLAG(bool, fresh_bots_per_rotation, true,
+          "duplicate deals: replace every bot process by a fresh one between "
+          "seat rotations, so that no process sees a deal twice");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, duplicate, true,
           "duplicate deals: each deal is played once for every rotation of the "
@@ -306,6 +309,7 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
   lo.resume = !resume.empty();
+  lo.fresh_bots_per_rotation = absl::GetFlag(FLAGS_fresh_bots_per_rotation);
   lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
   lo.show_progress = absl::GetFlag(FLAGS_progress) && !single;
   if (single) {
@@ -376,6 +380,9 @@ int RunGate(const std::vector<std::string>& options) {
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
   lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
   lo.show_progress = false;
+  // The SPRT needs whole deal groups as it goes, so a group's rotations are
+  // played together by the same processes (a CI gate's bots are trusted).
+  lo.fresh_bots_per_rotation = false;
   // [candidate, baseline, filler (or baseline)...], rotated by the schedule.
   lo.fixed_seating = {0, 1};
   for (int s = 2; s < c->seats(); ++s) lo.fixed_seating.push_back(bots.size() > 2 ? 2 : 1);

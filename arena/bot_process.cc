@@ -73,8 +73,9 @@ bool BotProcess::Running() {
       exit_status_ = absl::StrCat("killed by signal ", WTERMSIG(status), " (",
                                   ::strsignal(WTERMSIG(status)), ")");
     }
-    if (stopping_) {
-      spdlog::info("bot {} (pid {}) stopped: {}", name_, pid_, exit_status_);
+    if (stopping_ || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+      spdlog::info("bot {} (pid {}) {}", name_, pid_,
+                   stopping_ ? "stopped: " + exit_status_ : exit_status_);
     } else {
       spdlog::warn("bot {} (pid {}) {}", name_, pid_, exit_status_);
     }
@@ -190,6 +191,30 @@ bool BotSupervisor::Ensure(const std::string& bot) {
     hub_->WaitForBot(bot, connect_timeout_);
   }
   return !e.dropped;
+}
+
+absl::Status BotSupervisor::RenewAll() {
+  std::map<std::string, int> before;  // connections of each bot so far
+  for (auto& [name, e] : bots_) {
+    absl::MutexLock lock(&e->mu);
+    if (e->dropped) continue;
+    e->process->Stop(absl::Seconds(2));
+    before[name] = hub_->Connections(name);
+    if (absl::Status s = e->process->Start(); !s.ok()) return s;
+  }
+  // Connected again, on a new stream (not the old one, still closing).
+  const absl::Time until = absl::Now() + connect_timeout_;
+  for (const auto& [name, count] : before) {
+    while (!(hub_->Connections(name) > count && hub_->IsConnected(name))) {
+      if (absl::Now() > until) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            "the fresh process of bot ", name, " did not connect within ",
+            absl::FormatDuration(connect_timeout_)));
+      }
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::vector<std::string> BotSupervisor::Dropped() const {

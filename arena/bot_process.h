@@ -62,6 +62,10 @@ class BotSupervisor {
   absl::Status StartAll();
   // Restarts `bot` if it is not connected; false if it is dropped.
   bool Ensure(const std::string& bot);
+  // Replaces every bot process that is not dropped by a fresh one (a new
+  // sandbox, no memory of the matches before) and waits until all are
+  // connected. Does not count against max_restarts.
+  absl::Status RenewAll();
   std::vector<std::string> Dropped() const;
   void StopAll();
 

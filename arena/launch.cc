@@ -206,6 +206,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.on_recorded = options.on_recorded;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
+      if (options.fresh_bots_per_rotation) {
+        hooks.new_bot_processes = [&] { return supervisor.RenewAll(); };
+      }
     } else {
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }

@@ -26,6 +26,10 @@ struct LaunchOptions {
   // sandboxed run listens on a Unix socket only, bound into each sandbox.
   SandboxOptions sandbox;
   bool resume = false;                 // TournamentHooks::resume
+  // Duplicate deals: fresh bot processes for each rotation, so that no bot
+  // process sees a deal twice (TournamentHooks::new_bot_processes). Off for
+  // arena gate, which needs whole deal groups as it goes.
+  bool fresh_bots_per_rotation = true;
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
 };

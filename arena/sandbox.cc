@@ -90,6 +90,14 @@ std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
       !std::filesystem::is_symlink("/var/run", ec)) {
     a.insert(a.end(), {"--tmpfs", "/var/run"});
   }
+  // A working folder under one of the fresh folders above is bound back
+  // into the sandbox read-only, so that bot commands relative to it work.
+  const std::string cwd = WorkingDir();
+  for (const char* fresh : {"/tmp", "/var/tmp", "/run"}) {
+    if (absl::StartsWith(cwd, absl::StrCat(fresh, "/"))) {
+      a.insert(a.end(), {"--ro-bind", cwd, cwd});
+    }
+  }
   for (const auto& hidden : o.hidden_paths) {
     if (hidden.empty()) continue;
     const std::string p = Absolute(hidden);
@@ -103,7 +111,6 @@ std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
   if (!o.socket_host_path.empty()) {
     a.insert(a.end(), {"--bind", Absolute(o.socket_host_path), kSandboxSocket});
   }
-  const std::string cwd = WorkingDir();
   if (!cwd.empty()) a.insert(a.end(), {"--chdir", cwd});
   a.insert(a.end(), {"--", "/bin/sh", "-c", shell_command});
   return a;

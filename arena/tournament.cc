@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -382,10 +383,39 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                  planned, todo.size());
   }
 
+  // Duplicate deals with fresh bot processes between rotations: the matches
+  // to play, rotation by rotation (phase k: the k-th match of every group).
+  std::vector<size_t> phase_ends;  // end of each phase in `todo`
+  if (duplicate && hooks.new_bot_processes) {
+    std::vector<int> rotation(planned, 0);
+    std::map<int, int> seen;  // deal -> matches of it so far
+    for (int i = 0; i < planned; ++i) rotation[i] = seen[schedule.matches[i].deal]++;
+    std::stable_sort(todo.begin(), todo.end(),
+                     [&](int a, int b) { return rotation[a] < rotation[b]; });
+    for (size_t t = 1; t <= todo.size(); ++t) {
+      if (t == todo.size() || rotation[todo[t]] != rotation[todo[t - 1]]) {
+        phase_ends.push_back(t);
+      }
+    }
+  } else {
+    phase_ends.push_back(todo.size());
+    if (duplicate && !hooks.fixed_seating.empty()) {
+      // one seating: nothing to rotate
+    } else if (duplicate) {
+      spdlog::warn(
+          "duplicate deals with bot processes that live through the whole "
+          "tournament: a bot that remembers a deal from one rotation knows "
+          "other seats' hands when it comes round again; between untrusted "
+          "bots, use independent deals");
+    }
+  }
+
   absl::Mutex mu;
   int64_t done = 0;
   const int64_t to_play = static_cast<int64_t>(todo.size());
   std::atomic<int64_t> next{0};
+  std::atomic<int64_t> phase_end{0};
+  std::atomic<bool> stopped{false};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
   const int every = config.standings_every() > 0 ? config.standings_every() : 20;
@@ -414,8 +444,12 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
 
   auto worker = [&] {
     for (;;) {
+      if (stopped.load()) return;
       const int64_t t = next.fetch_add(1);
-      if (t >= to_play) return;
+      if (t >= phase_end.load()) {
+        next.fetch_sub(1);  // the next phase starts here
+        return;
+      }
       const int64_t i = todo[t];
       const ScheduledMatch& sm = schedule.matches[i];
       MatchSpec spec;
@@ -458,7 +492,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         if (!outcome.record_status.ok()) continue;  // a match without a whole record does not count
         summaries.push_back(SummarizeMatch(spec, outcome));
         if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
-          next.store(to_play);  // stop: no further match is started
+          stopped.store(true);  // stop: no further match is started
         }
         if (summaries.size() % every == 0 && absl::Now() >= next_refresh) {
           snapshot = summaries;
@@ -477,10 +511,21 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       if (!snapshot.empty()) refresh(std::move(snapshot));
     }
   };
-  std::vector<std::thread> threads;
   const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+  for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
+    if (p > 0) {
+      spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
+                   p + 1, phase_ends.size());
+      if (absl::Status s = hooks.new_bot_processes(); !s.ok()) {
+        spdlog::error("cannot start fresh bot processes: {}", s.ToString());
+        // Played on: each bot that is not connected faults (policy decides).
+      }
+    }
+    phase_end.store(static_cast<int64_t>(phase_ends[p]));
+    std::vector<std::thread> threads;
+    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+  }
 
   auto st = BuildStandings(context, summaries);
   if (!st.ok()) return st.status();

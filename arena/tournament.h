@@ -48,6 +48,13 @@ struct TournamentHooks {
   // that verifies count as played; other records of scheduled matches (and
   // unfinished ones) are moved to .rejected/ and their matches played again.
   bool resume = false;
+  // Duplicate deals: replaces every bot process by a fresh one (in a fresh
+  // sandbox) between rotations. With it, the matches are played rotation by
+  // rotation (every deal group's first rotation, then every group's second,
+  // ...), so no bot process ever sees one deal twice, nor keeps a revealed
+  // seed until the deal comes round again. Without it (bots this process
+  // does not start, arena gate), a bot with memory can recognise a deal.
+  std::function<absl::Status()> new_bot_processes;
 };
 
 // The records folder's subfolder for records a resume could not use.

@@ -25,6 +25,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -212,11 +213,16 @@ int main(int argc, char** argv) {
   std::set<std::string> seen_matches;
   std::vector<std::string> ended;  // matches this bot saw before the current one
   bool once = false;
+  const std::string process_id = absl::StrCat(std::random_device{}(), "-", std::random_device{}());
   return arena::bots::BotMain(
       argc, argv, "hostile-bot",
       [&](const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
         absl::MutexLock lock(&mu);
         if (seen_matches.insert(r.match_id()).second) {
+          // Which process played which match: no process may see a deal twice.
+          // (pids repeat across sandboxes: each process has its own namespace)
+          std::printf("PLAYED %s %s\n", process_id.c_str(), r.match_id().c_str());
+          std::fflush(stdout);
           if (!once) {
             once = true;
             if (absl::GetFlag(FLAGS_attack_proc)) AttackProc();

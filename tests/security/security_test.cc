@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -18,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "arena/v1/record.pb.h"
 #include "tests/e2e_util.h"
 
 namespace arena {
@@ -63,6 +65,7 @@ class Listener {
 
 struct AttackLog {
   std::map<std::string, int> blocked, succeeded;  // by attack name
+  std::map<std::string, std::vector<std::string>> played;  // pid -> match ids
   int predicted_hits = 0, predicted_misses = 0;
   bool tmp_writable = false;
   std::string text;
@@ -79,6 +82,8 @@ AttackLog ReadAttackLog(const std::string& path) {
       (w[2] == "blocked" ? log.blocked : log.succeeded)[w[1]]++;
     } else if (w.size() >= 3 && w[0] == "PREDICT") {
       (w[2] == "hit" ? log.predicted_hits : log.predicted_misses)++;
+    } else if (w.size() >= 3 && w[0] == "PLAYED") {
+      log.played[w[1]].push_back(w[2]);
     } else if (w.size() >= 2 && w[0] == "TMP") {
       log.tmp_writable = w[1] == "writable";
     }
@@ -124,7 +129,9 @@ TEST(Security, HostileBotInTheSandboxFailsEveryAttackAndTheVictimIsUnharmed) {
     EXPECT_GE(log.blocked[attack], 1) << attack << " was not tried\n" << log.text;
   }
   EXPECT_EQ(log.blocked["read-inprogress-record"], games) << log.text;
-  EXPECT_EQ(log.blocked["write-outside-tmp"], static_cast<int>(probes.size()));
+  // Each bot process (one per seat rotation of the duplicate deals) tries.
+  EXPECT_EQ(log.blocked["write-outside-tmp"],
+            static_cast<int>(probes.size() * log.played.size()));
   EXPECT_TRUE(log.tmp_writable) << "the bot's private /tmp must be writable";
   // Its own deal, let alone the others' hands, is never predicted.
   EXPECT_EQ(log.predicted_hits, 0) << log.text;
@@ -187,6 +194,61 @@ TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
   EXPECT_EQ(bad.code, 1) << bad.output;
   EXPECT_THAT(bad.output, HasSubstr("standings.json: does not match the records"));
   EXPECT_THAT(bad.output, HasSubstr("bot " + st.rows(1).bot()));
+}
+
+// The deal group of every record in `dir`, by match id.
+std::map<std::string, std::string> DealGroups(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : testing::RecordFiles(dir)) {
+    std::ifstream in(f);
+    std::string header;
+    std::getline(in, header);
+    v1::RecordLine line;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(header, &line).ok()) << f;
+    out[line.header().match_id()] = line.header().deal_group();
+  }
+  return out;
+}
+
+// The most times one bot process met one deal.
+int MostSightingsOfADeal(const AttackLog& log, const std::map<std::string, std::string>& groups) {
+  int most = 0;
+  for (const auto& [pid, matches] : log.played) {
+    std::map<std::string, int> seen;
+    for (const auto& m : matches) {
+      EXPECT_TRUE(groups.count(m)) << m;
+      most = std::max(most, ++seen[groups.at(m)]);
+    }
+  }
+  return most;
+}
+
+// Duplicate deals (the default) play every deal once per seat rotation. A
+// bot process that met a deal before would know the other seats' hands, so
+// every rotation gets fresh bot processes in fresh sandboxes.
+TEST(Security, NoBotProcessMeetsADealTwice) {
+  for (bool fresh : {true, false}) {
+    const std::string records = WorkDir(absl::StrCat("rotations-", fresh)) + "/records";
+    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
+                            " --fresh_bots_per_rotation=", fresh ? "true" : "false",
+                            " --records ", records, " --bot 'hostile=", kBin,
+                            "/hostile_bot --attack_proc=false' --bot victim=", kBin,
+                            "/random_bot"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
+    const auto groups = DealGroups(records);
+    ASSERT_EQ(groups.size(), 16u);
+    std::set<std::string> distinct;
+    for (const auto& [m, d] : groups) distinct.insert(d);
+    ASSERT_EQ(distinct.size(), 8u) << "16 matches in deal groups of 2";
+    if (fresh) {
+      EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
+      EXPECT_EQ(log.played.size(), 2u) << "one process per rotation";
+    } else {
+      // The control: one process for the whole run meets each deal twice.
+      EXPECT_EQ(MostSightingsOfADeal(log, groups), 2) << log.text;
+    }
+  }
 }
 
 std::string FirstDeal(const std::string& record) {
