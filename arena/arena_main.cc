@@ -4,20 +4,23 @@
 //   arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]
 //   arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N
 //                    --jobs J --records DIR [--option KEY=VALUE ...]
-//   arena replay FILE [--seat S] [--step K]
+//   arena replay FILE [--seat S] [--step K] [--json]
 //   arena verify FILE|DIR
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/launch.h"
 #include "arena/record_tools.h"
+#include "arena/replay.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
 #include "referee/registry.h"
@@ -45,6 +48,7 @@ ABSL_FLAG(int, max_restarts, 3, "restarts allowed per bot process");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
+ABSL_FLAG(bool, json, false, "replay: print one JSON document (arena.v1.Replay) for tools");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 
 namespace arena {
@@ -55,7 +59,7 @@ constexpr char kUsage[] =
     "  arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]\n"
     "  arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N\n"
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
-    "  arena replay FILE [--seat S] [--step K]\n"
+    "  arena replay FILE [--seat S] [--step K] [--json]\n"
     "  arena verify FILE|DIR\n"
     "Repeat --bot and --option once per value.";
 
@@ -135,6 +139,43 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   return c;
 }
 
+// Flags that only some subcommands read; giving one to another subcommand is
+// an error rather than silently ignored.
+const std::vector<std::string>& SubcommandFlags() {
+  static const auto* names = new std::vector<std::string>{"seat", "step", "json"};
+  return *names;
+}
+const std::vector<std::string>& PlayFlags() {
+  static const auto* names = new std::vector<std::string>{
+      "game", "seats", "games", "jobs", "records", "seed", "decision_ms",
+      "fault_policy", "decision_cap", "auto_moves", "max_restarts",
+      "connect_timeout_ms", "progress"};
+  return *names;
+}
+bool FlagChanged(const std::string& name) {
+  const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+  return f != nullptr && f->CurrentValue() != f->DefaultValue();
+}
+// OK if `cmd` was given no flag but its own (`allowed`) and, for the play
+// subcommands (allowed empty), the play flags.
+absl::Status OnlyFlagsOf(const std::string& cmd, const std::vector<std::string>& allowed,
+                         const std::vector<std::string>& bots,
+                         const std::vector<std::string>& options) {
+  std::vector<std::string> check = SubcommandFlags();
+  if (!allowed.empty()) {
+    check.insert(check.end(), PlayFlags().begin(), PlayFlags().end());
+    if (!bots.empty()) return absl::InvalidArgumentError(absl::StrCat("--bot is not a flag of arena ", cmd));
+    if (!options.empty()) return absl::InvalidArgumentError(absl::StrCat("--option is not a flag of arena ", cmd));
+  }
+  for (const auto& name : check) {
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    if (FlagChanged(name)) {
+      return absl::InvalidArgumentError(absl::StrCat("--", name, " is not a flag of arena ", cmd));
+    }
+  }
+  return absl::OkStatus();
+}
+
 int RunPlay(bool single, const std::vector<std::string>& bots,
             const std::vector<std::string>& options) {
   auto c = ConfigFromFlags(bots, options);
@@ -181,6 +222,7 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
+    if (absl::Status s = OnlyFlagsOf(cmd, {}, bots, options); !s.ok()) return Fail(s);
     if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
@@ -188,6 +230,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));
+    if (absl::Status s = OnlyFlagsOf("verify", {"none"}, bots, options); !s.ok()) return Fail(s);
     VerifySummary sum = VerifyPath(args[2]);
     for (const auto& f : sum.failures) std::cout << "FAIL " << f << "\n";
     std::cout << sum.passed << " of " << sum.files << " records verified";
@@ -196,14 +239,26 @@ int main(int argc, char** argv) {
     return sum.failures.empty() && sum.files > 0 ? 0 : 1;
   }
   if (cmd == "replay") {
-    if (args.size() != 3) return Fail(absl::InvalidArgumentError("replay FILE"));
+    if (args.size() != 3) {
+      return Fail(absl::InvalidArgumentError(
+          "replay takes one record file: arena replay FILE [--seat S] [--step K] [--json]"));
+    }
+    if (absl::Status s = OnlyFlagsOf("replay", {"seat", "step", "json"}, bots, options);
+        !s.ok()) {
+      return Fail(s);
+    }
     auto lines = ReadRecordFile(args[2]);
     if (!lines.ok()) return Fail(lines.status());
     ReplayOptions ro;
     ro.seat = absl::GetFlag(FLAGS_seat);
     ro.step = absl::GetFlag(FLAGS_step);
-    absl::Status s = Replay(*lines, ro, std::cout);
-    if (!s.ok()) return Fail(s);
+    auto replay = BuildReplay(*lines, ro);
+    if (!replay.ok()) return Fail(replay.status());
+    if (absl::GetFlag(FLAGS_json)) {
+      std::cout << ReplayToJson(*replay) << "\n";
+    } else {
+      PrintReplayText(*replay, std::cout);
+    }
     return 0;
   }
   if (cmd == "games") {
