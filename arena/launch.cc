@@ -11,6 +11,7 @@
 #include "arena/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/bot_hub.h"
 #include "spdlog/spdlog.h"
@@ -68,6 +69,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     ids.push_back({b.name(), b.token()});
   }
   BotHub hub(ids);
+  // Stock tools: grpc.health.v1.Health and server reflection (docs/bots.md).
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
@@ -77,6 +81,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", options.listen));
   }
+  server->GetHealthCheckService()->SetServingStatus("arena.v1.Referee", true);
   std::string address = options.listen;
   if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
     address = absl::StrCat(address.substr(0, colon), ":", port);
