@@ -6,6 +6,7 @@
 //                    --jobs J --records DIR [--option KEY=VALUE ...]
 //   arena replay FILE [--seat S] [--step K] [--json]
 //   arena verify FILE|DIR
+//   arena html DIR [--out OUT] [--replays N]
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/html.h"
 #include "arena/launch.h"
 #include "arena/record_tools.h"
 #include "arena/replay.h"
@@ -48,6 +50,10 @@ ABSL_FLAG(int, max_restarts, 3, "restarts allowed per bot process");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
+ABSL_FLAG(std::string, out, "", "html: folder for the site (default: DIR/html)");
+ABSL_FLAG(int, replays, -1, "html: replay pages to write at most (-1: one per record)");
+ABSL_FLAG(bool, html, false,
+          "match, tournament: also write the HTML site (records folder/html)");
 ABSL_FLAG(bool, json, false, "replay: print one JSON document (arena.v1.Replay) for tools");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 
@@ -61,6 +67,7 @@ constexpr char kUsage[] =
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
     "  arena replay FILE [--seat S] [--step K] [--json]\n"
     "  arena verify FILE|DIR\n"
+    "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "Repeat --bot and --option once per value.";
 
 // absl's list flags keep the last occurrence only; --bot and --option are
@@ -142,14 +149,15 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
 // Flags that only some subcommands read; giving one to another subcommand is
 // an error rather than silently ignored.
 const std::vector<std::string>& SubcommandFlags() {
-  static const auto* names = new std::vector<std::string>{"seat", "step", "json"};
+  static const auto* names =
+      new std::vector<std::string>{"seat", "step", "json", "out", "replays"};
   return *names;
 }
 const std::vector<std::string>& PlayFlags() {
   static const auto* names = new std::vector<std::string>{
       "game", "seats", "games", "jobs", "records", "seed", "decision_ms",
       "fault_policy", "decision_cap", "auto_moves", "max_restarts",
-      "connect_timeout_ms", "progress"};
+      "connect_timeout_ms", "progress", "html"};
   return *names;
 }
 bool FlagChanged(const std::string& name) {
@@ -198,6 +206,12 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   std::cout << StandingsTable(*st);
   std::cout << "records and standings (standings.csv, standings.json) in "
             << c->records_dir() << "\n";
+  if (absl::GetFlag(FLAGS_html)) {
+    auto site = WriteHtmlSite(c->records_dir(), {});
+    if (!site.ok()) return Fail(site.status());
+    std::cout << "HTML site: " << site->out_dir << "/index.html\n";
+    if (!site->failures.empty()) return 1;
+  }
   return st->records_failed() == 0 ? 0 : 1;
 }
 
@@ -260,6 +274,27 @@ int main(int argc, char** argv) {
       PrintReplayText(*replay, std::cout);
     }
     return 0;
+  }
+  if (cmd == "html") {
+    if (args.size() != 3) {
+      return Fail(absl::InvalidArgumentError(
+          "html takes one records folder: arena html DIR [--out OUT] [--replays N]"));
+    }
+    if (absl::Status s = OnlyFlagsOf("html", {"out", "replays"}, bots, options); !s.ok()) {
+      return Fail(s);
+    }
+    HtmlOptions ho;
+    ho.out_dir = absl::GetFlag(FLAGS_out);
+    ho.max_replays = absl::GetFlag(FLAGS_replays);
+    if (ho.max_replays < -1) {
+      return Fail(absl::InvalidArgumentError("--replays N: N is 0 or more (-1: all)"));
+    }
+    auto site = WriteHtmlSite(args[2], ho);
+    if (!site.ok()) return Fail(site.status());
+    for (const auto& f : site->failures) std::cout << "FAIL " << f << "\n";
+    std::cout << site->records << " records, " << site->replay_pages << " replay pages: "
+              << site->out_dir << "/index.html\n";
+    return site->failures.empty() ? 0 : 1;
   }
   if (cmd == "games") {
     for (const auto& g : GameNames()) {

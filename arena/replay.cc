@@ -277,8 +277,10 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
       v1::SeatEvent* se = re.add_seats();
       se->set_sees(true);
       se->set_redacted(seen != &e.event);
-      se->set_text(re.text());
-      *se->mutable_event() = *seen;
+      if (se->redacted()) {
+        se->set_text(re.text());
+        *se->mutable_event() = *seen;
+      }
     } else {
       re.set_text(EventWords(live, e.event, cards));
       *re.mutable_event() = e.event;
@@ -288,8 +290,10 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
         if (seen == nullptr) continue;
         se->set_sees(true);
         se->set_redacted(seen != &e.event);
-        se->set_text(seen == &e.event ? re.text() : EventWords(live, *seen, cards));
-        *se->mutable_event() = *seen;
+        if (se->redacted()) {
+          se->set_text(EventWords(live, *seen, cards));
+          *se->mutable_event() = *seen;
+        }
       }
     }
     *current.add_events() = std::move(re);
@@ -400,7 +404,13 @@ void PrintReplayText(const v1::Replay& r, std::ostream& out) {
       }
     }
   }
-  if (!r.finished()) out << "(stopped before the end of the match)\n";
+  if (!r.finished()) {
+    int last = -1;
+    for (const auto& step : r.steps()) {
+      if (step.actions_size() > 0 || (r.seat() >= 0 && step.views_size() > 0)) last = step.step();
+    }
+    out << "(stopped after step " << last << ", before the end of the match)\n";
+  }
 }
 
 std::string ReplayToJson(const v1::Replay& replay) {

@@ -7,7 +7,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf
-  chromium
+  zlib1g-dev chromium
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -100,8 +100,9 @@ function main() {
         process.exit(1);
       }
       // The referee is not up yet, or went away: reconnect with backoff, a
-      // few times. The referee keeps the seat for a reconnecting bot only
-      // within its decision deadline (docs/bots.md).
+      // few times. Decisions pending when the stream broke are faults (the
+      // fault policy applies); a match still running sends its MatchStart
+      // again before its next request (docs/bots.md).
       if (++attempt > 5) {
         console.error(`bot.js: giving up: ${err.code} ${err.details}`);
         process.exit(1);
