@@ -50,7 +50,7 @@ loadData('replay-data').then((R) => {
   const boardBox = el('div', {id: 'board', class: 'grid'});
   const resultBox = el('div', {id: 'result'});
   app.appendChild(resultBox);
-  app.appendChild(el('div', {class: 'grid'},
+  app.appendChild(el('div', {class: 'two'},
     el('div', {}, el('h2', {}, 'Decision'), decisionBox),
     el('div', {}, el('h2', {}, 'Events'), eventsBox)));
   app.appendChild(el('h2', {id: 'board-title'}, 'Table'));
