@@ -111,6 +111,19 @@ std::string GenericEventWords(const v1::Event& e,
   const FieldDescriptor* kind_field = nullptr;
   const Message* kind = SetOneofMessage(*game, &kind_field);
   if (kind == nullptr) return DescribeMessage(*game, cards);
+  // "seat 3 played: card Acorns 8, ..." when the event is about one seat.
+  const FieldDescriptor* seat = kind->GetDescriptor()->FindFieldByName("seat");
+  if (seat != nullptr && seat->cpp_type() == FieldDescriptor::CPPTYPE_INT32 &&
+      !seat->is_repeated()) {
+    std::string rest = DescribeMessage(*kind, cards);
+    const std::string seat_words = absl::StrCat("seat ", kind->GetReflection()->GetInt32(*kind, seat));
+    if (absl::StartsWith(rest, seat_words)) {
+      rest = rest.substr(seat_words.size());
+      if (absl::StartsWith(rest, ", ")) rest = rest.substr(2);
+    }
+    return absl::StrCat(seat_words, " ", Words(kind_field->name()),
+                        rest.empty() ? "" : ": ", rest);
+  }
   return absl::StrCat(Words(kind_field->name()), ": ", DescribeMessage(*kind, cards));
 }
 

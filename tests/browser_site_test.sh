@@ -21,6 +21,19 @@ run pesten --game pesten --seats 3 --games 3 --option winning_points=1 \
 run quodlibet --game quodlibet --games 2 --option contract=minus --option kingdoms=2 \
   --bot q="$BIN/quodlibet_bot" --bot r="$BIN/random_bot"
 run quabble --game quabble --games 2 --bot q="$BIN/quabble_bot" --bot r="$BIN/random_bot"
+# Ratings are drawn when standings.json has them (another branch adds them):
+# a rating with an interval, as fields the page must find by their names.
+python3 - "$T/quabble/standings.json" <<'PY' || fail "adding ratings"
+import json, sys
+path = sys.argv[1]
+st = json.load(open(path))
+for i, row in enumerate(st["rows"]):
+    row["rating"] = 1500 - 40 * i
+    row["rating_low"] = row["rating"] - 60
+    row["rating_high"] = row["rating"] + 55
+json.dump(st, open(path, "w"), indent=1)
+PY
+"$BIN/arena" html "$T/quabble" > "$T/quabble-html.out" 2>&1 || fail "arena html: $(cat "$T/quabble-html.out")"
 rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 node "$SRC/tests/browser/site_test.js" "$ARTIFACTS" "$T/quasenbo/html" "$T/pesten/html" \

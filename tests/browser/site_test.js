@@ -125,6 +125,17 @@ function leakScan(viewer, seat, uniqueNames) {
       for (const id of ['standings', 'head-to-head', 'score-chart', 'seat-chart', 'matches']) {
         if (!(await idx.page.$(`#${id}`))) fail(`${index}: no #${id}`);
       }
+      // Ratings with interval bars, when standings.json holds them.
+      const rated = await idx.page.evaluate(() => {
+        const s = JSON.parse(document.getElementById('standings-data').textContent);
+        return s && s.rows.length && 'rating' in s.rows[0] ? s.rows.length : 0;
+      });
+      if (rated) {
+        const dots = await idx.page.$$eval('#ratings-chart circle', (c) => c.length);
+        const intervals = await idx.page.$$eval('#ratings-chart line[stroke="#2f6fdd"]', (l) => l.length);
+        if (dots !== rated || intervals !== rated) fail(`${index}: ratings chart: ${dots} dots, ${intervals} intervals for ${rated} bots`);
+        else console.log(`${game}: ratings chart with ${rated} interval bars`);
+      }
       const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
       if (bars === 0) fail(`${index}: the score chart has no boxes`);
       await idx.page.screenshot({path: path.join(shots, `${game}-standings.png`), fullPage: true});
