@@ -190,13 +190,16 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
   if (DIR* d = ::opendir(records_dir.c_str())) {
     while (dirent* e = ::readdir(d)) {
       const std::string name = e->d_name;
-      if (absl::EndsWith(name, ".jsonl")) files.push_back(name);
+      // Plain records, and zstd-compressed ones where the build reads them.
+      if (absl::EndsWith(name, ".jsonl") || absl::EndsWith(name, ".jsonl.zst")) {
+        files.push_back(name);
+      }
     }
     ::closedir(d);
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) {
-    return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl)"));
+    return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl, *.jsonl.zst)"));
   }
   sum.out_dir = options.out_dir.empty() ? absl::StrCat(records_dir, "/html") : options.out_dir;
   if (absl::Status s = MakeDir(absl::StrCat(sum.out_dir, "/replays")); !s.ok()) return s;
