@@ -4,12 +4,15 @@
 //   arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]
 //   arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N
 //                    --jobs J --records DIR [--option KEY=VALUE ...]
-//   arena replay FILE [--seat S] [--step K]
+//   arena replay FILE [--seat S] [--step K] [--json]
 //   arena verify FILE|DIR
 //   arena standings DIR...
+//   arena html DIR [--out OUT] [--replays N]
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -17,6 +20,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -24,6 +28,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/html.h"
 #include "arena/launch.h"
 #include "arena/logging.h"
 #include "arena/record_tools.h"
@@ -31,6 +36,7 @@
 #include "arena/standings.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "arena/replay.h"
 #include "arena/tournament.h"
 #include "referee/record.h"
 #include "referee/registry.h"
@@ -79,6 +85,10 @@ ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file"
 ABSL_FLAG(bool, fresh_bots_per_rotation, true,
           "duplicate deals: replace every bot process by a fresh one between "
           "seat rotations, so that no process sees a deal twice");
+ABSL_FLAG(std::string, out, "", "html: folder for the site (default: DIR/html)");
+ABSL_FLAG(int, replays, -1, "html: replay pages to write at most (-1: one per record)");
+ABSL_FLAG(bool, html, false,
+          "match, tournament: also write the HTML site (records folder/html)");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, duplicate, true,
           "duplicate deals: each deal is played once for every rotation of the "
@@ -99,7 +109,9 @@ ABSL_FLAG(double, elo1, 10, "gate: H1, the candidate is at least this much stron
 ABSL_FLAG(double, alpha, 0.05, "gate: chance of accepting H1 when H0 holds");
 ABSL_FLAG(double, beta, 0.05, "gate: chance of accepting H0 when H1 holds");
 ABSL_FLAG(int, max_games, 2000, "gate: matches after which it stops undecided (exit 3)");
-ABSL_FLAG(std::string, json, "", "gate: also write the result to this JSON file");
+ABSL_FLAG(std::string, json, "",
+          "gate: also write the result to this JSON file; replay: --json prints "
+          "one arena.v1.Replay JSON document (--json=FILE writes it to FILE)");
 ABSL_FLAG(bool, compress, false,
           "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
           "standings read both kinds");
@@ -112,13 +124,14 @@ constexpr char kUsage[] =
     "  arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]\n"
     "  arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N\n"
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
-    "  arena replay FILE [--seat S] [--step K]\n"
+    "  arena replay FILE [--seat S] [--step K] [--json]\n"
     "  arena verify FILE|DIR\n"
     "  arena standings DIR...   (rebuild the standings from the records)\n"
     "  arena gate --game G --candidate NAME=CMD --baseline NAME=CMD\n"
     "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
     "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--json FILE]\n"
     "             --records DIR   (exit 0: H1, 1: H0, 3: no decision, 2: error)\n"
+    "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "Repeat --bot and --option once per value.";
 
 // absl's list flags keep the last occurrence only; --bot and --option are
@@ -128,8 +141,22 @@ std::vector<char*> GatherRepeated(int argc, char** argv,
                                   std::vector<std::string>* bots,
                                   std::vector<std::string>* options) {
   std::vector<char*> rest;
+  // --json is a FILE for gate and a switch for replay: a bare --json given to
+  // replay means "to stdout" (--json=-), so it never takes the next word.
+  static char kJsonToStdout[] = "--json=-";
+  bool replay = false;
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] != '-') {
+      replay = std::string(argv[i]) == "replay";
+      break;
+    }
+  }
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
+    if (replay && a == "--json") {
+      rest.push_back(kJsonToStdout);
+      continue;
+    }
     for (auto [flag, out] : {std::pair{"bot", bots}, std::pair{"option", options}}) {
       const std::string eq = absl::StrCat("--", flag, "=");
       const std::string bare = absl::StrCat("--", flag);
@@ -250,6 +277,48 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
   return absl::OkStatus();
 }
 
+// Flags that only some subcommands read; giving one to another subcommand is
+// an error rather than silently ignored.
+const std::vector<std::string>& SubcommandFlags() {
+  static const auto* names =
+      new std::vector<std::string>{"seat", "step", "json", "out", "replays"};
+  return *names;
+}
+const std::vector<std::string>& PlayFlags() {
+  static const auto* names = new std::vector<std::string>{
+      "game", "seats", "games", "jobs", "records", "seed", "decision_ms",
+      "fault_policy", "decision_cap", "auto_moves", "max_restarts",
+      "connect_timeout_ms", "progress", "html", "secret_file", "sandbox",
+      "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb", "compress",
+      "duplicate", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
+      "fresh_bots_per_rotation", "candidate", "baseline", "filler", "elo0", "elo1",
+      "alpha", "beta", "max_games"};
+  return *names;
+}
+bool FlagChanged(const std::string& name) {
+  const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+  return f != nullptr && f->CurrentValue() != f->DefaultValue();
+}
+// OK if `cmd` was given no flag but its own (`allowed`) and, for the play
+// subcommands (allowed empty), the play flags.
+absl::Status OnlyFlagsOf(const std::string& cmd, const std::vector<std::string>& allowed,
+                         const std::vector<std::string>& bots,
+                         const std::vector<std::string>& options) {
+  std::vector<std::string> check = SubcommandFlags();
+  if (!allowed.empty()) {
+    check.insert(check.end(), PlayFlags().begin(), PlayFlags().end());
+    if (!bots.empty()) return absl::InvalidArgumentError(absl::StrCat("--bot is not a flag of arena ", cmd));
+    if (!options.empty()) return absl::InvalidArgumentError(absl::StrCat("--option is not a flag of arena ", cmd));
+  }
+  for (const auto& name : check) {
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    if (FlagChanged(name)) {
+      return absl::InvalidArgumentError(absl::StrCat("--", name, " is not a flag of arena ", cmd));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The config of the tournament in `dir` (its manifest), for --resume. With
 // --bot flags too, the flags' config must be the manifest's (but for what
 // may change between runs: jobs, timeouts, restarts, refresh, tokens).
@@ -334,6 +403,12 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   std::cout << "records and standings (standings.csv, head_to_head.csv, "
                "standings.json) in "
             << c->records_dir() << "\n";
+  if (absl::GetFlag(FLAGS_html)) {
+    auto site = WriteHtmlSite(c->records_dir(), {});
+    if (!site.ok()) return Fail(site.status());
+    std::cout << "HTML site: " << site->out_dir << "/index.html\n";
+    if (!site->failures.empty()) return 1;
+  }
   int forfeits = 0;
   for (const auto& r : st->rows()) forfeits += r.forfeits();
   if (st->matches_unrecorded() > 0) return 1;
@@ -589,6 +664,7 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
+    if (absl::Status s = OnlyFlagsOf(cmd, {}, bots, options); !s.ok()) return Fail(s);
     if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0 &&
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
@@ -597,6 +673,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));
+    if (absl::Status s = OnlyFlagsOf("verify", {"none"}, bots, options); !s.ok()) return Fail(s);
     VerifySummary sum = VerifyPath(args[2]);
     for (const auto& f : sum.failures) std::cout << "FAIL " << f << "\n";
     std::cout << sum.passed << " of " << sum.files << " records verified";
@@ -621,15 +698,52 @@ int main(int argc, char** argv) {
     return RunStandings(std::vector<std::string>(args.begin() + 2, args.end()));
   }
   if (cmd == "replay") {
-    if (args.size() != 3) return Fail(absl::InvalidArgumentError("replay FILE"));
+    if (args.size() != 3) {
+      return Fail(absl::InvalidArgumentError(
+          "replay takes one record file: arena replay FILE [--seat S] [--step K] [--json]"));
+    }
+    if (absl::Status s = OnlyFlagsOf("replay", {"seat", "step", "json"}, bots, options);
+        !s.ok()) {
+      return Fail(s);
+    }
     auto lines = ReadRecordFile(args[2]);
     if (!lines.ok()) return Fail(lines.status());
     ReplayOptions ro;
     ro.seat = absl::GetFlag(FLAGS_seat);
     ro.step = absl::GetFlag(FLAGS_step);
-    absl::Status s = Replay(*lines, ro, std::cout);
-    if (!s.ok()) return Fail(s);
+    auto replay = BuildReplay(*lines, ro);
+    if (!replay.ok()) return Fail(replay.status());
+    if (const std::string json = absl::GetFlag(FLAGS_json); json == "-") {
+      std::cout << ReplayToJson(*replay) << "\n";
+    } else if (!json.empty()) {
+      std::ofstream out(json);
+      out << ReplayToJson(*replay) << "\n";
+      if (!out.good()) return Fail(absl::UnavailableError(absl::StrCat("cannot write ", json)));
+    } else {
+      PrintReplayText(*replay, std::cout);
+    }
     return 0;
+  }
+  if (cmd == "html") {
+    if (args.size() != 3) {
+      return Fail(absl::InvalidArgumentError(
+          "html takes one records folder: arena html DIR [--out OUT] [--replays N]"));
+    }
+    if (absl::Status s = OnlyFlagsOf("html", {"out", "replays"}, bots, options); !s.ok()) {
+      return Fail(s);
+    }
+    HtmlOptions ho;
+    ho.out_dir = absl::GetFlag(FLAGS_out);
+    ho.max_replays = absl::GetFlag(FLAGS_replays);
+    if (ho.max_replays < -1) {
+      return Fail(absl::InvalidArgumentError("--replays N: N is 0 or more (-1: all)"));
+    }
+    auto site = WriteHtmlSite(args[2], ho);
+    if (!site.ok()) return Fail(site.status());
+    for (const auto& f : site->failures) std::cout << "FAIL " << f << "\n";
+    std::cout << site->records << " records, " << site->replay_pages << " replay pages: "
+              << site->out_dir << "/index.html\n";
+    return site->failures.empty() ? 0 : 1;
   }
   if (cmd == "games") {
     for (const auto& g : GameNames()) {

@@ -18,6 +18,7 @@
 #include "arena/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/bot_hub.h"
 #include "spdlog/spdlog.h"
@@ -125,6 +126,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     ids.push_back({b.name(), b.token()});
   }
   BotHub hub(ids);
+  // Stock tools: grpc.health.v1.Health and server reflection (docs/bots.md).
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   std::string address;      // as the referee reports it
@@ -145,6 +149,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     return absl::UnavailableError(absl::StrCat(
         "cannot listen on ", sandboxed ? address : options.listen));
   }
+  server->GetHealthCheckService()->SetServingStatus("arena.v1.Referee", true);
   if (sandboxed) {
     // Any local uid may connect; the token decides who it is.
     ::chmod(sandbox.socket_host_path.c_str(), 0666);

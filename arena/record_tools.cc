@@ -36,14 +36,7 @@ std::string Short(const google::protobuf::Message& m) {
   return s;
 }
 
-// Hooks for replay; all optional.
-struct Visitor {
-  std::function<void(const v1::RecordHeader&, const State&)> on_start;
-  std::function<void(const LoggedEvent&)> on_event;
-  std::function<void(const v1::DecisionStep&, const State& before)> on_decision;
-  std::function<void(const v1::Forfeit&)> on_forfeit;
-  std::function<void(const v1::MatchResult&, const State&)> on_result;
-};
+using Visitor = ResimVisitor;
 
 class Resim {
  public:
@@ -521,88 +514,10 @@ VerifySummary VerifyPath(const std::string& path) {
   return sum;
 }
 
-absl::Status Replay(const std::vector<v1::RecordLine>& lines,
-                    const ReplayOptions& o, std::ostream& out) {
-  std::vector<std::string> bots;
-  int num_seats = 0;
-  auto sees = [&](int seat) { return o.seat < 0 || o.seat == seat; };
-  const State* live = nullptr;  // the re-simulated state, for descriptions
-  Visitor v;
-  v.on_start = [&](const v1::RecordHeader& h, const State& s) {
-    bots.assign(h.seat_bots().begin(), h.seat_bots().end());
-    num_seats = h.num_seats();
-    out << "match " << h.match_id() << ": " << h.game() << ", " << h.num_seats()
-        << " seats, seed " << h.seed() << "\n";
-    for (const auto& [k, val] : h.options()) out << "  option " << k << "=" << val << "\n";
-    for (int i = 0; i < h.num_seats(); ++i) {
-      out << "  seat " << i << ": " << h.seat_bots(i) << "\n";
-    }
-    if (o.seat >= 0) out << "(showing only what seat " << o.seat << " saw)\n";
-    live = &s;
-  };
-  v.on_event = [&](const LoggedEvent& e) {
-    const v1::Event* ev = o.seat < 0 ? &e.event : EventForSeat(e, o.seat);
-    if (ev == nullptr) return;
-    std::string who = e.is_public ? "public"
-                      : (e.seats_mask >> std::max(o.seat, 0)) & 1 ? "yours"
-                                                                  : "public, redacted";
-    if (o.seat < 0 && !e.is_public) {
-      std::vector<int> seats;
-      for (int s = 0; s < num_seats; ++s) {
-        if ((e.seats_mask >> s) & 1) seats.push_back(s);
-      }
-      who = seats.empty() ? "record only" : absl::StrCat("seen by seat ", absl::StrJoin(seats, ","));
-    }
-    std::string text = live ? live->DescribeEvent(*ev) : "";
-    out << "    event [" << who << "] " << (text.empty() ? Short(*ev) : text) << "\n";
-  };
-  v.on_decision = [&](const v1::DecisionStep& d, const State& s) {
-    out << "step " << d.step() << ":\n";
-    for (const auto& a : d.actions()) {
-      if (!sees(a.seat())) continue;
-      if (o.seat >= 0) {
-        v1::View view;
-        s.FillView(a.seat(), &view);
-        out << "  view of seat " << a.seat() << ": " << Short(view) << "\n";
-        out << "  legal:";
-        for (int i = 0; i < s.NumLegalActions(a.seat()); ++i) {
-          out << " [" << i << "] " << s.ActionLabel(a.seat(), i) << ";";
-        }
-        out << "\n";
-      }
-      const char* how = a.source() == v1::SeatAction::SOURCE_BOT ? "bot"
-                        : a.source() == v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE
-                            ? "referee: only legal move"
-                            : "referee: random move after a fault";
-      out << "  seat " << a.seat() << " (" << bots[a.seat()] << "): "
-          << a.label() << "  [" << how;
-      if (a.source() == v1::SeatAction::SOURCE_BOT) out << ", " << a.think_us() << " us";
-      if (!a.fault_detail().empty()) out << ", " << a.fault_detail();
-      out << "]\n";
-    }
-  };
-  v.on_forfeit = [&](const v1::Forfeit& f) {
-    out << "FORFEIT at step " << f.step() << ": seat " << f.seat() << " ("
-        << bots[f.seat()] << "): " << f.detail() << "\n";
-  };
-  v.on_result = [&](const v1::MatchResult& r, const State&) {
-    out << "result: " << r.detail() << "\n";
-    for (int s = 0; s < r.scores_size(); ++s) {
-      out << "  seat " << s << " (" << bots[s] << "): score " << r.scores(s)
-          << ", placement " << r.placements(s) << "\n";
-      for (const auto& line : r.score_lines()) {
-        if (line.seat() == s) {
-          out << "      " << line.points() << "  " << line.item() << "\n";
-        }
-      }
-    }
-  };
-  Resim resim(lines, "record", v);
-  absl::Status s = resim.Run(o.step);
-  if (o.step >= 0 && s.ok()) {
-    out << "(stopped after step " << o.step << ")\n";
-  }
-  return s;
+absl::Status Resimulate(const std::vector<v1::RecordLine>& lines,
+                        const std::string& source, const ResimVisitor& visitor,
+                        int64_t stop_after_step) {
+  return Resim(lines, source, visitor).Run(stop_after_step);
 }
 
 }  // namespace arena

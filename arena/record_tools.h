@@ -1,4 +1,5 @@
-// Re-simulating match records: `arena verify` and `arena replay`.
+// Re-simulating match records: `arena verify` (and, through Resimulate,
+// `arena replay` and `arena html`).
 //
 // Both read a record (RecordLine JSON Lines), make the game from its header
 // and play the recorded actions again from the recorded seed. Verification
@@ -9,12 +10,13 @@
 #ifndef ARENA_ARENA_RECORD_TOOLS_H_
 #define ARENA_ARENA_RECORD_TOOLS_H_
 
-#include <ostream>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "arena/v1/record.pb.h"
+#include "referee/game.h"
 
 namespace arena {
 
@@ -35,13 +37,21 @@ struct VerifySummary {
 // verified records (matches, and per bot: seats, wins, forfeits, means).
 VerifySummary VerifyPath(const std::string& path);
 
-struct ReplayOptions {
-  int seat = -1;       // -1: show everything; else only what this seat saw
-  int64_t step = -1;   // -1: the whole match; else stop after this step
+// Hooks called while a record is re-simulated (all optional); the replay
+// tools (arena/replay.h) build on them.
+struct ResimVisitor {
+  std::function<void(const v1::RecordHeader&, const State&)> on_start;
+  std::function<void(const LoggedEvent&)> on_event;
+  std::function<void(const v1::DecisionStep&, const State& before)> on_decision;
+  std::function<void(const v1::Forfeit&)> on_forfeit;
+  std::function<void(const v1::MatchResult&, const State&)> on_result;
 };
-// Prints the match step by step.
-absl::Status Replay(const std::vector<v1::RecordLine>& lines,
-                    const ReplayOptions& options, std::ostream& out);
+// Re-simulates and checks a record as VerifyRecord does, calling `visitor`
+// on the way; stops before the first decision after step `stop_after_step`
+// (-1: plays the whole record).
+absl::Status Resimulate(const std::vector<v1::RecordLine>& lines,
+                        const std::string& source, const ResimVisitor& visitor,
+                        int64_t stop_after_step = -1);
 
 }  // namespace arena
 

@@ -8,11 +8,17 @@ PACKAGES=(
   libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   libssl-dev libzstd-dev bubblewrap
   python3 python3-grpcio python3-protobuf
+  zlib1g-dev chromium
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js for the grpc-js example bot and the browser test (bookworm: 18).
+# A node and npm from elsewhere (e.g. NodeSource, which bundles npm) do too.
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+  missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   echo "ci/install_deps.sh: all dependencies present"
   exit 0

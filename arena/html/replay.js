@@ -1,0 +1,234 @@
+// A match replay page: step through with the keys or the slider, everything
+// (omniscient) or as one seat (only what that seat saw: its views, its
+// version of each event it was told, its own decisions).
+// URL: replay.html#seat=1&pos=20 (seat -1: everything).
+loadData('replay-data').then((R) => {
+  const LINKS = JSON.parse(document.getElementById('links').textContent);
+  const H = R.header;
+  const N = H.num_seats;
+  const steps = R.steps;
+  const ctx = {cards: R.cards, cardFields: new Set(R.card_fields), skip: new Set(['events'])};
+  const app = document.getElementById('app');
+  let seat = -1;
+  let pos = 0;
+  let timer = null;
+
+  const bot = (s) => `seat ${s} (${H.seat_bots[s]})`;
+  const sourceWords = (a) => ({
+    SOURCE_BOT: `bot, ${Number(a.think_us) < 1000 ? `${a.think_us} \u00B5s` : `${fmt(Number(a.think_us) / 1000, 1)} ms`}`,
+    SOURCE_REFEREE_ONLY_MOVE: 'referee: the only legal move',
+    SOURCE_REFEREE_FAULT: `referee: random move after a fault${a.fault_detail ? ': ' + a.fault_detail : ''}`,
+  }[a.source] || enumWords(a.source));
+
+  // --- Layout ---
+  const opts = Object.entries(H.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+  app.appendChild(el('div', {}, el('a', {href: LINKS.index}, '\u2190 tournament')));
+  app.appendChild(el('h1', {}, `${H.game}: match ${H.match_id}`));
+  app.appendChild(el('div', {class: 'muted'},
+    `${N} seats: ${H.seat_bots.map((b, i) => `${i}: ${b}`).join(', ')}; seed ${H.seed}`,
+    opts ? `; options ${opts}` : '', `; ${steps.length} positions`));
+  const seatSel = el('select', {id: 'seat', 'aria-label': 'view'},
+    el('option', {value: -1}, 'omniscient (everything)'),
+    H.seat_bots.map((b, i) => el('option', {value: i}, `as seat ${i} (${b})`)));
+  const slider = el('input', {type: 'range', id: 'slider', min: 0, max: Math.max(0, steps.length - 1), value: 0,
+                              'aria-label': 'position'});
+  const posLabel = el('span', {id: 'pos', class: 'muted'});
+  const playBtn = el('button', {id: 'play', title: 'play / pause (space)'}, 'play');
+  app.appendChild(el('div', {class: 'controls'},
+    el('button', {id: 'first', title: 'first (Home)', onclick: () => go(0)}, '\u00AB first'),
+    el('button', {id: 'prev', title: 'back (\u2190)', onclick: () => go(pos - 1)}, '\u2039 back'),
+    el('button', {id: 'next', title: 'forward (\u2192)', onclick: () => go(pos + 1)}, 'next \u203A'),
+    el('button', {id: 'last', title: 'last (End)', onclick: () => go(steps.length - 1)}, 'last \u00BB'),
+    playBtn, slider, posLabel, seatSel));
+  app.appendChild(el('div', {class: 'muted'}, 'Keys: ', el('span', {class: 'kbd'}, '\u2190'), ' ',
+    el('span', {class: 'kbd'}, '\u2192'), ' step, ', el('span', {class: 'kbd'}, 'Home'), ' ',
+    el('span', {class: 'kbd'}, 'End'), ', ', el('span', {class: 'kbd'}, 'space'), ' play, ',
+    el('span', {class: 'kbd'}, 'o'), ' omniscient, ', el('span', {class: 'kbd'}, '0'), '\u2013',
+    el('span', {class: 'kbd'}, String(N - 1)), ' a seat.'));
+  const decisionBox = el('div', {id: 'decision', class: 'panel'});
+  const eventsBox = el('div', {id: 'events', class: 'panel events'});
+  const boardBox = el('div', {id: 'board', class: 'grid'});
+  const resultBox = el('div', {id: 'result'});
+  app.appendChild(resultBox);
+  app.appendChild(el('div', {class: 'two'},
+    el('div', {}, el('h2', {}, 'Decision'), decisionBox),
+    el('div', {}, el('h2', {}, 'Events'), eventsBox)));
+  app.appendChild(el('h2', {id: 'board-title'}, 'Table'));
+  app.appendChild(boardBox);
+
+  // --- What the current viewer knows ---
+  function eventFor(e) {
+    if (seat < 0) return {text: e.text, badge: visibilityBadge(e.visibility)};
+    const se = e.seats[seat];
+    if (!se || !se.sees) return null;
+    return {text: se.redacted ? se.text : e.text, badge: se.redacted ? el('span', {class: 'badge redacted'}, 'redacted for you')
+                                               : (e.visibility.is_public ? el('span', {class: 'badge'}, 'public')
+                                                                         : el('span', {class: 'badge private'}, 'yours'))};
+  }
+  function visibilityBadge(v) {
+    if (v.is_public) return el('span', {class: 'badge'}, 'public');
+    if (!v.seats.length) return el('span', {class: 'badge private'}, 'record only');
+    return el('span', {class: 'badge private'}, `seen by seat ${v.seats.join(', ')}`);
+  }
+  function viewOf(step, s) {
+    // The omniscient data hold every seat's view, by seat.
+    return step.views[s];
+  }
+
+  // Every event line the viewer sees, and how many come up to each position
+  // (computed once per viewer).
+  const logs = new Map();
+  function logFor(viewer) {
+    if (!logs.has(viewer)) {
+      const lines = [];
+      const upTo = [];
+      steps.forEach((st, p) => {
+        for (const e of st.events) {
+          const shown = eventFor(e);
+          if (shown) lines.push({p, shown});
+        }
+        upTo.push(lines.length);
+      });
+      logs.set(viewer, {lines, upTo});
+    }
+    return logs.get(viewer);
+  }
+
+  function renderEvents() {
+    eventsBox.textContent = '';
+    const {lines, upTo} = logFor(seat);
+    const end = upTo[pos];
+    const start = Math.max(0, end - 60);
+    if (start > 0) eventsBox.appendChild(el('div', {class: 'muted'}, `\u2026 ${start} earlier events`));
+    for (let i = start; i < end; ++i) {
+      const {p, shown} = lines[i];
+      eventsBox.appendChild(el('div', {class: p === pos ? 'ev current' : 'ev'}, shown.badge.cloneNode(true), shown.text));
+    }
+    if (!end) eventsBox.appendChild(el('div', {class: 'none'}, 'no events yet'));
+    eventsBox.scrollTop = eventsBox.scrollHeight;
+  }
+
+  function renderDecision() {
+    decisionBox.textContent = '';
+    const step = steps[pos];
+    const acts = step.actions.filter((a) => seat < 0 || a.seat === seat);
+    if (!step.actions.length) {
+      decisionBox.appendChild(el('div', {class: 'muted'}, R.finished ? 'The match is over.' : 'The replay stops here.'));
+      return;
+    }
+    decisionBox.appendChild(el('div', {class: 'muted'}, `step ${step.step}`));
+    if (!acts.length) {
+      decisionBox.appendChild(el('div', {}, `Seat ${step.actions.map((a) => a.seat).join(', ')} decides (not you).`));
+      return;
+    }
+    for (const a of acts) {
+      decisionBox.appendChild(el('div', {class: 'action'}, `${bot(a.seat)}: ${a.label}`,
+                                 el('span', {class: 'muted'}, `  [${sourceWords(a)}]`)));
+      if (seat >= 0 || a.legal.length <= 12) {
+        decisionBox.appendChild(el('ol', {class: 'legal', start: 0},
+          a.legal.map((l, i) => el('li', {class: i === a.action ? 'chosen' : null}, l))));
+      }
+    }
+  }
+
+  function renderBoard() {
+    boardBox.textContent = '';
+    const step = steps[pos];
+    const seats = seat < 0 ? [...Array(N).keys()] : [seat];
+    document.getElementById('board-title').textContent =
+      seat < 0 ? 'Table: what every seat sees' : `Table: what seat ${seat} sees`;
+    for (const s of seats) {
+      const v = viewOf(step, s);
+      if (!v) continue;
+      const gameKey = Object.keys(v).find((k) => k !== 'events');
+      boardBox.appendChild(el('div', {class: 'panel', 'data-seat': s},
+        el('h3', {}, bot(s)), renderObject(ctx, gameKey ? v[gameKey] : v)));
+    }
+  }
+
+  function renderResult() {
+    resultBox.textContent = '';
+    if (pos !== steps.length - 1 || !R.result || !R.result.scores) return;
+    const r = R.result;
+    const box = el('div', {class: 'panel result', id: 'score-lines'});
+    box.appendChild(el('h2', {}, 'Result'));
+    if (R.forfeit && R.forfeit.detail) {
+      box.appendChild(el('div', {class: 'error'}, `Forfeit at step ${R.forfeit.step}: ${bot(R.forfeit.seat)}: ${R.forfeit.detail}`));
+    }
+    box.appendChild(el('div', {}, r.detail, el('span', {class: 'muted'}, ` (${enumWords(r.end_reason)}, ${fmt(r.decisions)} decisions; ${r.higher_score_wins ? 'higher' : 'lower'} score wins)`)));
+    const t = el('table', {}, el('tr', {}, el('th', {}, 'seat'), el('th', {}, 'bot'), el('th', {class: 'num'}, 'score'),
+                                       el('th', {class: 'num'}, 'placement'), el('th', {}, 'score lines')));
+    r.scores.forEach((sc, s) => {
+      const lines = (r.score_lines || []).filter((l) => l.seat === s);
+      t.appendChild(el('tr', {}, el('td', {}, s), el('td', {}, H.seat_bots[s]), el('td', {class: 'num'}, fmt(sc)),
+        el('td', {class: 'num'}, r.placements[s]),
+        el('td', {}, lines.length ? el('table', {class: 'kv'}, lines.map((l) =>
+          el('tr', {}, el('td', {class: 'num'}, fmt(l.points)), el('td', {}, l.item)))) : '')));
+    });
+    box.appendChild(t);
+    resultBox.appendChild(box);
+  }
+
+  function render() {
+    slider.value = pos;
+    seatSel.value = String(seat);
+    posLabel.textContent = `position ${pos + 1} of ${steps.length}` +
+      (steps[pos].actions.length ? ` (step ${steps[pos].step})` : ' (end)');
+    renderDecision();
+    renderEvents();
+    renderBoard();
+    renderResult();
+    document.body.dataset.pos = pos;
+    document.body.dataset.seat = seat;
+    history.replaceState(null, '', `#seat=${seat}&pos=${pos}`);
+  }
+
+  function go(p) {
+    pos = Math.max(0, Math.min(steps.length - 1, p));
+    render();
+  }
+  function setSeat(s) {
+    seat = s >= 0 && s < N ? s : -1;
+    render();
+  }
+  function togglePlay() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      playBtn.textContent = 'play';
+      return;
+    }
+    playBtn.textContent = 'pause';
+    timer = setInterval(() => {
+      if (pos >= steps.length - 1) togglePlay();
+      else go(pos + 1);
+    }, 400);
+  }
+  playBtn.addEventListener('click', togglePlay);
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  seatSel.addEventListener('change', () => setSeat(Number(seatSel.value)));
+  document.addEventListener('keydown', (e) => {
+    if (e.target.tagName === 'SELECT' || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'ArrowRight') go(pos + 1);
+    else if (e.key === 'ArrowLeft') go(pos - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(steps.length - 1);
+    else if (e.key === ' ') togglePlay();
+    else if (e.key === 'o') setSeat(-1);
+    else if (/^[0-9]$/.test(e.key) && Number(e.key) < N) setSeat(Number(e.key));
+    else return;
+    e.preventDefault();
+  });
+
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.has('seat')) seat = Number(hash.get('seat'));
+  if (!(seat >= -1 && seat < N)) seat = -1;
+  if (hash.has('pos')) pos = Math.max(0, Math.min(steps.length - 1, Number(hash.get('pos')) || 0));
+  // For tools and tests: the page's state and controls.
+  window.arenaReplay = {positions: steps.length, numSeats: N, go, setSeat,
+                        state: () => ({pos, seat}), data: R};
+  render();
+}).catch((e) => {
+  document.getElementById('app').textContent = `This replay cannot be shown: ${e}`;
+  throw e;
+});

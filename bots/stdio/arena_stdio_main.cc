@@ -1,0 +1,259 @@
+// arena_stdio PROGRAM [ARGS...]: a bot command for programs that speak JSON
+// lines on stdin/stdout instead of gRPC.
+//
+// arena_stdio connects to the referee (ARENA_ADDRESS, ARENA_TOKEN, as any bot
+// command), starts PROGRAM, and writes every message from the referee to
+// PROGRAM's stdin as one line: protobuf's JSON mapping of the message, every
+// field present (defaults too), proto field names, with a "kind" field first:
+//
+//   {"kind":"match_start","match_id":"...","seat":0,"rules":{...},...}
+//   {"kind":"decision_request","match_id":"...","decision_id":"17","view":{...},
+//    "legal_actions":[...],...}
+//   {"kind":"match_end","match_id":"...","seat":0,"result":{...}}
+//   {"kind":"notice","notice_kind":"NOTICE_KIND_ILLEGAL","message":"...",...}
+//
+// (A Notice's own `kind` field is renamed `notice_kind`.) PROGRAM answers
+// each decision_request with one line, {"action_index": N}; requests are
+// answered in the order they were sent, unless the answer names its
+// "match_id" and "decision_id" (the JSON mapping of arena.v1.Decision). 64-bit
+// ids are JSON strings, as the mapping says. Anything PROGRAM writes to
+// stderr goes to the bot's log.
+//
+// A line that is not a Decision is reported on stderr (with the line) and
+// counts as that request's answer not given: the referee's deadline and
+// fault policy apply. When PROGRAM exits, arena_stdio ends the stream and
+// exits 1 with PROGRAM's exit status on stderr; when the referee ends the
+// stream, PROGRAM's stdin is closed and arena_stdio exits with 0.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "arena/v1/arena.grpc.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: arena_stdio PROGRAM [ARGS...]\n"
+    "Runs PROGRAM as an arena bot speaking JSON lines on stdin/stdout; needs\n"
+    "ARENA_ADDRESS and ARENA_TOKEN in the environment (arena sets them).\n"
+    "See docs/bots.md.\n";
+
+pid_t g_child = 0;
+
+// arena stops bot processes with SIGTERM; PROGRAM goes with arena_stdio.
+void OnTerm(int sig) {
+  if (g_child > 0) ::kill(g_child, SIGTERM);
+  ::_exit(128 + sig);
+}
+
+void Log(const std::string& s) { std::cerr << "arena_stdio: " << s << std::endl; }
+
+std::string Describe(int status) {
+  if (WIFEXITED(status)) return absl::StrCat("exit status ", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
+  return "ended";
+}
+
+// The message as one JSON line with "kind" first.
+std::string ToLine(const std::string& kind, const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions po;
+  po.always_print_primitive_fields = true;
+  po.preserve_proto_field_names = true;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(m, &json, po);
+  if (kind == "notice") {
+    // The Notice's own "kind" would clash with ours.
+    const std::string from = "\"kind\":";
+    if (size_t at = json.find(from); at != std::string::npos) {
+      json.replace(at, from.size(), "\"notice_kind\":");
+    }
+  }
+  // json is "{...}"; an empty message is "{}".
+  return absl::StrCat("{\"kind\":\"", kind, "\"", json.size() > 2 ? "," : "",
+                      json.substr(1), "\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::cerr << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  const char* address = std::getenv("ARENA_ADDRESS");
+  const char* token_env = std::getenv("ARENA_TOKEN");
+  if (address == nullptr || *address == '\0' || token_env == nullptr || *token_env == '\0') {
+    std::cerr << "arena_stdio: ARENA_ADDRESS and ARENA_TOKEN must be set\n" << kUsage;
+    return 2;
+  }
+  const std::string token = token_env;
+  ::signal(SIGPIPE, SIG_IGN);
+
+  int to_child[2], from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
+    Log("cannot make pipes");
+    return 1;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    Log("cannot fork");
+    return 1;
+  }
+  if (pid == 0) {
+    ::dup2(to_child[0], 0);
+    ::dup2(from_child[1], 1);
+    ::unsetenv("ARENA_TOKEN");  // PROGRAM talks to arena_stdio, not the referee
+    ::execvp(argv[1], argv + 1);
+    std::fprintf(stderr, "arena_stdio: cannot run %s\n", argv[1]);
+    ::_exit(127);
+  }
+  g_child = pid;
+  ::signal(SIGTERM, OnTerm);
+  ::signal(SIGINT, OnTerm);
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  FILE* child_in = ::fdopen(to_child[1], "w");
+  FILE* child_out = ::fdopen(from_child[0], "r");
+
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto stub = arena::v1::Referee::NewStub(channel);
+  grpc::ClientContext ctx;
+  auto stream = stub->Play(&ctx);
+  absl::Mutex mu;
+  std::deque<arena::v1::DecisionRequest> pending;  // sent to PROGRAM, unanswered
+  bool child_gone = false;    // guarded by mu
+  bool referee_done = false;  // guarded by mu
+  int child_status = 0;       // guarded by mu
+
+  arena::v1::BotMessage hello;
+  hello.mutable_hello()->set_token(token);
+  hello.mutable_hello()->set_protocol_version(1);
+  hello.mutable_hello()->set_client("arena-stdio/1");
+  stream->Write(hello);
+
+  // PROGRAM's answers -> the referee.
+  std::thread answers([&] {
+    char* buf = nullptr;
+    size_t cap = 0;
+    int64_t line_no = 0;
+    ssize_t n;
+    while ((n = ::getline(&buf, &cap, child_out)) > 0) {
+      ++line_no;
+      std::string line(buf, static_cast<size_t>(n));
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+      if (line.empty()) continue;
+      arena::v1::BotMessage out;
+      arena::v1::Decision* d = out.mutable_decision();
+      auto st = google::protobuf::util::JsonStringToMessage(line, d);
+      absl::MutexLock lock(&mu);
+      if (!st.ok()) {
+        Log(absl::StrCat("line ", line_no, " of ", argv[1], " is not a decision (",
+                         st.message().as_string(), "): ", line.substr(0, 200)));
+        if (!pending.empty()) pending.pop_front();
+        continue;
+      }
+      if (d->match_id().empty()) {
+        if (pending.empty()) {
+          Log(absl::StrCat("line ", line_no, " of ", argv[1],
+                           " answers no decision request (none is waiting): ", line));
+          continue;
+        }
+        d->set_match_id(pending.front().match_id());
+        d->set_decision_id(pending.front().decision_id());
+        pending.pop_front();
+      } else {
+        for (auto it = pending.begin(); it != pending.end(); ++it) {
+          if (it->match_id() == d->match_id() && it->decision_id() == d->decision_id()) {
+            pending.erase(it);
+            break;
+          }
+        }
+      }
+      stream->Write(out);
+    }
+    std::free(buf);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    absl::MutexLock lock(&mu);
+    child_gone = true;
+    child_status = status;
+    if (!referee_done) {
+      Log(absl::StrCat(argv[1], " ended (", Describe(status),
+                       ") before the referee did; ending the stream"));
+      ctx.TryCancel();
+    }
+  });
+
+  // The referee's messages -> PROGRAM.
+  arena::v1::RefereeMessage msg;
+  while (stream->Read(&msg)) {
+    std::string line;
+    switch (msg.kind_case()) {
+      case arena::v1::RefereeMessage::kWelcome:
+        Log(absl::StrCat("connected as ", msg.welcome().bot_name()));
+        continue;
+      case arena::v1::RefereeMessage::kMatchStart:
+        line = ToLine("match_start", msg.match_start());
+        break;
+      case arena::v1::RefereeMessage::kDecisionRequest: {
+        line = ToLine("decision_request", msg.decision_request());
+        absl::MutexLock lock(&mu);
+        pending.push_back(msg.decision_request());
+        break;
+      }
+      case arena::v1::RefereeMessage::kMatchEnd:
+        line = ToLine("match_end", msg.match_end());
+        break;
+      case arena::v1::RefereeMessage::kNotice:
+        line = ToLine("notice", msg.notice());
+        break;
+      default:
+        continue;
+    }
+    std::fwrite(line.data(), 1, line.size(), child_in);
+    std::fflush(child_in);
+  }
+  {
+    absl::MutexLock lock(&mu);
+    referee_done = true;
+  }
+  stream->WritesDone();
+  const grpc::Status status = stream->Finish();
+  std::fclose(child_in);  // PROGRAM sees the end of its input
+  bool exited_first = false;
+  {
+    absl::MutexLock lock(&mu);
+    exited_first = child_gone;
+    if (!mu.AwaitWithTimeout(absl::Condition(&child_gone), absl::Seconds(5))) {
+      Log(absl::StrCat(argv[1], " did not exit within 5 s of the end of its input; stopping it"));
+      ::kill(pid, SIGTERM);
+    }
+  }
+  answers.join();
+  if (exited_first) return 1;
+  {
+    absl::MutexLock lock(&mu);
+    if (WIFEXITED(child_status) && WEXITSTATUS(child_status) != 0) {
+      Log(absl::StrCat(argv[1], " ended with ", Describe(child_status)));
+    }
+  }
+  if (!status.ok()) {
+    Log(absl::StrCat("the referee ended the stream: ", status.error_message(), " (code ",
+                     static_cast<int>(status.error_code()), ")"));
+    return 1;
+  }
+  return 0;
+}

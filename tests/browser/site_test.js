@@ -1,0 +1,213 @@
+// Opens the HTML sites that `arena html` wrote in headless Chromium (Debian's
+// /usr/bin/chromium, driven by puppeteer-core) and checks them:
+//  - every page loads with no console error, no page error and no request
+//    outside file:// (the site works offline);
+//  - the tournament page draws its standings, head-to-head and charts;
+//  - a replay page steps with the keys and the slider, to the score lines;
+//  - as each seat, at every position, no card that is in another seat's
+//    hand and that this seat was never shown appears on the page (as a
+//    drawn card, or by name for games whose card names are unique); the same
+//    check on the omniscient view must find such cards (so it can fail).
+// Screenshots go to SHOTS_DIR.
+//
+//   node site_test.js SHOTS_DIR SITE_DIR...
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const puppeteer = require('puppeteer-core');
+
+const [shots, ...sites] = process.argv.slice(2);
+if (!shots || !sites.length) {
+  console.error('usage: node site_test.js SHOTS_DIR SITE_DIR...');
+  process.exit(2);
+}
+fs.mkdirSync(shots, {recursive: true});
+const failures = [];
+const fail = (what) => { failures.push(what); console.log(`FAIL ${what}`); };
+
+async function open(browser, url, label) {
+  const page = await browser.newPage();
+  await page.setViewport({width: 1280, height: 900});
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!/^(file|data|about):/.test(r.url())) problems.push(`network request: ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  await page.goto(url, {waitUntil: 'load', timeout: 120000});
+  if (/replays\//.test(url)) await page.waitForFunction(() => window.arenaReplay, {timeout: 120000});
+  return {page, problems, label};
+}
+
+function checkProblems(p) {
+  for (const x of p.problems) fail(`${p.label}: ${x}`);
+  p.problems.length = 0;
+}
+
+// In the page: for `seat` (or -1), at every position, the cards on the page
+// that another seat holds and `viewer` was never shown.
+function leakScan(viewer, seat, uniqueNames) {
+  const R = window.arenaReplay.data;
+  const cardFields = new Set(R.card_fields);
+  const ints = (o, out) => {
+    if (Array.isArray(o)) { o.forEach((x) => ints(x, out)); return out; }
+    if (o && typeof o === 'object') {
+      for (const [k, v] of Object.entries(o)) {
+        if (cardFields.has(k)) {
+          if (Array.isArray(v)) v.forEach((x) => typeof x === 'number' && out.add(x));
+          else if (typeof v === 'number') out.add(v);
+        } else if (typeof v === 'object') ints(v, out);
+      }
+    }
+    return out;
+  };
+  const hand = (view) => {
+    const g = view && Object.entries(view).find(([k]) => k !== 'events');
+    return g && Array.isArray(g[1].hand) ? g[1].hand : [];
+  };
+  const N = R.header.num_seats;
+  const shown = new Set();  // everything `viewer` was shown so far
+  const leaks = [];
+  let checked = 0;
+  window.arenaReplay.setSeat(seat);
+  for (let p = 0; p < R.steps.length; ++p) {
+    const st = R.steps[p];
+    ints(st.views[viewer], shown);
+    for (const e of st.events) {
+      const se = e.seats[viewer];
+      if (se && se.sees) ints(se.redacted ? se.event : e.event, shown);
+    }
+    const hidden = new Set();
+    for (let t = 0; t < N; ++t) {
+      if (t === viewer) continue;
+      for (const c of hand(st.views[t])) if (!shown.has(c)) hidden.add(c);
+    }
+    window.arenaReplay.go(p);
+    const app = document.getElementById('app');
+    for (const chip of app.querySelectorAll('[data-card]')) {
+      const c = Number(chip.dataset.card);
+      if (hidden.has(c)) leaks.push(`position ${p}: card ${c} (${R.cards[c].name}) drawn`);
+    }
+    if (uniqueNames) {
+      // The game's parts of the page (not the key help: "End" is a card).
+      const text = ['decision', 'events', 'board', 'result']
+        .map((id) => document.getElementById(id).innerText).join('\n');
+      for (const c of hidden) {
+        const name = R.cards[c].name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (new RegExp(`(^|[^\\w])${name}($|[^\\w])`).test(text)) {
+          leaks.push(`position ${p}: card ${c} (${R.cards[c].name}) named`);
+        }
+      }
+    }
+    checked += hidden.size;
+  }
+  return {leaks: leaks.slice(0, 5), count: leaks.length, checked, positions: R.steps.length};
+}
+
+(async () => {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    userDataDir,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--no-first-run',
+           '--disable-dev-shm-usage', '--allow-file-access-from-files'],
+    protocolTimeout: 300000,
+  });
+  try {
+    for (const site of sites) {
+      const index = path.resolve(site, 'index.html');
+      const idx = await open(browser, `file://${index}`, index);
+      const game = await idx.page.evaluate(() => document.querySelector('h1').textContent.replace('Tournament: ', ''));
+      for (const id of ['standings', 'head-to-head', 'score-chart', 'seat-chart', 'matches']) {
+        if (!(await idx.page.$(`#${id}`))) fail(`${index}: no #${id}`);
+      }
+      // Ratings with interval bars, when standings.json holds them.
+      const rated = await idx.page.evaluate(() => {
+        const s = JSON.parse(document.getElementById('standings-data').textContent);
+        return s && s.rows.length && 'rating' in s.rows[0] ? s.rows.length : 0;
+      });
+      if (rated) {
+        const dots = await idx.page.$$eval('#ratings-chart circle', (c) => c.length);
+        const intervals = await idx.page.$$eval('#ratings-chart line[stroke="#2f6fdd"]', (l) => l.length);
+        if (dots !== rated || intervals !== rated) fail(`${index}: ratings chart: ${dots} dots, ${intervals} intervals for ${rated} bots`);
+        else console.log(`${game}: ratings chart with ${rated} interval bars`);
+      }
+      const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
+      if (bars === 0) fail(`${index}: the score chart has no boxes`);
+      await idx.page.screenshot({path: path.join(shots, `${game}-standings.png`), fullPage: true});
+      const replayHref = await idx.page.$eval('#matches a', (a) => a.href);
+      checkProblems(idx);
+      await idx.page.close();
+
+      const rp = await open(browser, replayHref, `${game} replay`);
+      const page = rp.page;
+      const n = await page.evaluate(() => window.arenaReplay.positions);
+      if (!(n > 2)) fail(`${game}: only ${n} positions`);
+      // Keys: forward three times, back once.
+      await page.focus('body');
+      for (let i = 0; i < 3; ++i) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowLeft');
+      let st = await page.evaluate(() => window.arenaReplay.state());
+      if (st.pos !== 2) fail(`${game}: keys: at position ${st.pos}, expected 2`);
+      // The slider.
+      const mid = Math.floor(n / 2);
+      await page.$eval('#slider', (s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }, mid);
+      st = await page.evaluate(() => window.arenaReplay.state());
+      if (st.pos !== mid) fail(`${game}: slider: at position ${st.pos}, expected ${mid}`);
+      const events = await page.$$eval('#events .ev', (e) => e.length);
+      if (events === 0) fail(`${game}: no events shown at position ${mid}`);
+      const cards = await page.$$eval('#board [data-card]', (e) => e.length);
+      if (cards === 0) fail(`${game}: no cards drawn at position ${mid}`);
+      await page.screenshot({path: path.join(shots, `${game}-replay-omniscient.png`), fullPage: false});
+      // Step through every position with the key.
+      await page.keyboard.press('Home');
+      for (let i = 1; i < n; ++i) await page.keyboard.press('ArrowRight');
+      st = await page.evaluate(() => window.arenaReplay.state());
+      if (st.pos !== n - 1) fail(`${game}: stepping: at ${st.pos}, expected ${n - 1}`);
+      const scoreText = await page.$eval('#score-lines', (e) => e.innerText).catch(() => '');
+      if (!/Result/.test(scoreText) || !/placement/.test(scoreText)) fail(`${game}: no result at the end`);
+      await page.screenshot({path: path.join(shots, `${game}-replay-end.png`), fullPage: true});
+
+      // Seat views: nothing of another seat's hidden hand.
+      const seats = await page.evaluate(() => window.arenaReplay.numSeats);
+      const unique = await page.evaluate(() => {
+        const R = window.arenaReplay.data;
+        return new Set(R.cards.map((c) => c.name)).size === R.cards.length;
+      });
+      for (let s = 0; s < seats; ++s) {
+        const r = await page.evaluate(leakScan, s, s, unique);
+        console.log(`${game}: seat ${s}: ${r.positions} positions, ${r.checked} hidden cards checked, ${r.count} shown`);
+        if (r.count) fail(`${game}: seat ${s} view shows hidden cards: ${r.leaks.join('; ')}`);
+        if (r.checked === 0) fail(`${game}: seat ${s}: no hidden card to check`);
+      }
+      // The check must be able to fail: the omniscient view shows them.
+      const control = await page.evaluate(leakScan, 0, -1, unique);
+      if (control.count === 0) fail(`${game}: control: the omniscient view shows no other hand, the seat check proves nothing`);
+      else console.log(`${game}: control: the omniscient view shows ${control.count} cards hidden from seat 0`);
+      await page.evaluate(() => { window.arenaReplay.setSeat(0); window.arenaReplay.go(Math.floor(window.arenaReplay.positions / 2)); });
+      await page.screenshot({path: path.join(shots, `${game}-replay-seat0.png`), fullPage: false});
+      // The URL opens the same view.
+      const url = await page.evaluate(() => location.href);
+      const again = await open(browser, url, `${game} replay (reopened)`);
+      const st2 = await again.page.evaluate(() => window.arenaReplay.state());
+      if (st2.seat !== 0) fail(`${game}: the URL did not keep the seat (${JSON.stringify(st2)})`);
+      checkProblems(again);
+      await again.page.close();
+      checkProblems(rp);
+      await page.close();
+      console.log(`${game}: checked ${replayHref}`);
+    }
+  } finally {
+    await browser.close();
+    fs.rmSync(userDataDir, {recursive: true, force: true});
+  }
+  if (failures.length) {
+    console.log(`${failures.length} failures`);
+    process.exit(1);
+  }
+  console.log(`PASS; screenshots in ${shots}`);
+})().catch((e) => { console.log(`FAIL ${e.stack || e}`); process.exit(1); });

@@ -1,0 +1,168 @@
+// arena replay: card names for every game (card 0 included), events in words,
+// and per-seat redaction that matches what the runner sent each seat.
+#include "arena/replay.h"
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+
+namespace arena {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+using testing::PlayLocal;
+using testing::RandomPolicy;
+
+struct GameCase {
+  std::string game;
+  int seats;
+  Options options;
+};
+
+void PrintTo(const GameCase& c, std::ostream* os) { *os << c.game; }
+
+class EveryGame : public ::testing::TestWithParam<GameCase> {};
+
+struct Played {
+  std::vector<v1::RecordLine> lines;
+  // Every event each seat was sent in its decision requests, in order.
+  std::vector<std::vector<v1::Event>> sent;
+};
+
+Played PlayOne(const GameCase& c, uint64_t seed) {
+  auto game = CreateGame(c.game, c.options, c.seats);
+  EXPECT_TRUE(game.ok()) << game.status();
+  MatchSpec spec;
+  spec.game_name = c.game;
+  spec.options = c.options;
+  spec.seed = seed;
+  spec.auto_moves = v1::AUTO_MOVES_NONE;
+  Played p;
+  p.sent.resize(c.seats);
+  auto tap = [&](int seat, const google::protobuf::Message& m) {
+    if (const auto* r = dynamic_cast<const v1::DecisionRequest*>(&m)) {
+      for (const auto& e : r->view().events()) p.sent[seat].push_back(e);
+    }
+  };
+  auto m = PlayLocal(**game, spec, RandomPolicy(seed), tap);
+  auto lines = ParseRecordLines(m.record_lines, "local");
+  EXPECT_TRUE(lines.ok()) << lines.status();
+  p.lines = *lines;
+  return p;
+}
+
+TEST_P(EveryGame, SeatReplayHoldsExactlyWhatTheRunnerSentThatSeat) {
+  const GameCase& c = GetParam();
+  for (uint64_t seed : {1, 2, 3}) {
+    Played p = PlayOne(c, seed);
+    for (int seat = 0; seat < c.seats; ++seat) {
+      ReplayOptions o;
+      o.seat = seat;
+      auto r = BuildReplay(p.lines, o);
+      ASSERT_TRUE(r.ok()) << r.status();
+      std::vector<v1::Event> shown;
+      for (const auto& step : r->steps()) {
+        EXPECT_LE(step.views_size(), 1);
+        for (const auto& a : step.actions()) EXPECT_EQ(a.seat(), seat);
+        for (const auto& e : step.events()) shown.push_back(e.event());
+      }
+      // The runner sends events up to the seat's last decision; the replay
+      // goes on to the end. What was sent must be the replay's beginning.
+      ASSERT_GE(shown.size(), p.sent[seat].size()) << c.game << " seat " << seat;
+      ASSERT_FALSE(p.sent[seat].empty());
+      for (size_t i = 0; i < p.sent[seat].size(); ++i) {
+        ASSERT_TRUE(MessageDifferencer::Equals(shown[i], p.sent[seat][i]))
+            << c.game << " seed " << seed << " seat " << seat << " event " << i << ": "
+            << shown[i].ShortDebugString() << " vs " << p.sent[seat][i].ShortDebugString();
+      }
+    }
+  }
+}
+
+TEST_P(EveryGame, TextNamesEveryCardAndHasNoRawProtobuf) {
+  const GameCase& c = GetParam();
+  Played p = PlayOne(c, 4);
+  auto r = BuildReplay(p.lines, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::ostringstream text;
+  PrintReplayText(*r, text);
+  const std::string t = text.str();
+  EXPECT_FALSE(absl::StrContains(t, "card #")) << "a card without a name";
+  EXPECT_FALSE(absl::StrContains(t, c.game + " {")) << "raw protobuf text";
+  EXPECT_FALSE(absl::StrContains(t, "card: ")) << "raw protobuf text";
+  EXPECT_TRUE(absl::StrContains(t, "result: "));
+  // Every card of the match's catalogue has a name.
+  ASSERT_GT(r->cards_size(), 0);
+  for (const auto& card : r->cards()) EXPECT_FALSE(card.name().empty()) << card.id();
+  // Every event has words.
+  for (const auto& s : r->steps()) {
+    for (const auto& e : s.events()) EXPECT_FALSE(e.text().empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Replay, EveryGame,
+    ::testing::Values(GameCase{"quasenbo", 2, {}}, GameCase{"pesten", 3, {}},
+                      GameCase{"quodlibet", 4, {{"contract", "minus"}}},
+                      GameCase{"quabble", 4, {}}),
+    [](const auto& info) { return info.param.game; });
+
+TEST(DescribeMessage, CardZeroIsShownByName) {
+  // Pesten ids: (suit - 1) * 13 + (rank - 2), so 0 is the 2 of Clubs and
+  // 51 the Ace of Spades (pesten.proto).
+  auto game = CreateGame("pesten", {}, 2);
+  ASSERT_TRUE(game.ok());
+  v1::Rules rules;
+  (*game)->NewInitialState(1)->FillRules(&rules);
+  const auto cards = CardCatalogue(rules);
+  v1::PestenView v;
+  v.set_top_card(0);
+  v.add_hand(51);
+  v.add_hand(0);
+  const std::string t = DescribeMessage(v, cards);
+  EXPECT_TRUE(absl::StrContains(t, "top card 2 of Clubs")) << t;
+  EXPECT_TRUE(absl::StrContains(t, "hand [Ace of Spades, 2 of Clubs]")) << t;
+  EXPECT_TRUE(absl::StrContains(t, "draw obligation 0")) << t;
+  EXPECT_TRUE(absl::StrContains(t, "wished suit none")) << t;
+  ASSERT_GT(cards.size(), 51u);
+  EXPECT_EQ(cards[0].suits(0), "clubs");
+  EXPECT_EQ(cards[51].rank(), "ace");
+}
+
+TEST(BuildReplay, BadSeatAndStepAreErrors) {
+  Played p = PlayOne({"quasenbo", 2, {}}, 1);
+  ReplayOptions o;
+  o.seat = 2;
+  auto r = BuildReplay(p.lines, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "seats 0 to 1")) << r.status();
+  o.seat = -3;
+  EXPECT_FALSE(BuildReplay(p.lines, o).ok());
+  o.seat = -1;
+  o.step = -2;
+  EXPECT_FALSE(BuildReplay(p.lines, o).ok());
+  o.step = 2;
+  auto part = BuildReplay(p.lines, o);
+  ASSERT_TRUE(part.ok()) << part.status();
+  EXPECT_FALSE(part->finished());
+  for (const auto& s : part->steps()) EXPECT_LE(s.step(), 3);
+}
+
+TEST(BuildReplay, TamperedRecordIsRefused) {
+  Played p = PlayOne({"pesten", 2, {}}, 1);
+  for (auto& l : p.lines) {
+    if (l.has_decision()) {
+      l.mutable_decision()->mutable_actions(0)->set_label("play the Joker of Nothing");
+      break;
+    }
+  }
+  auto r = BuildReplay(p.lines, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "Joker of Nothing")) << r.status();
+}
+
+}  // namespace
+}  // namespace arena
