@@ -64,6 +64,7 @@ class Resim {
                               " bots for ", game_->num_seats(), " seats"));
     }
     state_ = game_->NewInitialState(h.seed());
+    state_->set_decision_cap(h.decision_cap());
     if (v_.on_start) v_.on_start(h, *state_);
     bool forfeited = false;
     v1::Forfeit forfeit;
@@ -154,6 +155,11 @@ class Resim {
 
   absl::Status ApplyDecision(const v1::DecisionStep& d) {
     if (state_->IsTerminal()) return Err("a decision after the game ended");
+    if (state_->decision_cap() > 0 &&
+        state_->step() >= state_->decision_cap()) {
+      return Err(absl::StrCat("a decision after the decision cap of ",
+                              state_->decision_cap()));
+    }
     if (d.step() != state_->step()) {
       return Err(absl::StrCat("decision numbered ", d.step()));
     }

@@ -234,6 +234,9 @@ class QuabbleState : public State {
   void ResolveImmediate();  // from immediate_next_; may stop for a snatch
   void FinishRound();     // draws, then the next round or the end
   void SetSnatchOptions(int seat);
+  // At the decision cap (the step just applied reached it): clears the
+  // acting seats and returns true; no further decision is set up.
+  bool StopAtCap();
   int Next(int seat, int step) const {
     return ((seat + step) % num_seats_ + num_seats_) % num_seats_;
   }
