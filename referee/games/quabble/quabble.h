@@ -33,7 +33,13 @@
 // order: pigs, hoppers, carrots, snails, poofins, eggs, grungles,
 // deathslayers, sushi). Result() explains every seat's score in score_lines,
 // per asset and per power. An unfinished match is ranked the same way on what
-// is held so far.
+// is held so far. At the decision cap (State::set_decision_cap) the capping
+// step's reveal, decision-free immediate powers and draw resolve; a pending
+// snatch choice, the next offer and the next round do not.
+//
+// Every number a power uses (`amount`, `threshold`) is a field of its asset;
+// left out, it is the shipped table's number for the power (NeedsOf in
+// quabble.cc); the list in the rules carries the numbers in force.
 //
 // Assets are data: a text-format QuabbleAssetList. The shipped list
 // (referee/games/quabble/assets.textproto, the rulings' list) is compiled in
