@@ -155,11 +155,6 @@ class Resim {
 
   absl::Status ApplyDecision(const v1::DecisionStep& d) {
     if (state_->IsTerminal()) return Err("a decision after the game ended");
-    if (state_->decision_cap() > 0 &&
-        state_->step() >= state_->decision_cap()) {
-      return Err(absl::StrCat("a decision after the decision cap of ",
-                              state_->decision_cap()));
-    }
     if (d.step() != state_->step()) {
       return Err(absl::StrCat("decision numbered ", d.step()));
     }
