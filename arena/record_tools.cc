@@ -70,6 +70,7 @@ class Resim {
                               " bots for ", game_->num_seats(), " seats"));
     }
     state_ = game_->NewInitialState(h.seed());
+    state_->set_decision_cap(h.decision_cap());
     if (v_.on_start) v_.on_start(h, *state_);
     bool forfeited = false;
     v1::Forfeit forfeit;

@@ -63,8 +63,8 @@ class State {
 
   virtual bool IsTerminal() const = 0;
 
-  // Seats that must decide now, ascending. Empty iff terminal. More than one
-  // seat means a simultaneous decision.
+  // Seats that must decide now, ascending. Empty iff terminal or stopped at
+  // the decision cap. More than one seat means a simultaneous decision.
   virtual const std::vector<int>& ActingSeats() const = 0;
 
   // Number of legal actions for an acting seat (at least 1).
@@ -102,7 +102,19 @@ class State {
   // Number of Apply calls so far.
   int64_t step() const { return step_; }
 
+  // The decision cap (0: none), set before the first Apply by whoever runs or
+  // re-simulates the match. The Apply that makes step() reach it resolves
+  // that step's own consequences, then stops: nothing of the next turn,
+  // trick, round or deal happens, ActingSeats() is empty, IsTerminal() stays
+  // false unless the step itself ended the game, and Result() ranks as is.
+  void set_decision_cap(int64_t cap) { decision_cap_ = cap; }
+  int64_t decision_cap() const { return decision_cap_; }
+
  protected:
+  // True once the step reaching the decision cap has been applied.
+  bool AtDecisionCap() const {
+    return decision_cap_ > 0 && step_ >= decision_cap_;
+  }
   LoggedEvent& Log(bool is_public, uint64_t seats_mask) {
     events_.emplace_back();
     LoggedEvent& e = events_.back();
@@ -114,6 +126,7 @@ class State {
   int64_t step_ = 0;
 
  private:
+  int64_t decision_cap_ = 0;
   std::vector<LoggedEvent> events_;
 };
 

@@ -31,6 +31,7 @@ class Runner {
     Write(line);
 
     state_ = game_.NewInitialState(spec_.seed);
+    state_->set_decision_cap(cap_);
     v1::MatchStart start;
     start.set_game(spec_.game_name);
     start.set_match_id(spec_.match_id);

@@ -538,6 +538,65 @@ TEST(QuasenboRulings, UnfinishedMatchIsRankedByCardsLeft) {
   EXPECT_THAT(r.detail(), HasSubstr("cards left by seat: 3, 1, 3"));
 }
 
+// The decision cap (RULINGS, common): the capping step's own consequences
+// resolve, nothing of the next turn happens, and the match is ranked on the
+// hands as they are.
+TEST(QuasenboRulings, AtTheCapTheNextSeatDrawsNothing) {
+  // Top: Ace of Moons. Seat 0 plays Forest [Mo Le] as step 1 = the cap (no
+  // quäsenbö: the pile is two cards). Seat 1's Painter [Su Kn] cannot
+  // follow: in play it would draw Desert, Bard and Journey (the first that
+  // plays) and hold 4; at the cap its turn never starts. Cards left: seat 0
+  // Sea = 1, seat 1 Painter = 1 -> both placed 1 (not 1 and 2).
+  auto game = MakeGame({}, 2);
+  auto s = At(*game, {{{kForest, kSea}, {kPainter}},
+                      {{kAceMoons}},
+                      {kDesert, kBard, kJourney}});
+  s->set_decision_cap(1);
+  EXPECT_THAT(Legal(*s), ElementsAre(std::make_pair(kForest, 0)));
+  s->Apply({0});
+  EXPECT_FALSE(s->IsTerminal());
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Hand(1), ElementsAre(kPainter));
+  EXPECT_THAT(s->Deck(), ElementsAre(kDesert, kBard, kJourney));
+  EXPECT_TRUE(EventsOf(*s, v1::QuasenboEvent::kDrew).empty());
+  v1::MatchResult r = s->Result();
+  EXPECT_THAT(r.scores(), ElementsAre(1, 1));
+  EXPECT_THAT(r.placements(), ElementsAre(1, 1));
+  EXPECT_EQ(r.decisions(), 1);
+}
+
+TEST(QuasenboRulings, AtTheCapThePenaltyOfTheCappingStepIsDrawn) {
+  // Pile Pact [Mo Su], Mountain [Mo Su]; seat 0's Huntress [Mo] at the cap
+  // (step 1) is a quäsenbö: it draws the Bard. Seat 1's Windfall [Kn]
+  // cannot follow, but its draws belong to the next turn: none. Cards left:
+  // seat 0 Bard + Sea = 2, seat 1 = 1 -> placements 2, 1.
+  auto game = MakeGame({}, 2);
+  auto s = At(*game, {{{kHuntress, kSea}, {kWindfall}},
+                      {{kPact}, {kMountain}},
+                      {kBard, kCalamity, kSailor}});
+  s->set_decision_cap(1);
+  s->Apply({0});
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Hand(0), ElementsAre(kBard, kSea));
+  EXPECT_THAT(s->Hand(1), ElementsAre(kWindfall));
+  EXPECT_THAT(s->Deck(), ElementsAre(kCalamity, kSailor));
+  v1::MatchResult r = s->Result();
+  EXPECT_THAT(r.scores(), ElementsAre(2, 1));
+  EXPECT_THAT(r.placements(), ElementsAre(2, 1));
+}
+
+TEST(QuasenboRulings, ALastCardAtTheCapStillWins) {
+  // Seat 0 plays its last card as the capping step: the game ends by the
+  // rules (terminal), not by the cap.
+  auto game = MakeGame({}, 2);
+  auto s = At(*game, {{{kForest}, {kPainter, kBard}}, {{kAceMoons}}, {kSea}});
+  s->set_decision_cap(1);
+  s->Apply({0});
+  EXPECT_TRUE(s->IsTerminal());
+  EXPECT_EQ(s->Result().end_reason(), v1::END_REASON_NORMAL);
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 2));
+}
+
 TEST(QuasenboRulings, EndingATurnWithNoCardsWins) {
   // Seat 1 plays its last card, Forest [Mo Le], on the Ace of Moons over
   // Calamity [Wy]: no quäsenbö, no cards left: it wins.

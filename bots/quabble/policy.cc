@@ -69,9 +69,9 @@ class Table {
         if (c == 0) continue;
         score[s] += c * v2;
         switch (as.power) {
-          case v1::QUABBLE_POWER_SET_SQUARE:
-            w = 2 * c;
-            score[s] += 2 * c * c - c * v2;
+          case v1::QUABBLE_POWER_SET_SQUARE:  // amount*c*c in all
+            w = 2 * as.amount * c;
+            score[s] += 2 * as.amount * c * c - c * v2;
             break;
           case v1::QUABBLE_POWER_NEIGHBOUR_BONUS: {
             int beside = get(Left(s), k);

@@ -642,6 +642,103 @@ TEST(PestenRulings, WinningPointsOptionEndsTheMatchEarlier) {
   EXPECT_THAT(s->Result().scores(), ElementsAre(1, 0));
 }
 
+// The decision cap (RULINGS, common): the capping step's own consequences
+// resolve (a round it wins is scored, a penalty it imposes is drawn, an
+// obligation it takes is drawn), then the match ends: no new deal, no effect
+// on the next turn; ranked on the hands as they are.
+TEST(PestenRulings, ARoundWonAtTheCapIsScoredAndNoNewRoundIsDealt) {
+  // Seat 0 (0 points) plays its last card as step 1 = the cap: 1 point.
+  // Points 1, 1, 0; cards 0, 2, 3 -> seat 0 first (fewer cards than seat
+  // 1), seat 1 second, seat 2 third. Dealing the next round first would
+  // give seats 0 and 1 five cards each and tie them.
+  auto game = MakeGame(3);
+  Position p;
+  p.hands = {{k4H}, {k3S, k3C}, {k5C, k5H, k3D}};
+  p.pile = {k9H};
+  p.winning_points = {0, 1, 0};
+  auto s = At(*game, p);
+  s->set_decision_cap(1);
+  const size_t before = s->events().size();
+  Do(*s, Play(k4H));
+  EXPECT_FALSE(s->IsTerminal());
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_EQ(EventsOf(*s, before, v1::PestenEvent::kRoundWon).size(), 1u);
+  EXPECT_THAT(EventsOf(*s, before, v1::PestenEvent::kDeal), IsEmpty());
+  EXPECT_EQ(s->round(), 0);
+  const v1::MatchResult r = s->Result();
+  EXPECT_THAT(r.scores(), ElementsAre(1, 1, 0));
+  EXPECT_THAT(r.placements(), ElementsAre(1, 2, 3));
+  EXPECT_THAT(r.detail(), HasSubstr("cards in hand by seat: 0, 2, 3"));
+}
+
+TEST(PestenRulings, AtTheCapAMissedAnnouncementIsDrawnButTheSevenGivesNoTurn) {
+  // As MissedAnnouncement, capped at step 1: seat 0 draws its 2 penalty
+  // cards (7C, KD) and holds 3; the 7's extra turn never comes. Cards 3 and
+  // 2, no points -> placements 2, 1.
+  auto game = MakeGame(2);
+  Position p;
+  p.hands = {{k7H, k9C}, {k3S, k3D}};
+  p.pile = {k4H};
+  p.deck = {k7C, kKD, kQS};
+  auto s = At(*game, p);
+  s->set_decision_cap(1);
+  Do(*s, Play(k7H, 0, false));
+  EXPECT_THAT(s->Hand(0), ElementsAre(k7C, k9C, kKD));
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_EQ(s->NumLegalActions(0), 0);
+  EXPECT_THAT(s->Result().placements(), ElementsAre(2, 1));
+}
+
+TEST(PestenRulings, AtTheCapATwoLeavesItsObligationUndrawn) {
+  // Seat 0 plays the 2 of Hearts as step 1 = the cap: the +2 acts on the
+  // next turn, which never comes; seat 1 keeps 2 cards. Cards 2 and 2 ->
+  // both placed 1.
+  auto game = MakeGame(2);
+  Position p;
+  p.hands = {{k2H, k9C, k5S}, {k3S, k3D}};
+  p.pile = {k4H};
+  p.deck = {k7C, kKD, kQS};
+  auto s = At(*game, p);
+  s->set_decision_cap(1);
+  Do(*s, Play(k2H));
+  EXPECT_EQ(s->HandSize(1), 2);
+  EXPECT_EQ(s->deck_size(), 3);
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 1));
+}
+
+TEST(PestenRulings, AtTheCapATakenObligationIsDrawn) {
+  // Seat 0 faces +2 and takes it as step 1 = the cap: it draws 7C and KD
+  // and holds 3; seat 1 holds 1 -> placements 2, 1.
+  auto game = MakeGame(2);
+  Position p;
+  p.hands = {{k9C}, {k3S}};
+  p.pile = {k2H};
+  p.deck = {k7C, kKD, kQS};
+  p.obligation = 2;
+  auto s = At(*game, p);
+  s->set_decision_cap(1);
+  Do(*s, Kind(kTake));
+  EXPECT_THAT(s->Hand(0), ElementsAre(k7C, k9C, kKD));
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Result().placements(), ElementsAre(2, 1));
+}
+
+TEST(PestenRulings, AtTheCapATenStartsNoPass) {
+  // Seat 0's 10 of Hearts at the cap: the pass would be the next step.
+  auto game = MakeGame(2);
+  Position p;
+  p.hands = {{k10H, k9C, k5S}, {k3S, k3D}};
+  p.pile = {k4H};
+  auto s = At(*game, p);
+  s->set_decision_cap(1);
+  const size_t before = s->events().size();
+  Do(*s, Play(k10H));
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(EventsOf(*s, before, v1::PestenEvent::kCardPassed), IsEmpty());
+  EXPECT_EQ(s->HandSize(0), 2);
+  EXPECT_EQ(s->HandSize(1), 2);
+}
+
 TEST(PestenRulings, TieBreakIsMostPointsThenFewestCards) {
   auto game = MakeGame(4);
   Position p;

@@ -237,13 +237,13 @@ TEST(QuabbleAssetFile, PowerParametersAreChecked) {
   const std::string base = std::string(kPad) +
                            "assets { name: \"H\" count: 2 value: 2 "
                            "power: QUABBLE_POWER_NEIGHBOUR_BONUS amount: 1 }\n";
-  // A bonus of 0 is no bonus.
+  // A bonus of 0 is no bonus (left out, the amount is the table's 1).
   EXPECT_THAT(Rejection("amount0.textproto",
                         std::string(kPad) +
                             "assets { name: \"H\" count: 2 power: "
-                            "QUABBLE_POWER_NEIGHBOUR_BONUS }\n"),
-              HasSubstr("line 2, column 1: asset 'H': amount 0 is out of range "
-                        "for QUABBLE_POWER_NEIGHBOUR_BONUS (1 to 20)"));
+                            "QUABBLE_POWER_NEIGHBOUR_BONUS amount: 0 }\n"),
+              HasSubstr("line 2, column 66: asset 'H': amount 0 is out of "
+                        "range for QUABBLE_POWER_NEIGHBOUR_BONUS (1 to 20)"));
   EXPECT_THAT(Rejection("amount-none.textproto",
                         std::string(kPad) +
                             "assets { name: \"G\" count: 2 power: "
@@ -253,8 +253,8 @@ TEST(QuabbleAssetFile, PowerParametersAreChecked) {
   EXPECT_THAT(Rejection("threshold.textproto",
                         std::string(kPad) +
                             "assets { name: \"S\" count: 2 power: "
-                            "QUABBLE_POWER_CURSE amount: -5 }\n"),
-              HasSubstr("line 2, column 1: asset 'S': threshold 0 is out of "
+                            "QUABBLE_POWER_CURSE amount: -5 threshold: 0 }\n"),
+              HasSubstr("line 2, column 67: asset 'S': threshold 0 is out of "
                         "range (1 to 60)"));
   EXPECT_THAT(Rejection("notarget.textproto",
                         base + "assets { name: \"C\" count: 2 power: "
@@ -301,6 +301,145 @@ TEST(QuabbleAssetFile, MissingFileIsRejected) {
   ASSERT_FALSE(g.ok());
   EXPECT_THAT(g.status().message(),
               HasSubstr("cannot read the asset file '/nonexistent/quabble.textproto'"));
+}
+
+// Every number a power uses is a field of its card; left out, it is the
+// shipped table's number; a power that uses none needs none.
+TEST(QuabbleAssetFile, NumbersLeftOutAreTheTablesNumbers) {
+  // The shipped list with every `amount:` and `threshold:` line removed.
+  std::istringstream in{std::string(DefaultAssetListText())};
+  std::string text, line;
+  int removed = 0;
+  while (std::getline(in, line)) {
+    if (line.find("amount:") != std::string::npos ||
+        line.find("threshold:") != std::string::npos) {
+      ++removed;
+      continue;
+    }
+    text += line + "\n";
+  }
+  EXPECT_EQ(removed, 7);  // 6 amounts and the Sushi's threshold
+  auto cat = ParseAssetList(text, "bare", 4);
+  ASSERT_TRUE(cat.ok()) << cat.status();
+  std::vector<int> amounts, thresholds;
+  for (const auto& a : (*cat)->assets) {
+    amounts.push_back(a.amount);
+    thresholds.push_back(a.threshold);
+  }
+  // Pigs 1 (n*n), Hoppers 1, Carrots -, Snails 2, Poofins 6, Eggs 8,
+  // Grungles -, Deathslayers 2, Sushi -5 from 2, Snatcher -, Misdirection -.
+  EXPECT_THAT(amounts, ElementsAre(1, 1, 0, 2, 6, 8, 0, 2, -5, 0, 0));
+  EXPECT_THAT(thresholds, ElementsAre(0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0));
+  // The list sent to bots carries the numbers in force.
+  const auto& sent = (*cat)->list;
+  EXPECT_TRUE(sent.assets(0).has_amount());
+  EXPECT_EQ(sent.assets(0).amount(), 1);
+  EXPECT_EQ(sent.assets(4).amount(), 6);
+  EXPECT_EQ(sent.assets(8).threshold(), 2);
+  EXPECT_FALSE(sent.assets(2).has_amount());  // Carrots use no number
+  EXPECT_FALSE(sent.assets(9).has_amount());  // nor does the Red Snatcher
+}
+
+TEST(QuabbleAssetFile, MalformedNumbersNameTheCardAndTheField) {
+  const std::string eggs =
+      "assets {\n  name: \"Very Rare Eggs\"\n  count: 5\n"
+      "  power: QUABBLE_POWER_SINGLETON\n  amount: ";
+  EXPECT_THAT(Rejection("float.textproto", std::string(kPad) + eggs + "1.5\n}\n"),
+              HasSubstr("line 6, column 11: Expected integer, got: 1.5 (in "
+                        "asset 'Very Rare Eggs', field amount)"));
+  EXPECT_THAT(Rejection("word.textproto", std::string(kPad) + eggs + "\"8\"\n}\n"),
+              HasSubstr("(in asset 'Very Rare Eggs', field amount)"));
+  EXPECT_THAT(
+      Rejection("huge.textproto", std::string(kPad) + eggs + "99999999999\n}\n"),
+      HasSubstr("(in asset 'Very Rare Eggs', field amount)"));
+  // The name may come after the bad number.
+  EXPECT_THAT(Rejection("late.textproto",
+                        std::string(kPad) +
+                            "assets { count: 2 threshold: x name: \"Sushi\" "
+                            "power: QUABBLE_POWER_CURSE }\n"),
+              HasSubstr("(in asset 'Sushi', field threshold)"));
+  // In range but out of the power's range: the card and the field.
+  EXPECT_THAT(Rejection("poofins.textproto",
+                        std::string(kPad) +
+                            "assets { name: \"Royal Poofins\" count: 6 power: "
+                            "QUABBLE_POWER_MAJORITY amount: 21 }\n"),
+              HasSubstr("asset 'Royal Poofins': amount 21 is out of range for "
+                        "QUABBLE_POWER_MAJORITY (1 to 20)"));
+  EXPECT_THAT(Rejection("pigs.textproto",
+                        std::string(kPad) +
+                            "assets { name: \"Snorkel Pigs\" count: 8 power: "
+                            "QUABBLE_POWER_SET_SQUARE amount: -21 }\n"),
+              HasSubstr("asset 'Snorkel Pigs': amount -21 is out of range for "
+                        "QUABBLE_POWER_SET_SQUARE (-20 to 20)"));
+  EXPECT_THAT(Rejection("carrots.textproto",
+                        std::string(kPad) +
+                            "assets { name: \"H\" count: 2 value: 2 power: "
+                            "QUABBLE_POWER_NEIGHBOUR_BONUS }\n"
+                            "assets { name: \"Magic Carrots\" count: 2 power: "
+                            "QUABBLE_POWER_DOUBLE_TARGET target: \"H\" "
+                            "amount: 2 }\n"),
+              HasSubstr("asset 'Magic Carrots': QUABBLE_POWER_DOUBLE_TARGET "
+                        "takes no amount"));
+}
+
+// The shipped list with every number changed (counts and values kept, so
+// the card ids are those of the shipped list).
+const char kChangedNumbers[] = R"(
+assets { name: "Snorkel Pigs" count: 8 value: 1 power: QUABBLE_POWER_SET_SQUARE amount: 2 }
+assets { name: "Bearded Hoppers" count: 7 value: 2 power: QUABBLE_POWER_NEIGHBOUR_BONUS amount: 3 }
+assets { name: "Magic Carrots" count: 7 value: 1 power: QUABBLE_POWER_DOUBLE_TARGET target: "Bearded Hoppers" }
+assets { name: "Doom Snails" count: 5 value: 3 power: QUABBLE_POWER_NEIGHBOUR_PENALTY amount: 1 }
+assets { name: "Royal Poofins" count: 6 value: 2 power: QUABBLE_POWER_MAJORITY amount: 10 }
+assets { name: "Very Rare Eggs" count: 5 value: 0 power: QUABBLE_POWER_SINGLETON amount: 5 }
+assets { name: "Grungles" count: 7 value: -3 power: QUABBLE_POWER_NONE }
+assets { name: "Deathslayers" count: 5 value: 1 power: QUABBLE_POWER_SLAY_TARGET target: "Grungles" amount: 4 }
+assets { name: "Cursed Sushi" count: 4 value: 5 power: QUABBLE_POWER_CURSE amount: -1 threshold: 3 }
+assets { name: "Red Snatcher" count: 3 value: 2 power: QUABBLE_POWER_SNATCH }
+assets { name: "Misdirection" count: 3 value: 1 power: QUABBLE_POWER_MISDIRECTION }
+)";
+
+TEST(QuabbleAssetFile, ChangedNumbersScoreAsTheDataSays) {
+  const std::string path = WriteTemp("changed.textproto", kChangedNumbers);
+  auto g = MakeGame(4, {{"assets", path}});
+  ASSERT_NE(g, nullptr);
+  // The table of QuabblePowers.EveryPowerInOrderOnOneTable, scored with the
+  // changed numbers (pigs 2*n*n, hoppers +3, snails -1, poofins 10, a lone
+  // egg 5, slayers +4, sushi -1 each from 3), worked out by hand:
+  // seat 0: shared pig 0.5 + sushi 2.5; pigs x2 = 2*4 = 8; hopper 2 + 3 x 3
+  //   (seats 1 and 3 hold 2 + 1) = 11; carrot 1 + doubling 11; snail 3
+  //   (no snail beside); poofins 4 + 10 split 2 ways 5; egg alone 5;
+  //   grungle slain 0, slayer 1 + 4; sushi 5 (1 held, under 3); snatcher 2;
+  //   misdirection 1 -> 64.
+  // seat 1: shared pig 0.5; hoppers 2 x (2 + 3 x 1) = 10; snails of seats 0
+  //   and 2 -1 each -> -2; poofins 4 + 5; grungles -6; sushi x2 still 5
+  //   each = 10 -> 21.5.
+  // seat 2: pigs x3 = 2*9 = 18; eggs x2 = 0; snail 3 -> 21.
+  // seat 3: shared sushi 2.5; hopper 2 + 3 x 1 = 5; carrots 2 + doubling 5;
+  //   slayers 2 + 4 (one grungle slain, 0); snails of seats 2 and 0 -2
+  //   -> 18.5.
+  Position p;
+  p.treasuries = {
+      {0, 1, kHopper, kCarrot, kSnail, kPoofin, kPoofin + 1, kEgg, kGrungle,
+       kSlayer, kSushi, kSnatcher, kMisdirection},
+      {kHopper + 1, kHopper + 2, kPoofin + 2, kPoofin + 3, kGrungle + 1,
+       kGrungle + 2, kSushi + 1, kSushi + 2},
+      {2, 3, 4, kEgg + 1, kEgg + 2, kSnail + 1},
+      {kHopper + 3, kCarrot + 1, kCarrot + 2, kSlayer + 1, kSlayer + 2,
+       kGrungle + 3}};
+  p.shared = {{5, 0, 1}, {kSushi + 3, 3, 0}};
+  p.king = {6};
+  auto s = At(*g, p);
+  EXPECT_THAT(Scores(*s), ElementsAre(64, 21.5, 21, 18.5));
+  // Three sushi reach the changed threshold: -1 each. A lone pig: 2*1*1.
+  auto g3 = MakeGame(3, {{"assets", path}});
+  Position q;
+  q.treasuries = {{kSushi, kSushi + 1, kSushi + 2}, {kEgg, kEgg + 1}, {kPig}};
+  EXPECT_THAT(Scores(*At(*g3, q)), ElementsAre(-3, 0, 2));
+  // The rules the bots get carry the changed numbers.
+  v1::Rules rules;
+  s->FillRules(&rules);
+  EXPECT_EQ(rules.quabble().assets(0).amount(), 2);
+  EXPECT_EQ(rules.quabble().assets(8).threshold(), 3);
 }
 
 // ---------------------------------------------------------------------------
@@ -748,6 +887,165 @@ TEST(QuabbleImmediate, PowersResolveInSeatOrderFromTheActiveSeat) {
   EXPECT_EQ(s->round(), 2);
   EXPECT_EQ(s->active_seat(), 0);
   EXPECT_EQ(s->direction(), -1);
+}
+
+TEST(QuabbleImmediate, RedSnatcherSnatchedAwayBeforeItsPowerNeverActs) {
+  // Seats 0 and 1 each claim a Red Snatcher. Seat 0's resolves first (seat
+  // order from the active seat 0) and takes seat 1's before it came up:
+  // seat 1 gets no decision although seat 2's treasury holds an egg, and
+  // the snatched card does not act for its new owner either.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{kSnatcher, 0}, {kSnatcher + 1, 1}, {2, 3}};
+  p.treasuries = {{}, {}, {kEgg}};
+  auto s = At(*g, p);
+  Act(*s, 0, 1);  // Red Snatcher #54 to seat 1
+  Act(*s, 1, 1);  // Red Snatcher #55 to seat 2
+  Act(*s, 2, 0);  // pig 2 to seat 0
+  s->Apply({0, 0, 0});  // each claims its own offer
+  ASSERT_EQ(s->phase(), v1::QUABBLE_PHASE_SNATCH);
+  ASSERT_EQ(s->ActingSeats(), std::vector<int>{0});
+  ASSERT_EQ(s->ActionLabel(0, 0), "snatch Red Snatcher #55 from seat 1");
+  s->Apply({0});
+  EXPECT_THAT(s->Treasury(0), ElementsAre(kSnatcher, kSnatcher + 1));
+  EXPECT_TRUE(s->Treasury(1).empty());
+  int snatches = 0;
+  for (const auto& e : s->events()) snatches += e.event.quabble().has_snatched();
+  EXPECT_EQ(snatches, 1);
+  // The round is over: round 2's first offer, by seat 1.
+  EXPECT_EQ(s->round(), 2);
+  EXPECT_EQ(s->phase(), v1::QUABBLE_PHASE_OFFER);
+  EXPECT_EQ(s->ActingSeats(), std::vector<int>{1});
+}
+
+TEST(QuabbleImmediate, AMisdirectionSnatchedAfterItActedDoesNotActAgain) {
+  // Active seat 2: its Misdirection acts first, then seat 0's Red Snatcher
+  // takes it. It reversed the direction once and does not act again for
+  // seat 0 (two would cancel).
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{kSnatcher, 0}, {1, 2}, {kMisdirection, 3}};
+  p.active_seat = 2;
+  auto s = At(*g, p);
+  Act(*s, 2, 1);  // Misdirection to seat 0
+  Act(*s, 0, 1);  // Red Snatcher to seat 1
+  Act(*s, 1, 0);  // pig 1 to seat 2
+  s->Apply({0, 0, 0});
+  ASSERT_EQ(s->phase(), v1::QUABBLE_PHASE_SNATCH);
+  ASSERT_EQ(s->ActionLabel(0, 1), "snatch Misdirection #57 from seat 2");
+  s->Apply({1});
+  EXPECT_THAT(s->Treasury(0), ElementsAre(kSnatcher, kMisdirection));
+  int misdirected = 0;
+  for (const auto& e : s->events()) misdirected += e.event.quabble().has_misdirected();
+  EXPECT_EQ(misdirected, 1);
+  EXPECT_EQ(s->round(), 2);
+  EXPECT_EQ(s->direction(), -1);
+}
+
+TEST(QuabbleImmediate, NothingToTakeIsAnEventAndNoStep) {
+  // As RedSnatcherWithNothingToTakeIsNoDecision: 3 offers and 1 claim are
+  // the match's 4 steps; the Snatcher with nothing to take adds none.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{kSnatcher}, {0}, {1}};
+  auto s = At(*g, p);
+  for (int seat = 0; seat < 3; ++seat) Act(*s, seat, 0);
+  s->Apply({0, 0, 1});
+  EXPECT_TRUE(s->IsTerminal());
+  EXPECT_EQ(s->step(), 4);
+  EXPECT_EQ(s->Result().decisions(), 4);
+}
+
+// ---------------------------------------------------------------------------
+// The decision cap
+
+TEST(QuabbleCap, ClaimAtTheCapWithASnatchPendingEndsBeforeTheSnatch) {
+  // The setting of RedSnatcherIsADecisionOfItsOwner with a deck of 3 and a
+  // cap of 4: the claims are step 4. The reveal resolves (snatcher to seat
+  // 0, pig 0 shared by 1 and 2, pig 1 to the King); the snatch would be a
+  // step past the cap, so it never comes, nor does the draw after it.
+  // Scores as held: seat 0 snatcher 2; seat 1 sushi 5 + half pig 0.5 = 5.5;
+  // seat 2 egg 8 + half pig 0.5 = 8.5 -> placements 3, 2, 1.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{kSnatcher}, {0}, {1}};
+  p.treasuries = {{}, {kSushi}, {kEgg}};
+  p.deck = {2, 3, 4};
+  auto s = At(*g, p);
+  s->set_decision_cap(4);
+  for (int seat = 0; seat < 3; ++seat) Act(*s, seat, 0);
+  s->Apply({0, 0, 1});
+  EXPECT_EQ(s->step(), 4);
+  EXPECT_FALSE(s->IsTerminal());
+  EXPECT_TRUE(s->ActingSeats().empty());
+  EXPECT_EQ(s->NumLegalActions(0), 0);
+  EXPECT_EQ(s->deck_size(), 3);
+  EXPECT_THAT(s->Treasury(0), ElementsAre(kSnatcher));
+  EXPECT_TRUE(s->events().back().event.quabble().has_reveal());
+  v1::MatchResult r = s->Result();
+  EXPECT_THAT(r.scores(), ElementsAre(2, 5.5, 8.5));
+  EXPECT_THAT(r.placements(), ElementsAre(3, 2, 1));
+}
+
+TEST(QuabbleCap, ClaimAtTheCapEndsTheRoundWithItsDrawButNoNextRound) {
+  // Active seat 1, a deck of 3: the claims (step 4 = the cap) end the
+  // round, whose draw resolves (1, 2, 0 draw 10, 11, 12); round 2 never
+  // starts. Each seat claimed its own pig: 1 point each, all placed 1.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{0}, {1}, {2}};
+  p.deck = {10, 11, 12};
+  p.active_seat = 1;
+  auto s = At(*g, p);
+  s->set_decision_cap(4);
+  Act(*s, 1, 0);
+  Act(*s, 2, 0);
+  Act(*s, 0, 0);
+  s->Apply({0, 0, 0});
+  EXPECT_THAT(s->Hand(1), ElementsAre(10));
+  EXPECT_THAT(s->Hand(0), ElementsAre(12));
+  EXPECT_EQ(s->round(), 1);
+  EXPECT_EQ(s->active_seat(), 1);
+  EXPECT_TRUE(s->ActingSeats().empty());
+  EXPECT_FALSE(s->IsTerminal());
+  for (const auto& e : s->events()) {
+    EXPECT_FALSE(e.event.quabble().has_round_start() &&
+                 e.event.quabble().round_start().round() == 2);
+  }
+  EXPECT_THAT(s->Result().scores(), ElementsAre(1, 1, 1));
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 1, 1));
+}
+
+TEST(QuabbleCap, AnOfferAtTheCapEndsBeforeTheNextOffer) {
+  // Cap 2: seats 0 and 1 offer; seat 2's offer never comes. Treasuries as
+  // given: seat 0 an egg 8, seat 1 two sushi -10, seat 2 nothing.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{0}, {1}, {2}};
+  p.treasuries = {{kEgg}, {kSushi, kSushi + 1}, {}};
+  auto s = At(*g, p);
+  s->set_decision_cap(2);
+  Act(*s, 0, 0);
+  Act(*s, 1, 0);
+  EXPECT_TRUE(s->ActingSeats().empty());
+  EXPECT_EQ(s->Offer(2), -1);
+  EXPECT_EQ(s->phase(), v1::QUABBLE_PHASE_OFFER);
+  EXPECT_THAT(s->Result().scores(), ElementsAre(8, -10, 0));
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 3, 2));
+}
+
+TEST(QuabbleCap, AStepThatEndsTheGameEndsItNormally) {
+  // The last claims at the cap empty the hands: the game is over by the
+  // rules, not stopped by the cap.
+  auto g = MakeGame(3);
+  Position p;
+  p.hands = {{0}, {1}, {2}};
+  auto s = At(*g, p);
+  s->set_decision_cap(4);
+  for (int seat = 0; seat < 3; ++seat) Act(*s, seat, 0);
+  s->Apply({0, 0, 0});
+  EXPECT_TRUE(s->IsTerminal());
+  EXPECT_EQ(s->Result().end_reason(), v1::END_REASON_NORMAL);
 }
 
 // ---------------------------------------------------------------------------

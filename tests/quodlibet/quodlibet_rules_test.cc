@@ -541,6 +541,107 @@ TEST(QuodlibetSnack, NoLayoutPossibleForcesThePickUp) {
   EXPECT_THAT(s->Hand(1), ElementsAre(H8, H9, H10));
 }
 
+// The decision cap (RULINGS, common): the capping step's own consequences
+// resolve (the additions of a lead, a census it triggers, a trick it
+// completes, the scoring of a deal it ends), then nothing more happens;
+// penalties already paid stand, also in an unfinished deal ("sofort"), but
+// trick points of an unfinished deal are not scored.
+TEST(QuodlibetCap, QuadratureCensusesPaidBeforeTheCapStand) {
+  // The leads of AdditionsCensusesAndLeaders. Cap 8: lead 8 (B8) runs its
+  // additions and seat 0 goes out: census 1 costs 0, 10, 20, 40 and stands.
+  // The next lead (seat 1) never comes. Placements by total: 1, 2, 3, 4
+  // (dropping the census would tie all four at 0).
+  auto s = OneDeal("quadrature", DeckD1());
+  s->set_decision_cap(8);
+  for (int card : {H7, L7, HO, BK, E8, HU, LO, B8}) Play(*s, card);
+  EXPECT_FALSE(s->IsTerminal());
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_EQ(EventsOf(*s, v1::QuodlibetEvent::kCensus).size(), 1u);
+  EXPECT_THAT(EventsOf(*s, v1::QuodlibetEvent::kDealScored), IsEmpty());
+  v1::MatchResult r = s->Result();
+  EXPECT_THAT(r.scores(), ElementsAre(0, 10, 20, 40));
+  EXPECT_THAT(r.placements(), ElementsAre(1, 2, 3, 4));
+  EXPECT_THAT(r.detail(), HasSubstr("censuses paid in the unfinished deal"));
+  // The census is explained in the score lines.
+  double seat3 = 0;
+  for (const auto& l : r.score_lines()) {
+    if (l.seat() == 3) seat3 += l.points();
+  }
+  EXPECT_EQ(seat3, 40);
+}
+
+TEST(QuodlibetCap, QuadratureLeadAtTheCapRunsItsSequenceAndCensus) {
+  // Cap 9: seat 1 leads EO and is out at once: census 2 (seat 2: 2 x 20,
+  // seat 3: 4 x 20); the sequence still runs: EK (seat 2), EA (seat 3).
+  // Totals: seat 1 10; seat 2 20 + 40 = 60; seat 3 40 + 80 = 120.
+  auto s = OneDeal("quadrature", DeckD1());
+  s->set_decision_cap(9);
+  for (int card : {H7, L7, HO, BK, E8, HU, LO, B8, EO}) Play(*s, card);
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Hand(2), ElementsAre(B7));
+  EXPECT_THAT(s->Hand(3), ElementsAre(BO, LU, E7));
+  EXPECT_THAT(s->Result().scores(), ElementsAre(0, 10, 60, 120));
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 2, 3, 4));
+}
+
+TEST(QuodlibetCap, SnackCensusStandsAndTheNextTurnNeverStarts) {
+  // DeckSnack: seat 0 lays H10, H9, H8 (steps 1-3; HU was forced) and goes
+  // out at the cap: census 1 costs 4 x 10 for each other seat. Seat 1's
+  // turn (its forced Unters) never starts: it still holds 4 cards.
+  auto s = OneDeal("snack", DeckSnack());
+  s->set_decision_cap(3);
+  for (int card : {H10, H9, H8}) {
+    const int i = IndexOf(*s, kCard + card);
+    ASSERT_GE(i, 0);
+    s->Apply({i});
+  }
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Hand(1), ElementsAre(B10, BU, LU, E7));
+  EXPECT_THAT(s->Result().scores(), ElementsAre(0, 40, 40, 40));
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 2, 2, 2));
+}
+
+TEST(QuodlibetCap, TrickPointsOfAnUnfinishedDealAreNotScored) {
+  // Minus on D1, cap 4: the first trick is completed and taken (seat 2,
+  // with HK) but not scored; nobody leads the second. All totals 0.
+  auto s = OneDeal("minus", DeckD1());
+  s->set_decision_cap(4);
+  PlayAll(*s, {H7, H10, HK, H8});
+  EXPECT_EQ(EventsOf(*s, v1::QuodlibetEvent::kTrickTaken).size(), 1u);
+  EXPECT_THAT(s->ActingSeats(), IsEmpty());
+  EXPECT_THAT(s->Result().scores(), ElementsAre(0, 0, 0, 0));
+  EXPECT_THAT(s->Result().placements(), ElementsAre(1, 1, 1, 1));
+  // Cap 3: the trick is not complete; seat 3 never plays to it.
+  auto t = OneDeal("minus", DeckD1());
+  t->set_decision_cap(3);
+  PlayAll(*t, {H7, H10, HK});
+  EXPECT_THAT(EventsOf(*t, v1::QuodlibetEvent::kTrickTaken), IsEmpty());
+  EXPECT_THAT(t->Hand(3), ElementsAre(H8, H9, B10, BO, LU, LK, E7, EA));
+}
+
+TEST(QuodlibetCap, ADealEndedAtTheCapIsScoredAndNoNewDealIsDealt) {
+  // A badenia partie of one kingdom: step 1 the beer king chooses Minus,
+  // steps 2-33 play D1. Step 33 completes the last trick: the deal is
+  // scored (30, 30, 10, 10), and deal 2 is never dealt.
+  auto game = MakeGame({{"kingdoms", "1"}});
+  auto st = QuodlibetState::FromDeckOrdersForTest(*game, {DeckD1(), DeckD1()}, 1);
+  ASSERT_TRUE(st.ok()) << st.status();
+  QuodlibetState& s = **st;
+  s.set_decision_cap(33);
+  const int minus = IndexOf(s, kContract + v1::QUODLIBET_CONTRACT_MINUS);
+  ASSERT_GE(minus, 0);
+  s.Apply({minus});
+  PlayAll(s, kD1Play);
+  EXPECT_EQ(s.step(), 33);
+  EXPECT_FALSE(s.IsTerminal());
+  EXPECT_THAT(s.ActingSeats(), IsEmpty());
+  EXPECT_EQ(EventsOf(s, v1::QuodlibetEvent::kDealScored).size(), 1u);
+  EXPECT_EQ(EventsOf(s, v1::QuodlibetEvent::kDealt).size(), 1u);
+  v1::MatchResult r = s.Result();
+  EXPECT_THAT(r.scores(), ElementsAre(30, 30, 10, 10));
+  EXPECT_THAT(r.placements(), ElementsAre(3, 3, 1, 1));
+}
+
 // ---------------------------------------------------------------------------
 // Information: who sees which hand.
 

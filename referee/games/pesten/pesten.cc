@@ -471,8 +471,17 @@ void PestenState::WinRound(int seat) {
     legal_.clear();
     return;
   }
+  if (StopAtCap()) return;  // the point stands; no new deal
   ++round_;
   StartRound();
+}
+
+bool PestenState::StopAtCap() {
+  if (!AtDecisionCap()) return false;
+  current_ = -1;
+  acting_.clear();
+  legal_.clear();
+  return true;
 }
 
 void PestenState::Apply(absl::Span<const int> actions) {
@@ -508,6 +517,7 @@ void PestenState::Apply(absl::Span<const int> actions) {
       e.redacted = e.event;
       passed->set_card(given[s]);
     }
+    if (StopAtCap()) return;
     BeginTurn(pass_next_, false);
     return;
   }
@@ -520,17 +530,20 @@ void PestenState::Apply(absl::Span<const int> actions) {
       auto* wished = e.event.mutable_pesten()->mutable_wished();
       wished->set_seat(seat);
       wished->set_suit(static_cast<v1::PestenSuit>(m.wish));
+      if (StopAtCap()) return;
       BeginTurn(Next(seat), false);
       return;
     }
     case v1::PESTEN_ACTION_KIND_DRAW:
       DrawCards(seat, 1, v1::PESTEN_DRAW_REASON_DRAW);
+      if (StopAtCap()) return;
       BeginTurn(Next(seat), false);
       return;
     case v1::PESTEN_ACTION_KIND_TAKE_OBLIGATION: {
       const int sum = obligation_;
       obligation_ = 0;
       DrawCards(seat, sum, v1::PESTEN_DRAW_REASON_OBLIGATION);
+      if (StopAtCap()) return;
       BeginTurn(Next(seat), false);
       return;
     }
@@ -559,6 +572,9 @@ void PestenState::Apply(absl::Span<const int> actions) {
     DrawCards(seat, kAnnouncementPenalty,
               v1::PESTEN_DRAW_REASON_MISSED_ANNOUNCEMENT);
   }
+  // At the cap the card's effect on the next turn (an obligation, a skip, a
+  // reversal, another turn, the pass) never comes into play.
+  if (StopAtCap()) return;
   Effect(seat, m.card);
 }
 

@@ -232,6 +232,9 @@ class PestenState : public State {
   // Logs the cards in scratch_ as drawn by `seat`.
   void LogDrew(int seat, v1::PestenDrawReason reason);
   void WinRound(int seat);
+  // At the decision cap (the step just applied reached it): clears the
+  // acting seats and returns true; the next turn or round never starts.
+  bool StopAtCap();
   int Next(int seat) const {
     return (seat + direction_ + num_seats_) % num_seats_;
   }

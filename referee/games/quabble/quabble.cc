@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "quabble_default_assets.h"  // generated: kQuabbleDefaultAssets
 #include "referee/options.h"
@@ -56,49 +57,108 @@ class FirstError : public google::protobuf::io::ErrorCollector {
   std::string message_;
 };
 
-// What a power needs besides its value: amount range, target, threshold.
+// What a power needs besides its value: amount range and default (the
+// shipped table's number), target, threshold and its default.
 struct PowerNeeds {
   bool amount = false;
   int amount_min = 0;
   int amount_max = 0;
+  int amount_default = 0;
   bool target = false;
   bool threshold = false;
+  int threshold_default = 0;
 };
 
 PowerNeeds NeedsOf(v1::QuabblePower p) {
   PowerNeeds n;
+  auto amount = [&n](int lo, int hi, int def) {
+    n.amount = true;
+    n.amount_min = lo;
+    n.amount_max = hi;
+    n.amount_default = def;
+  };
   switch (p) {
+    case v1::QUABBLE_POWER_SET_SQUARE:
+      amount(-kMaxValue, kMaxValue, 1);  // n cards: amount*n*n
+      break;
     case v1::QUABBLE_POWER_NEIGHBOUR_BONUS:
+      amount(1, kMaxValue, 1);
+      break;
     case v1::QUABBLE_POWER_NEIGHBOUR_PENALTY:
+      amount(1, kMaxValue, 2);
+      break;
     case v1::QUABBLE_POWER_MAJORITY:
-      n.amount = true;
-      n.amount_min = 1;
-      n.amount_max = kMaxValue;
+      amount(1, kMaxValue, 6);
       break;
     case v1::QUABBLE_POWER_SINGLETON:
-      n.amount = true;
-      n.amount_min = -kMaxValue;
-      n.amount_max = kMaxValue;
+      amount(-kMaxValue, kMaxValue, 8);
       break;
     case v1::QUABBLE_POWER_DOUBLE_TARGET:
       n.target = true;
       break;
     case v1::QUABBLE_POWER_SLAY_TARGET:
       n.target = true;
-      n.amount = true;
-      n.amount_min = 0;
-      n.amount_max = kMaxValue;
+      amount(0, kMaxValue, 2);
       break;
     case v1::QUABBLE_POWER_CURSE:
-      n.amount = true;
-      n.amount_min = -kMaxValue;
-      n.amount_max = kMaxValue;
+      amount(-kMaxValue, kMaxValue, -5);
       n.threshold = true;
+      n.threshold_default = 2;
       break;
     default:
       break;
   }
   return n;
+}
+
+// Names the asset entry and the field around a parse error at (line,
+// column), both 0-based, e.g. " (in asset 'Very Rare Eggs', field amount)";
+// empty when the error is outside an asset entry. Uses protobuf's own
+// tokenizer, so it reads the text as the parser does.
+std::string ParseErrorPlace(absl::string_view text, int line, int column) {
+  using google::protobuf::io::Tokenizer;
+  google::protobuf::io::ArrayInputStream in(text.data(),
+                                            static_cast<int>(text.size()));
+  FirstError ignored;
+  Tokenizer tok(&in, &ignored);
+  auto before = [&](const Tokenizer::Token& t) {
+    return t.line < line || (t.line == line && t.column <= column);
+  };
+  int depth = 0;
+  int entry = 0;         // asset entries opened so far
+  int error_entry = -1;  // the entry the error lies in
+  std::string field, name, prev, prev2;
+  while (tok.Next()) {
+    const Tokenizer::Token& t = tok.current();
+    if (error_entry < 0 && !before(t)) {
+      if (depth == 0) return "";
+      error_entry = entry;
+    }
+    if (t.text == "{" || t.text == "<") {
+      if (depth == 0 && prev == "assets") {
+        ++entry;
+        name.clear();
+      }
+      ++depth;
+    } else if (t.text == "}" || t.text == ">") {
+      if (--depth <= 0 && error_entry >= 0) break;
+    } else if (t.type == Tokenizer::TYPE_IDENTIFIER && depth == 1 &&
+               error_entry < 0 && prev != ":") {
+      field = t.text;
+    } else if (t.type == Tokenizer::TYPE_STRING && depth == 1 &&
+               prev == ":" && prev2 == "name") {
+      Tokenizer::ParseString(t.text, &name);
+    }
+    prev2 = prev;
+    prev = t.text;
+  }
+  if (error_entry < 0 && depth >= 1) error_entry = entry;
+  if (error_entry < 0) return "";
+  std::string out = name.empty()
+                        ? absl::StrCat(" (in asset ", error_entry, ", no name")
+                        : absl::StrCat(" (in asset '", name, "'");
+  if (!field.empty()) absl::StrAppend(&out, ", field ", field);
+  return absl::StrCat(out, ")");
 }
 
 std::string CardName(const Catalogue& cat, int card) {
@@ -168,7 +228,8 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
     }
     return absl::InvalidArgumentError(absl::StrCat(
         where(line, column),
-        errors.message_.empty() ? "cannot parse" : errors.message_));
+        errors.message_.empty() ? "cannot parse" : errors.message_,
+        ParseErrorPlace(text, line, column)));
   }
   const auto* assets_field =
       v1::QuabbleAssetList::descriptor()->FindFieldByName("assets");
@@ -236,11 +297,14 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
     }
     const PowerNeeds needs = NeedsOf(a.power());
     const std::string power_name = v1::QuabblePower_Name(a.power());
+    // A number left out takes the shipped table's number for the power.
+    int amount = 0, threshold = 0;
     if (needs.amount) {
-      if (a.amount() < needs.amount_min || a.amount() > needs.amount_max) {
+      amount = a.has_amount() ? a.amount() : needs.amount_default;
+      if (amount < needs.amount_min || amount > needs.amount_max) {
         return fail(absl::StrCat(at(i, "amount"), label, ": amount ",
-                                 a.amount(), " is out of range for ",
-                                 power_name, " (", needs.amount_min, " to ",
+                                 amount, " is out of range for ", power_name,
+                                 " (", needs.amount_min, " to ",
                                  needs.amount_max, ")"));
       }
     } else if (a.amount() != 0) {
@@ -248,9 +312,10 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
                                " takes no amount"));
     }
     if (needs.threshold) {
-      if (a.threshold() < 1 || a.threshold() > kMaxThreshold) {
+      threshold = a.has_threshold() ? a.threshold() : needs.threshold_default;
+      if (threshold < 1 || threshold > kMaxThreshold) {
         return fail(absl::StrCat(at(i, "threshold"), label, ": threshold ",
-                                 a.threshold(), " is out of range (1 to ",
+                                 threshold, " is out of range (1 to ",
                                  kMaxThreshold, ")"));
       }
     } else if (a.threshold() != 0) {
@@ -307,9 +372,9 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
     asset.count = a.count();
     asset.value = a.value();
     asset.power = a.power();
-    asset.amount = a.amount();
+    asset.amount = amount;
     asset.target = target;
-    asset.threshold = a.threshold();
+    asset.threshold = threshold;
     asset.text = a.text();
     cat->first_card.push_back(cat->num_cards());
     for (int c = 0; c < a.count(); ++c) {
@@ -323,9 +388,18 @@ absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
         " cards in all, too few to deal ", kHandSize, " to each of ",
         num_seats, " seats (", num_seats * kHandSize, " needed)"));
   }
+  // The fingerprint is of the list as written; the list sent in the rules
+  // carries every number in force, defaults filled in.
   std::string bytes;
   list.SerializeToString(&bytes);
   cat->fingerprint = Fnv1a(bytes);
+  for (int i = 0; i < list.assets_size(); ++i) {
+    const PowerNeeds needs = NeedsOf(list.assets(i).power());
+    if (needs.amount) list.mutable_assets(i)->set_amount(cat->assets[i].amount);
+    if (needs.threshold) {
+      list.mutable_assets(i)->set_threshold(cat->assets[i].threshold);
+    }
+  }
   cat->list = std::move(list);
   return std::shared_ptr<const Catalogue>(std::move(cat));
 }
@@ -765,6 +839,9 @@ void QuabbleState::ResolveImmediate() {
       snatch_seat_ = s;
       snatch_card_ = card;
       acting_.assign(1, s);
+      // At the cap this decision would be a step past it: the sweep (and
+      // the draw after it) waits for it, and so never goes on.
+      StopAtCap();
       return;
     }
   }
@@ -801,7 +878,16 @@ void QuabbleState::FinishRound() {
     over->set_unreleased_left(deck_size());
     return;
   }
+  if (StopAtCap()) return;  // the round is over; the next never starts
   StartRound(false);
+}
+
+bool QuabbleState::StopAtCap() {
+  if (!AtDecisionCap()) return false;
+  acting_.clear();
+  legal_card_.clear();
+  legal_seat_.clear();
+  return true;
 }
 
 void QuabbleState::Apply(absl::Span<const int> actions) {
@@ -829,6 +915,7 @@ void QuabbleState::Apply(absl::Span<const int> actions) {
       o->set_card(card);
       ++offers_made_;
       offer_seat_ = Next(seat, dir_);
+      if (StopAtCap()) return;  // the next offer (or the claims) never comes
       NextOffer();
       return;
     }
@@ -910,11 +997,12 @@ std::vector<int> QuabbleState::ScoresHalfPoints(
           c * v2);
       switch (as.power) {
         case v1::QUABBLE_POWER_SET_SQUARE:
-          worth[s][a] = 2 * c;
+          // The set replaces the values: amount*c*c in all.
+          worth[s][a] = 2 * as.amount * c;
           add_power(s, [&] {
-            return absl::StrCat(as.name, ": set of ", c, ", ", c * c,
-                                " in all");
-          }, 2 * c * c - c * v2);
+            return absl::StrCat(as.name, ": set of ", c, ", ",
+                                as.amount * c * c, " in all");
+          }, 2 * as.amount * c * c - c * v2);
           break;
         case v1::QUABBLE_POWER_NEIGHBOUR_BONUS: {
           int beside = 0;
@@ -1017,6 +1105,7 @@ v1::QuabblePhase QuabbleState::phase() const {
 }
 
 int QuabbleState::NumLegalActions(int seat) const {
+  if (acting_.empty()) return 0;  // over, or stopped at the decision cap
   switch (phase_) {
     case kOffer:
       return seat == offer_seat_ ? static_cast<int>(legal_card_.size()) : 0;

@@ -33,7 +33,13 @@
 // order: pigs, hoppers, carrots, snails, poofins, eggs, grungles,
 // deathslayers, sushi). Result() explains every seat's score in score_lines,
 // per asset and per power. An unfinished match is ranked the same way on what
-// is held so far.
+// is held so far. At the decision cap (State::set_decision_cap) the capping
+// step's reveal, decision-free immediate powers and draw resolve; a pending
+// snatch choice, the next offer and the next round do not.
+//
+// Every number a power uses (`amount`, `threshold`) is a field of its asset;
+// left out, it is the shipped table's number for the power (NeedsOf in
+// quabble.cc); the list in the rules carries the numbers in force.
 //
 // Assets are data: a text-format QuabbleAssetList. The shipped list
 // (referee/games/quabble/assets.textproto, the rulings' list) is compiled in
@@ -234,6 +240,9 @@ class QuabbleState : public State {
   void ResolveImmediate();  // from immediate_next_; may stop for a snatch
   void FinishRound();     // draws, then the next round or the end
   void SetSnatchOptions(int seat);
+  // At the decision cap (the step just applied reached it): clears the
+  // acting seats and returns true; no further decision is set up.
+  bool StopAtCap();
   int Next(int seat, int step) const {
     return ((seat + step) % num_seats_ + num_seats_) % num_seats_;
   }

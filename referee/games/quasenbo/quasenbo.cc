@@ -575,6 +575,12 @@ void QuasenboState::Apply(absl::Span<const int> actions) {
     legal_.clear();
     return;
   }
+  if (AtDecisionCap()) {  // the penalty stands; the next turn never starts
+    current_ = -1;
+    acting_.clear();
+    legal_.clear();
+    return;
+  }
   StartTurn(seat + 1 == num_seats_ ? 0 : seat + 1);
 }
 

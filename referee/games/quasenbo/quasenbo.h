@@ -19,7 +19,9 @@
 // the length of the longest same-suit run ending at the played card, minus 2).
 // A penalty that finds nothing to draw is not taken. The first seat to end a
 // turn with no cards wins. Score: cards left (lower is better); placements by
-// score, ties share. The same ranking is the tie-break for an unfinished match.
+// score, ties share. The same ranking is the tie-break for an unfinished match;
+// at the decision cap the capping play's penalty is drawn and the next turn
+// (its forced draws and passes) never starts.
 //
 // Cards. Ids are dense, 0..N-1, in this fixed order: the Aces (Moons, Suns,
 // Waves, Leaves, Wyrms, Knots: 0..5), the numbered cards 2..9 in the order of

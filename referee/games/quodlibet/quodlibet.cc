@@ -398,6 +398,7 @@ void QuodlibetState::ChooseContract(int contract, bool forced) {
     c->set_forced(forced);
     c->set_before_deal(!dealt_);
   }
+  if (StopAtCap()) return;  // the choice stands; play never starts
   if (!dealt_) DealCards();
   ShowHands();
   BeginPlay();
@@ -499,6 +500,7 @@ void QuodlibetState::EndDeal() {
     pen = census_pen_;
   }
   for (int s = 0; s < kNumSeats; ++s) totals_[s] += pen[s];
+  census_pen_ = {};  // now in the totals
   last_penalties_ = pen;
   history_.push_back({kingdom_, deal_, contract_, pen});
   {
@@ -523,7 +525,16 @@ void QuodlibetState::EndDeal() {
       return;
     }
   }
+  if (StopAtCap()) return;  // no new deal
   StartDeal();
+}
+
+bool QuodlibetState::StopAtCap() {
+  if (!AtDecisionCap()) return false;
+  current_ = -1;
+  acting_.clear();
+  legal_.clear();
+  return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -562,6 +573,7 @@ void QuodlibetState::PlayToTrick(int seat, int card, int slot) {
   }
   trick_cards_[trick_size_++] = static_cast<uint8_t>(card);
   if (trick_size_ < kNumSeats) {
+    if (StopAtCap()) return;
     SetActing(NextSeat(seat));
     SetTrickLegal();
     return;
@@ -591,6 +603,9 @@ void QuodlibetState::PlayToTrick(int seat, int card, int slot) {
     EndDeal();
     return;
   }
+  // At the cap the trick is taken but trick points of an unfinished deal
+  // are not scored.
+  if (StopAtCap()) return;
   SetActing(winner);
   SetTrickLegal();
 }
@@ -780,6 +795,7 @@ void QuodlibetState::QuadratureLead(int card) {
     c = next;
     forced = true;
   }
+  if (StopAtCap()) return;  // the censuses paid stand
   int leader = last;
   if (went_out >= 0) {
     leader = NextSeat(went_out);
@@ -950,7 +966,7 @@ void QuodlibetState::Apply(absl::Span<const int> actions) {
       } else {
         SnackLay(seat, a - kActCard, false);
       }
-      SnackRun();
+      if (!StopAtCap()) SnackRun();
       break;
     case kPhaseOver:
       break;
@@ -1083,7 +1099,15 @@ void QuodlibetState::FillRules(v1::Rules* rules) const {
 
 v1::MatchResult QuodlibetState::Result() const {
   v1::MatchResult result;
-  std::vector<double> scores(totals_.begin(), totals_.end());
+  // Census penalties of an unfinished Quadrature or Snack deal are paid at
+  // once ("sofort") and stand; trick points of an unfinished deal do not.
+  std::array<int, kNumSeats> totals = totals_;
+  bool census_paid = false;
+  for (int s = 0; s < kNumSeats; ++s) {
+    totals[s] += census_pen_[s];
+    census_paid |= census_pen_[s] != 0;
+  }
+  std::vector<double> scores(totals.begin(), totals.end());
   for (double x : scores) result.add_scores(x);
   for (int p : PlacementsFromScores(scores, false)) result.add_placements(p);
   result.set_higher_score_wins(false);
@@ -1100,12 +1124,23 @@ v1::MatchResult QuodlibetState::Result() const {
       line->set_points(d.penalties[s]);
     }
   }
-  std::vector<int> totals(totals_.begin(), totals_.end());
+  if (census_paid) {
+    for (int s = 0; s < kNumSeats; ++s) {
+      v1::ScoreLine* line = result.add_score_lines();
+      line->set_seat(s);
+      line->set_item(absl::StrCat(
+          "kingdom ", kingdom_ + 1, " deal ", deal_ + 1, ": ",
+          ContractDisplayName(static_cast<Contract>(contract_)),
+          " (unfinished): censuses paid"));
+      line->set_points(census_pen_[s]);
+    }
+  }
   result.set_detail(absl::StrCat(
       phase_ == kPhaseOver ? "the partie is over after "
                       : "unfinished; ranked by the totals of the ",
-      history_.size(), " deals played; lowest total wins; totals by seat: ",
-      absl::StrJoin(totals, ", ")));
+      history_.size(), " deals played",
+      census_paid ? " and the censuses paid in the unfinished deal" : "",
+      "; lowest total wins; totals by seat: ", absl::StrJoin(totals, ", ")));
   return result;
 }
 

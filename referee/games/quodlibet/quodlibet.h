@@ -200,6 +200,10 @@ class QuodlibetState : public State {
   void EndDeal();
   int NextSeat(int s) const { return (s + 1) & 3; }
   void SetActing(int seat) { current_ = seat; acting_.assign(1, seat); }
+  // At the decision cap (the step just applied reached it): clears the
+  // acting seat and returns true; nothing of the next turn, trick or deal
+  // happens.
+  bool StopAtCap();
 
   QuodlibetConfig config_;
   Rng rng_;
