@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "arena/bot_process.h"
+#include "arena/server_options.h"
 #include "arena/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -67,10 +68,16 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
     ids.push_back({b.name(), b.token()});
   }
-  BotHub hub(ids);
+  RaiseFdLimit();
+  FdReserve reserve(64);  // released for the standings
+  auto credentials =
+      ListenCredentials(options.listen, options.tls_cert, options.tls_key);
+  if (!credentials.ok()) return credentials.status();
+  BotHub hub(ids, options.hub);
   grpc::ServerBuilder builder;
+  ConfigureServer(&builder);
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(options.listen, *credentials, &port);
   builder.RegisterService(hub.service());
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
@@ -127,9 +134,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
     result = RunTournament(config, hub, hooks);
+    reserve.Release();
     if (result.ok()) {
       if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
         spdlog::error("{}", s.ToString());
+        result = absl::UnavailableError(absl::StrCat(
+            "the standings could not be written: ", s.message()));
       }
     }
   }

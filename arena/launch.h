@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/v1/config.pb.h"
+#include "referee/bot_hub.h"
 
 namespace arena {
 
@@ -19,6 +20,8 @@ struct LaunchOptions {
   absl::Duration connect_timeout = absl::Seconds(30);
   bool show_progress = true;
   std::vector<int> fixed_seating;      // arena match: bots in flag order
+  HubOptions hub;                      // bounds, grace (referee/bot_hub.h)
+  std::string tls_cert, tls_key;       // PEM files: listen with TLS
 };
 
 absl::StatusOr<v1::Standings> RunConfiguredTournament(

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -41,7 +42,16 @@ absl::Status MakeDirs(const std::string& dir) {
 struct Tally {
   int64_t seats = 0, wins = 0, forfeits = 0, faults = 0;
   double score_sum = 0, placement_sum = 0;
+  std::map<std::string, int64_t> faults_by_kind;
 };
+
+// "FAULT_KIND_TIMEOUT" -> "timeout".
+std::string FaultKey(v1::FaultKind k) {
+  std::string name = v1::FaultKind_Name(k);
+  if (name.rfind("FAULT_KIND_", 0) == 0) name = name.substr(11);
+  for (char& c : name) c = static_cast<char>(std::tolower(c));
+  return name;
+}
 
 }  // namespace
 
@@ -153,6 +163,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
         absl::MutexLock lock(&mu);
+        ++done;
         ++records_failed;
         continue;
       }
@@ -176,6 +187,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       }
       if (r.end_reason() == v1::END_REASON_FORFEIT) {
         ++tally[arr[r.forfeit_seat()]].forfeits;
+      }
+      for (const SeatFault& f : outcome.faults) {
+        Tally& t = tally[arr[f.seat]];
+        ++t.faults;
+        ++t.faults_by_kind[FaultKey(f.kind)];
       }
       if (hooks.show_progress &&
           (absl::Now() - last_progress > absl::Seconds(2) || done == config.matches())) {
@@ -214,6 +230,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     row->set_seats_played(t.seats);
     row->set_wins(t.wins);
     row->set_forfeits(t.forfeits);
+    row->set_faults(t.faults);
+    for (const auto& [k, n] : t.faults_by_kind) (*row->mutable_faults_by_kind())[k] = n;
     row->set_mean_score(t.seats ? t.score_sum / t.seats : 0);
     row->set_mean_placement(t.seats ? t.placement_sum / t.seats : 0);
   }
@@ -248,8 +266,8 @@ std::string StandingsTable(const v1::Standings& st) {
     out += absl::StrCat("dropped: ", b, " (died too often)\n");
   }
   if (st.records_failed() > 0) {
-    out += absl::StrCat("WARNING: ", st.records_failed(),
-                        " records could not be written whole\n");
+    out += absl::StrCat("ERROR: ", st.records_failed(),
+                        " matches could not be recorded whole and do not count\n");
   }
   return out;
 }

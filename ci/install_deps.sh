@@ -6,6 +6,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libssl-dev bubblewrap
   python3 python3-grpcio python3-protobuf
 )
 missing=()
