@@ -1,10 +1,13 @@
 #include "bots/sdk/bot.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "arena/v1/arena.grpc.pb.h"
@@ -45,19 +48,13 @@ class Queue {
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
-}  // namespace
-
-absl::Status RunBot(const BotOptions& options, const Policy& policy) {
-  if (options.address.empty()) {
-    return absl::InvalidArgumentError(
-        "no referee address: pass --address or set ARENA_ADDRESS");
-  }
-  if (options.token.empty()) {
-    return absl::InvalidArgumentError(
-        "no token: pass --token or set ARENA_TOKEN");
-  }
-  auto channel =
-      grpc::CreateChannel(options.address, grpc::InsecureChannelCredentials());
+// One stream, from Hello to its end. `matches` (by match id) outlives it, so
+// that a reconnect plays on; `welcomed` says whether the referee took us.
+grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
+                      const std::shared_ptr<grpc::Channel>& channel,
+                      absl::Mutex& matches_mu,
+                      std::map<std::string, v1::MatchStart>& matches,
+                      bool* welcomed) {
   auto stub = v1::Referee::NewStub(channel);
   grpc::ClientContext ctx;
   auto stream = stub->Play(&ctx);
@@ -73,8 +70,6 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
   hello.mutable_hello()->set_client(options.client);
   write(hello);
 
-  absl::Mutex matches_mu;
-  std::map<std::string, v1::MatchStart> matches;  // by match id
   auto decide = [&](const v1::DecisionRequest& req) {
     v1::MatchStart start;
     {
@@ -104,7 +99,24 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     switch (msg.kind_case()) {
       case v1::RefereeMessage::kWelcome:
         spdlog::info("connected as {}", msg.welcome().bot_name());
+        *welcomed = true;
         break;
+      case v1::RefereeMessage::kResync: {
+        // Back after a reconnect: the match, the view so far, and the
+        // decisions still open (answered like any request).
+        {
+          absl::MutexLock lock(&matches_mu);
+          matches[msg.resync().match_id()] = msg.resync().match_start();
+        }
+        for (auto& r : *msg.mutable_resync()->mutable_open_decisions()) {
+          if (workers.empty()) {
+            decide(r);
+          } else {
+            queue.Push(std::move(r));
+          }
+        }
+        break;
+      }
       case v1::RefereeMessage::kMatchStart: {
         absl::MutexLock lock(&matches_mu);
         matches[msg.match_start().match_id()] = msg.match_start();
@@ -135,13 +147,78 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     absl::MutexLock lock(&write_mu);
     stream->WritesDone();
   }
-  grpc::Status status = stream->Finish();
-  if (!status.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        "referee ended the stream: ", status.error_message(), " (code ",
-        static_cast<int>(status.error_code()), ")"));
+  return stream->Finish();
+}
+
+// The credentials for the referee: TLS with the CA in `tls_ca` (a PEM file),
+// else plaintext.
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> Credentials(
+    const BotOptions& options) {
+  if (options.tls_ca.empty()) return grpc::InsecureChannelCredentials();
+  std::ifstream in(options.tls_ca);
+  std::stringstream pem;
+  pem << in.rdbuf();
+  if (!in || pem.str().find("-----BEGIN") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot read a PEM certificate from ", options.tls_ca, " (ARENA_TLS_CA)"));
   }
-  return absl::OkStatus();
+  grpc::SslCredentialsOptions o;
+  o.pem_root_certs = pem.str();
+  return grpc::SslCredentials(o);
+}
+
+}  // namespace
+
+absl::Status RunBot(const BotOptions& options, const Policy& policy) {
+  if (options.address.empty()) {
+    return absl::InvalidArgumentError(
+        "no referee address: pass --address or set ARENA_ADDRESS");
+  }
+  if (options.token.empty()) {
+    return absl::InvalidArgumentError(
+        "no token: pass --token or set ARENA_TOKEN");
+  }
+  auto credentials = Credentials(options);
+  if (!credentials.ok()) return credentials.status();
+  grpc::ChannelArguments args;
+  // Keepalive pings find a dead referee (or path) while the bot waits.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 10000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  auto channel = grpc::CreateCustomChannel(options.address, *credentials, args);
+
+  absl::Mutex matches_mu;
+  std::map<std::string, v1::MatchStart> matches;  // by match id
+  absl::Time last_up = absl::Now();
+  absl::Duration wait = absl::Milliseconds(100);
+  for (;;) {
+    bool welcomed = false;
+    grpc::Status status =
+        PlayOnce(options, policy, channel, matches_mu, matches, &welcomed);
+    if (status.ok()) return absl::OkStatus();  // the referee ended it
+    const auto code = status.error_code();
+    const std::string why = absl::StrCat(
+        "referee ended the stream: ", status.error_message(), " (code ",
+        static_cast<int>(code), ")");
+    // Refusals are final; a broken stream or a referee not (yet) up is
+    // retried, with a growing wait, for reconnect_window.
+    if (code == grpc::StatusCode::UNAUTHENTICATED ||
+        code == grpc::StatusCode::ABORTED ||
+        code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+        code == grpc::StatusCode::INVALID_ARGUMENT) {
+      return absl::UnavailableError(why);
+    }
+    if (welcomed) {
+      last_up = absl::Now();
+      wait = absl::Milliseconds(100);
+    }
+    if (absl::Now() - last_up > options.reconnect_window) {
+      return absl::UnavailableError(why);
+    }
+    spdlog::warn("{}; reconnecting in {}", why, absl::FormatDuration(wait));
+    absl::SleepFor(wait);
+    wait = std::min(wait * 2, absl::Seconds(2));
+  }
 }
 
 }  // namespace arena::bots
