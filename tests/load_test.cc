@@ -43,12 +43,23 @@ struct Proc {
   pid_t pid = -1;
   int status = -1;
 
+  Proc() = default;
+  Proc(Proc&& o) noexcept : pid(o.pid), status(o.status) { o.pid = -1; }
+  Proc& operator=(Proc&& o) noexcept {
+    std::swap(pid, o.pid);
+    std::swap(status, o.status);
+    return *this;
+  }
+
   // Starts argv[0] with `env` added; stdout and stderr go to `log`.
   static Proc Start(const std::vector<std::string>& argv,
                     const std::vector<std::string>& env, const std::string& log) {
     Proc p;
     p.pid = ::fork();
     if (p.pid == 0) {
+      // Only stdin, stdout and stderr go to the child (not the test's
+      // sockets).
+      for (int fd = 3; fd < 65536; ++fd) ::close(fd);
       const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       ::dup2(fd, 1);
       ::dup2(fd, 2);
@@ -131,16 +142,16 @@ bool WaitForText(const std::string& path, const std::string& text,
 }
 
 // A tournament for a standalone referee: quasenbo, bots one..N.
-struct Setup {
+struct Site {
   std::string dir;
   std::string address;
   std::string log;
   std::string records;
 };
 
-Setup Configure(const std::string& name, int matches, int jobs, int64_t decision_ms,
+Site Configure(const std::string& name, int matches, int jobs, int64_t decision_ms,
                 const std::vector<std::string>& bots) {
-  Setup s;
+  Site s;
   s.dir = FreshTempDir(name);
   s.address = absl::StrCat("127.0.0.1:", FreePort());
   s.log = s.dir + "/referee.log";
@@ -154,20 +165,20 @@ Setup Configure(const std::string& name, int matches, int jobs, int64_t decision
   return s;
 }
 
-Proc StartReferee(const Setup& s, const std::vector<std::string>& extra = {}) {
+Proc StartReferee(const Site& s, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {kBin + "/referee", "--listen", s.address,
                                    "--config", s.dir + "/t.textproto"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return Proc::Start(argv, {}, s.log);
 }
 
-Proc StartBot(const Setup& s, const std::string& name) {
+Proc StartBot(const Site& s, const std::string& name) {
   return Proc::Start({kBin + "/random_bot"},
                      {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-" + name},
                      absl::StrCat(s.dir, "/", name, ".log"));
 }
 
-void ExpectRecordsWhole(const Setup& s, int matches) {
+void ExpectRecordsWhole(const Site& s, int matches) {
   v1::Standings st = ReadStandings(s.records);
   EXPECT_EQ(st.matches_played(), matches);
   EXPECT_EQ(st.records_failed(), 0);
@@ -182,43 +193,89 @@ void RaiseOwnFdLimit() {
   ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-// 1,100 idle TCP connections (no HTTP/2, no Hello) held beside a 300-match
-// tournament: every record is written and verifies, the standings are
-// written, and the referee closes the idle connections itself.
+// A TCP connection to `port` (blocking connect), or -1.
+int Connect(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  return fd;
+}
+
+// True once the peer has closed `fd` (end of file or reset); reads and
+// drops whatever it sent (HTTP/2 SETTINGS, GOAWAY).
+bool PeerClosed(int fd) {
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n == 0) return true;
+    if (n < 0) return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+  }
+}
+
+// 1,100 idle TCP connections (no HTTP/2, no Hello), each opened again as
+// soon as the referee closes it, held through a 300-match tournament:
+// every record is written and verifies, the standings are written, and the
+// referee closes idle connections itself (after its 5 s handshake timeout).
 TEST(Load, ConnectionFloodBesideATournament) {
   RaiseOwnFdLimit();
-  Setup s = Configure("flood", 300, 8, 5000, {"one", "two", "three"});
+  Site s = Configure("flood", 300, 8, 5000, {"one", "two", "three"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   const int port = std::stoi(s.address.substr(s.address.rfind(':') + 1));
   std::vector<int> socks;
   for (int i = 0; i < 1100; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ASSERT_GE(fd, 0) << std::strerror(errno);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0)
-        << "connection " << i << ": " << std::strerror(errno);
+    const int fd = Connect(port);
+    ASSERT_GE(fd, 0) << "connection " << i << ": " << std::strerror(errno);
     socks.push_back(fd);
   }
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> closed_by_referee{0}, opened{1100}, refused{0};
+  std::thread flood([&] {
+    while (!stop) {
+      for (int& fd : socks) {
+        if (fd >= 0 && !PeerClosed(fd)) continue;
+        if (fd >= 0) {
+          ::close(fd);
+          ++closed_by_referee;
+        }
+        fd = Connect(port);
+        fd >= 0 ? ++opened : ++refused;
+      }
+      absl::SleepFor(absl::Milliseconds(100));
+    }
+  });
+  // The first 1,100 are closed by the referee while it waits for the bots.
+  const absl::Time t0 = absl::Now();
+  while (closed_by_referee < 1100 && absl::Now() - t0 < absl::Seconds(20)) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  const absl::Duration first_closed = absl::Now() - t0;
+  EXPECT_GE(closed_by_referee.load(), 1100);
   std::vector<Proc> bots;
   for (const char* b : {"one", "two", "three"}) bots.push_back(StartBot(s, b));
-  ASSERT_TRUE(referee.Wait(absl::Seconds(240))) << ReadFile(s.log).substr(0, 3000);
+  const bool ended = referee.Wait(absl::Seconds(240));
+  stop = true;
+  flood.join();
+  for (int fd : socks) {
+    if (fd >= 0) ::close(fd);
+  }
+  std::fprintf(stderr, "flood: %lld connections opened, %lld closed by the referee "
+               "(the first 1,100 within %s), %lld refused\n",
+               static_cast<long long>(opened.load()),
+               static_cast<long long>(closed_by_referee.load()),
+               absl::FormatDuration(first_closed).c_str(),
+               static_cast<long long>(refused.load()));
+  ASSERT_TRUE(ended) << ReadFile(s.log).substr(0, 3000);
   EXPECT_EQ(referee.ExitCode(), 0) << ReadFile(s.log).substr(0, 3000);
   ExpectRecordsWhole(s, 300);
-  // The referee closed the idle connections (handshake timeout): each reads
-  // end of file (or a reset) at once.
-  int closed = 0;
-  for (int fd : socks) {
-    ::fcntl(fd, F_SETFL, O_NONBLOCK);
-    char c;
-    const ssize_t n = ::recv(fd, &c, 1, 0);
-    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) ++closed;
-    ::close(fd);
-  }
-  EXPECT_EQ(closed, 1100);
   for (auto& b : bots) b.Wait(absl::Seconds(20));
 }
 
@@ -226,7 +283,7 @@ TEST(Load, ConnectionFloodBesideATournament) {
 // reconnecting each time it is cut off: the referee grows by less than
 // 32 MiB, its log stays under 1 MB, and the tournament beside it completes.
 TEST(Load, NonReadingFlooderIsBounded) {
-  Setup s = Configure("nonreader", 40, 4, 500, {"one", "two", "flooder"});
+  Site s = Configure("nonreader", 40, 4, 500, {"one", "two", "flooder"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
@@ -286,7 +343,7 @@ TEST(Load, NonReadingFlooderIsBounded) {
 // A bot killed and started again 500 ms later, three times during a
 // 600-match tournament: no match is forfeited.
 TEST(Load, BotRestartWithinTheGraceForfeitsNothing) {
-  Setup s = Configure("restart", 600, 8, 3000, {"one", "two", "three"});
+  Site s = Configure("restart", 600, 8, 3000, {"one", "two", "three"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
@@ -317,7 +374,7 @@ TEST(Load, BotRestartWithinTheGraceForfeitsNothing) {
 // its restarted process: the new stream takes over within 2 s and the
 // tournament ends without a forfeit.
 TEST(Load, FrozenBotIsTakenOverByItsRestart) {
-  Setup s = Configure("frozen", 100, 4, 8000, {"one", "two", "three"});
+  Site s = Configure("frozen", 100, 4, 8000, {"one", "two", "three"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
@@ -348,7 +405,7 @@ TEST(Load, FrozenBotIsTakenOverByItsRestart) {
 // No time control and a bot that connects but never answers: every match
 // it plays ends by the default 10 s deadline, as its record header says.
 TEST(Load, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
-  Setup s = Configure("silent", 2, 2, /*decision_ms=*/0, {"one", "silent"});
+  Site s = Configure("silent", 2, 2, /*decision_ms=*/0, {"one", "silent"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   Proc one = StartBot(s, "one");
