@@ -318,7 +318,7 @@ class HubMatchLink {
         starts_(seat_bots_.size()),
         started_(seat_bots_.size(), false),
         seen_events_(seat_bots_.size()),
-        last_view_(seat_bots_.size()) {}
+        last_request_(seat_bots_.size()) {}
 
   bool Has(const std::string& bot) const {
     for (const auto& b : seat_bots_) {
@@ -352,13 +352,12 @@ class HubMatchLink {
     {
       absl::MutexLock lock(&mu_);
       for (const auto& e : request.view().events()) *seen_events_[seat].Add() = e;
-      last_view_[seat] = request.view();
+      last_request_[seat] = request;  // one copy: for a resync
       Pending& p = pending_[decision_id];
       p.seat = seat;
       p.conn = cid;
       p.num_legal = num_legal;
       p.sent = absl::Now();
-      p.request = request;
       if (cid == 0) {
         if (!in_grace) {
           Fault(p, v1::FAULT_KIND_UNAVAILABLE,
@@ -384,7 +383,7 @@ class HubMatchLink {
       Pending& p = it->second;
       if (now_cid != 0 && now_cid != cid) {
         p.conn = now_cid;
-        *again->mutable_decision_request() = p.request;
+        *again->mutable_decision_request() = last_request_[seat];
       } else if (grace) {
         p.conn = 0;
         return;
@@ -432,7 +431,7 @@ class HubMatchLink {
         it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
       }
       seen_events_[seat].Clear();
-      last_view_[seat].Clear();
+      last_request_[seat].Clear();
     }
     if (cid == 0) return;
     OutMessage msg;
@@ -503,12 +502,16 @@ class HubMatchLink {
         r->set_match_id(match_id_);
         r->set_seat(static_cast<int>(s));
         *r->mutable_match_start() = starts_[s];
-        *r->mutable_view() = last_view_[s];
+        // The view of the latest request, with every event sent so far.
+        *r->mutable_view() = last_request_[s].view();
         *r->mutable_view()->mutable_events() = seen_events_[s];
+        // A seat has at most one open decision: its latest request.
         for (auto& [id, p] : pending_) {
           if (p.seat != static_cast<int>(s) || p.done) continue;
           p.conn = cid;
-          *r->add_open_decisions() = p.request;
+          if (id == last_request_[s].decision_id()) {
+            *r->add_open_decisions() = last_request_[s];
+          }
         }
         out.push_back(std::move(msg));
       }
@@ -539,7 +542,6 @@ class HubMatchLink {
     absl::Time sent;
     bool done = false;
     SeatReply reply;
-    v1::DecisionRequest request;  // as sent, for a resync
   };
 
   void Fault(Pending& p, v1::FaultKind kind, std::string detail)
@@ -561,10 +563,10 @@ class HubMatchLink {
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
   std::vector<v1::MatchStart> starts_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
-  // Per seat: every event it was sent, and the view of its latest request.
+  // Per seat: every event it was sent, and its latest request.
   std::vector<google::protobuf::RepeatedPtrField<v1::Event>> seen_events_
       ABSL_GUARDED_BY(mu_);
-  std::vector<v1::View> last_view_ ABSL_GUARDED_BY(mu_);
+  std::vector<v1::DecisionRequest> last_request_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
 

@@ -172,9 +172,11 @@ Proc StartReferee(const Site& s, const std::vector<std::string>& extra = {}) {
   return Proc::Start(argv, {}, s.log);
 }
 
-Proc StartBot(const Site& s, const std::string& name) {
+// A random_bot process; with think_ms it takes that long per decision.
+Proc StartBot(const Site& s, const std::string& name, int think_ms = 0) {
   return Proc::Start({kBin + "/random_bot"},
-                     {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-" + name},
+                     {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-" + name,
+                      absl::StrCat("RANDOM_BOT_THINK_MS=", think_ms)},
                      absl::StrCat(s.dir, "/", name, ".log"));
 }
 
@@ -347,16 +349,20 @@ TEST(Load, BotRestartWithinTheGraceForfeitsNothing) {
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
-  for (const char* b : {"one", "two", "three"}) bots.push_back(StartBot(s, b));
+  // 1 ms a decision: the tournament lasts some seconds, not a fraction of one.
+  for (const char* b : {"one", "two", "three"}) bots.push_back(StartBot(s, b, 1));
   ASSERT_TRUE(WaitForText(s.log, "bot three connected", absl::Seconds(30)));
+  int restarts = 0;
   for (int round = 0; round < 3; ++round) {
     absl::SleepFor(absl::Milliseconds(700));
     if (referee.Wait(absl::ZeroDuration())) break;
     bots[2].Kill();
     bots[2].Wait(absl::Seconds(5));
     absl::SleepFor(absl::Milliseconds(500));
-    bots[2] = StartBot(s, "three");
+    bots[2] = StartBot(s, "three", 1);
+    ++restarts;
   }
+  EXPECT_EQ(restarts, 3);  // all during the tournament
   ASSERT_TRUE(referee.Wait(absl::Seconds(240))) << ReadFile(s.log).substr(0, 3000);
   EXPECT_EQ(referee.ExitCode(), 0);
   ExpectRecordsWhole(s, 600);
@@ -378,13 +384,13 @@ TEST(Load, FrozenBotIsTakenOverByItsRestart) {
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
-  for (const char* b : {"one", "two", "three"}) bots.push_back(StartBot(s, b));
+  for (const char* b : {"one", "two", "three"}) bots.push_back(StartBot(s, b, 2));
   ASSERT_TRUE(WaitForText(s.log, "bot three connected", absl::Seconds(30)));
   absl::SleepFor(absl::Milliseconds(300));
   bots[2].Kill(SIGSTOP);
   absl::SleepFor(absl::Milliseconds(300));
   const absl::Time t0 = absl::Now();
-  Proc restarted = StartBot(s, "three");
+  Proc restarted = StartBot(s, "three", 2);
   ASSERT_TRUE(WaitForText(s.log, "replacing its previous stream", absl::Seconds(10)));
   const absl::Duration took = absl::Now() - t0;
   std::fprintf(stderr, "frozen bot: its restart took over after %s\n",
@@ -393,9 +399,8 @@ TEST(Load, FrozenBotIsTakenOverByItsRestart) {
   ASSERT_TRUE(referee.Wait(absl::Seconds(180))) << ReadFile(s.log).substr(0, 3000);
   EXPECT_EQ(referee.ExitCode(), 0);
   ExpectRecordsWhole(s, 100);
-  for (const auto& row : ReadStandings(s.records).rows()) {
-    EXPECT_EQ(row.forfeits(), 0) << row.bot();
-  }
+  const v1::Standings st = ReadStandings(s.records);
+  for (const auto& row : st.rows()) EXPECT_EQ(row.forfeits(), 0) << row.bot();
   bots[2].Kill(SIGKILL);
   bots[0].Wait(absl::Seconds(20));
   bots[1].Wait(absl::Seconds(20));
