@@ -143,10 +143,10 @@ class BotConnection
       hub_->Warn(who(), absl::StrCat(who(), ": more than ",
                                      hub_->options_.invalid_per_second,
                                      " invalid messages in one second; disconnected"));
-      hub_->CountCutOff(bot_name_);
       Close(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                          absl::StrCat("more than ", hub_->options_.invalid_per_second,
                                       " invalid messages in one second")));
+      hub_->CountCutOff(bot_name_);  // after the hub has let go of it
       return;
     }
     OutMessage msg;
@@ -162,10 +162,10 @@ class BotConnection
   void CutOff() {
     spdlog::warn("{} ({}) cut off: more than {} bytes waiting to be sent (it does not read)",
                  who(), peer_, hub_->options_.max_outbound_bytes);
-    hub_->CountCutOff(bot_name_);
     Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                           "outbound queue full: the bot does not read"));
     hub_->Unregister(this);
+    hub_->CountCutOff(bot_name_);
   }
 
   void OnReadDone(bool ok) override {

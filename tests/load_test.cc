@@ -448,5 +448,76 @@ TEST(Load, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
   one.Wait(absl::Seconds(20));
 }
 
+// TLS: a referee with --tls_cert/--tls_key (a self-signed certificate for
+// 127.0.0.1) and bots in C++ and Python that trust it through ARENA_TLS_CA;
+// a plaintext client is not served.
+TEST(Network, TournamentOverTls) {
+  Site s = Configure("tls", 6, 2, 5000, {"cpp", "py"});
+  auto gen = Sh(absl::StrCat(
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+      "-addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout ", s.dir,
+      "/key.pem -out ", s.dir, "/cert.pem"));
+  ASSERT_EQ(gen.code, 0) << gen.output;
+  Proc referee = StartReferee(s, {"--tls_cert", s.dir + "/cert.pem", "--tls_key",
+                                  s.dir + "/key.pem"});
+  ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
+  // Plaintext against TLS: no Welcome.
+  {
+    auto stub = v1::Referee::NewStub(
+        grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(3));
+    auto stream = stub->Play(&ctx);
+    v1::BotMessage hello;
+    hello.mutable_hello()->set_token("tok-cpp");
+    stream->Write(hello);
+    v1::RefereeMessage m;
+    EXPECT_FALSE(stream->Read(&m));
+    EXPECT_FALSE(stream->Finish().ok());
+  }
+  const std::string ca = "ARENA_TLS_CA=" + s.dir + "/cert.pem";
+  Proc cpp = Proc::Start({kBin + "/random_bot"},
+                         {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-cpp", ca},
+                         s.dir + "/cpp.log");
+  Proc py = Proc::Start({kBin + "/python_random_bot"},
+                        {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-py", ca},
+                        s.dir + "/py.log");
+  ASSERT_TRUE(referee.Wait(absl::Seconds(120))) << ReadFile(s.log).substr(0, 3000);
+  EXPECT_EQ(referee.ExitCode(), 0) << ReadFile(s.log) << ReadFile(s.dir + "/py.log");
+  ExpectRecordsWhole(s, 6);
+  EXPECT_TRUE(cpp.Wait(absl::Seconds(20)));
+  EXPECT_EQ(cpp.ExitCode(), 0) << ReadFile(s.dir + "/cpp.log");
+  EXPECT_TRUE(py.Wait(absl::Seconds(20)));
+  EXPECT_EQ(py.ExitCode(), 0) << ReadFile(s.dir + "/py.log");
+}
+
+// The Python bot, killed and started again 500 ms later, answers the open
+// decisions of its Resync and forfeits nothing.
+TEST(Load, PythonBotReconnectsWithinTheGrace) {
+  Site s = Configure("pyrestart", 60, 2, 4000, {"cpp", "py"});
+  Proc referee = StartReferee(s);
+  ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
+  Proc cpp = StartBot(s, "cpp", 5);
+  Proc py = Proc::Start({kBin + "/python_random_bot"},
+                        {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-py"},
+                        s.dir + "/py.log");
+  ASSERT_TRUE(WaitForText(s.log, "bot py connected", absl::Seconds(30)));
+  absl::SleepFor(absl::Milliseconds(500));
+  ASSERT_FALSE(referee.Wait(absl::ZeroDuration())) << "the tournament ended too soon";
+  py.Kill();
+  py.Wait(absl::Seconds(5));
+  absl::SleepFor(absl::Milliseconds(500));
+  Proc py2 = Proc::Start({kBin + "/python_random_bot"},
+                         {"ARENA_ADDRESS=" + s.address, "ARENA_TOKEN=tok-py"},
+                         s.dir + "/py2.log");
+  ASSERT_TRUE(referee.Wait(absl::Seconds(120))) << ReadFile(s.log).substr(0, 3000);
+  EXPECT_EQ(referee.ExitCode(), 0);
+  ExpectRecordsWhole(s, 60);
+  const v1::Standings st = ReadStandings(s.records);
+  for (const auto& row : st.rows()) EXPECT_EQ(row.forfeits(), 0) << row.bot();
+  cpp.Wait(absl::Seconds(20));
+  py2.Wait(absl::Seconds(20));
+}
+
 }  // namespace
 }  // namespace arena
