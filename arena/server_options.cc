@@ -41,6 +41,12 @@ void ConfigureServer(grpc::ServerBuilder* b, const ServerLimits& l) {
   b->AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   b->AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                         l.min_client_ping_interval_ms);
+  b->AddChannelArgument(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  b->AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES,
+                        l.stream_lookahead_bytes);
+  grpc::ResourceQuota quota("referee");
+  quota.Resize(l.memory_quota_bytes);
+  b->SetResourceQuota(quota);
 }
 
 bool IsLoopback(const std::string& listen) {

@@ -25,6 +25,11 @@ struct ServerLimits {
   int keepalive_time_ms = 10000;         // ping a quiet peer this often...
   int keepalive_timeout_ms = 5000;       // ...and drop it if no answer
   int min_client_ping_interval_ms = 5000;  // clients may ping this often
+  // Inbound buffering: a fixed flow-control window per stream (no BDP
+  // probing, which grows it to megabytes for a fast sender), and a memory
+  // quota for all of gRPC's buffers.
+  int stream_lookahead_bytes = 64 * 1024;
+  size_t memory_quota_bytes = 256u << 20;
 };
 
 // Sets the limits and keepalive on `builder`.

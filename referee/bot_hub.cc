@@ -160,8 +160,9 @@ class BotConnection
 
   // The outbound queue overflowed: end the stream, handled as a disconnect.
   void CutOff() {
-    spdlog::warn("{} ({}) cut off: more than {} bytes waiting to be sent (it does not read)",
-                 who(), peer_, hub_->options_.max_outbound_bytes);
+    hub_->Warn(who(), absl::StrCat(who(), " (", peer_, ") cut off: more than ",
+                                   hub_->options_.max_outbound_bytes,
+                                   " bytes waiting to be sent (it does not read)"));
     Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                           "outbound queue full: the bot does not read"));
     hub_->Unregister(this);
@@ -691,8 +692,9 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
     if (!log_line.empty()) spdlog::warn("{}", log_line);
     return absl::UnauthenticatedError("unknown token");
   }
-  spdlog::info("bot {} connected from {}{}", *found, conn->peer(),
-               old != nullptr ? ", replacing its previous stream" : "");
+  Log(absl::StrCat("bot ", *found), spdlog::level::info,
+      absl::StrCat("bot ", *found, " connected from ", conn->peer(),
+                   old != nullptr ? ", replacing its previous stream" : ""));
   if (old != nullptr) {
     old->Shutdown(grpc::Status(
         grpc::StatusCode::ABORTED,
@@ -725,13 +727,15 @@ void BotHub::Unregister(BotConnection* conn) {
     if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
       b.away = true;
       b.away_since = absl::Now();
-      spdlog::info("bot {} disconnected; its seats are kept for {}",
-                   conn->bot_name(), absl::FormatDuration(options_.reconnect_grace));
     } else {
       gone = true;
-      spdlog::info("bot {} disconnected", conn->bot_name());
     }
   }
+  Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::info,
+      gone ? absl::StrCat("bot ", conn->bot_name(), " disconnected")
+           : absl::StrCat("bot ", conn->bot_name(),
+                          " disconnected; its seats are kept for ",
+                          absl::FormatDuration(options_.reconnect_grace)));
   if (gone) BotGone(conn->bot_name(), conn->id());
 }
 
@@ -788,7 +792,7 @@ void BotHub::ReaperLoop() {
     for (auto& [who, b] : budgets_) {
       if (b.suppressed > 0 && now - b.window >= absl::Seconds(10)) {
         notes.push_back(absl::StrCat(who, ": ", b.suppressed,
-                                     " more warning lines suppressed"));
+                                     " more log lines suppressed"));
         b.suppressed = 0;
       }
     }
@@ -807,8 +811,9 @@ void BotHub::ReaperLoop() {
       Unpin(c);
     }
     if (!silent.empty()) {
-      spdlog::warn("closed {} stream(s) that sent no Hello within {}", silent.size(),
-                   absl::FormatDuration(options_.hello_timeout));
+      Warn("streams without Hello",
+           absl::StrCat("closed ", silent.size(), " stream(s) that sent no Hello within ",
+                        absl::FormatDuration(options_.hello_timeout)));
     }
     for (const auto& n : notes) spdlog::warn("{}", n);
     for (const auto& [bot, last] : gone) {
@@ -821,6 +826,11 @@ void BotHub::ReaperLoop() {
 }
 
 void BotHub::Warn(const std::string& who, const std::string& text) {
+  Log(who, spdlog::level::warn, text);
+}
+
+void BotHub::Log(const std::string& who, spdlog::level::level_enum level,
+                 const std::string& text) {
   int suppressed = 0;
   bool log = false;
   {
@@ -841,9 +851,9 @@ void BotHub::Warn(const std::string& who, const std::string& text) {
     }
   }
   if (suppressed > 0) {
-    spdlog::warn("{}: {} more warning lines suppressed", who, suppressed);
+    spdlog::warn("{}: {} more log lines suppressed", who, suppressed);
   }
-  if (log) spdlog::warn("{}", text);
+  if (log) spdlog::log(level, "{}", text);
 }
 
 bool BotHub::NoteInvalid(const std::string& bot) {

@@ -42,6 +42,7 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "referee/match_runner.h"
+#include "spdlog/spdlog.h"
 
 namespace arena {
 
@@ -56,8 +57,9 @@ struct HubOptions {
   int max_unauthenticated = 256;
   size_t max_outbound_bytes = 8 << 20;
   int invalid_per_second = 100;
-  // Warning lines per bot (or unauthenticated peer) per 10 s; the rest are
-  // counted and the count logged once the window has passed.
+  // Log lines (warnings, connects, disconnects) per bot (or unauthenticated
+  // peer) per 10 s; the rest are counted and the count logged once the
+  // window has passed.
   int log_lines_per_10s = 20;
   absl::Duration reconnect_grace = absl::Milliseconds(5000);
   // Unknown tokens: the peer's address waits (doubling from the first, up to
@@ -143,7 +145,10 @@ class BotHub {
   void Unregister(BotConnection* conn);
   void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
   void OnDecision(BotConnection* conn, const v1::Decision& d);
-  // A warning about `who`, rate-limited per `who`.
+  // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
+  // warning level.
+  void Log(const std::string& who, spdlog::level::level_enum level,
+           const std::string& text);
   void Warn(const std::string& who, const std::string& text);
   // Counts an invalid message of `bot`; false once over the budget.
   bool NoteInvalid(const std::string& bot);

@@ -377,8 +377,8 @@ TEST(Load, BotRestartWithinTheGraceForfeitsNothing) {
 }
 
 // A bot frozen (SIGSTOP: its stream stays open, nothing is answered) and
-// its restarted process: the new stream takes over within 2 s and the
-// tournament ends without a forfeit.
+// its restarted process: the new stream takes over (printed: the time from
+// the spawn) and the tournament ends without a forfeit.
 TEST(Load, FrozenBotIsTakenOverByItsRestart) {
   Site s = Configure("frozen", 100, 4, 8000, {"one", "two", "three"});
   Proc referee = StartReferee(s);
@@ -395,7 +395,11 @@ TEST(Load, FrozenBotIsTakenOverByItsRestart) {
   const absl::Duration took = absl::Now() - t0;
   std::fprintf(stderr, "frozen bot: its restart took over after %s\n",
                absl::FormatDuration(took).c_str());
-  EXPECT_LT(took, absl::Seconds(2));
+  // From the spawn, so this includes starting the process (exec, dynamic
+  // linking, the channel), which a loaded 2-core machine can stretch past a
+  // second; the referee's own part (Hello to takeover) is asserted under 2 s
+  // in service_test (FrozenBotIsTakenOverByItsRestartWithinTwoSeconds).
+  EXPECT_LT(took, absl::Seconds(10));
   ASSERT_TRUE(referee.Wait(absl::Seconds(180))) << ReadFile(s.log).substr(0, 3000);
   EXPECT_EQ(referee.ExitCode(), 0);
   ExpectRecordsWhole(s, 100);
