@@ -7,6 +7,9 @@
 #include <mutex>
 
 #include "absl/strings/escaping.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "spdlog/spdlog.h"
@@ -105,12 +108,13 @@ class BotConnection
     closing_ = true;
   }
 
-  // Ends the stream with `status`: at once if no write is in flight, else by
-  // cancelling it (a peer that does not read would hold it forever). Never
-  // calls back into the hub itself. The caller holds a pin or runs in a
-  // reaction of this stream.
+  // Ends the stream with `status`: at once if no write is in flight, else
+  // once it is out (what is queued behind it is dropped, but for a normal
+  // end); a peer that does not read within a second is cancelled by the hub.
+  // Never calls back into the hub but for that. The caller holds a pin or
+  // runs in a reaction of this stream.
   void Shutdown(const grpc::Status& status) {
-    bool finish = false, cancel = false;
+    bool finish = false, drain = false;
     {
       absl::MutexLock lock(&mu_);
       if (finished_) return;
@@ -118,16 +122,26 @@ class BotConnection
       status_ = status;
       if (!writing_) {
         finished_ = finish = true;
-      } else {
-        // OK: the queued writes go out first (OnWriteDone finishes).
-        cancel = !status.ok();
+      } else if (!status.ok()) {
+        while (out_.size() > 1) {
+          queued_bytes_ -= out_.back().second;
+          out_.pop_back();
+        }
+        drain = true;
       }
     }
     if (finish) Finish(status);
-    if (cancel) {
-      std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
-      if (!done_called_) ctx_->TryCancel();
+    if (drain) hub_->Drain(this);
+  }
+
+  // Cancels the call if it has not finished (a write that never completes).
+  void CancelIfUnfinished() {
+    {
+      absl::MutexLock lock(&mu_);
+      if (finished_) return;
     }
+    std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
+    if (!done_called_) ctx_->TryCancel();
   }
 
   // Ends the stream and tells the hub the bot is gone (from a reaction).
@@ -319,7 +333,8 @@ class HubMatchLink {
         starts_(seat_bots_.size()),
         started_(seat_bots_.size(), false),
         seen_events_(seat_bots_.size()),
-        last_request_(seat_bots_.size()) {}
+        last_request_(seat_bots_.size()),
+        last_decision_(seat_bots_.size(), 0) {}
 
   bool Has(const std::string& bot) const {
     for (const auto& b : seat_bots_) {
@@ -352,8 +367,20 @@ class HubMatchLink {
     OutMessage start;
     {
       absl::MutexLock lock(&mu_);
-      for (const auto& e : request.view().events()) *seen_events_[seat].Add() = e;
-      last_request_[seat] = request;  // one copy: for a resync
+      // Kept serialized (a third of the size of the messages): a View whose
+      // events are all those sent, since repeated fields concatenate.
+      std::string& seen = seen_events_[seat];
+      for (const auto& e : request.view().events()) {
+        google::protobuf::io::StringOutputStream raw(&seen);
+        google::protobuf::io::CodedOutputStream out(&raw);
+        out.WriteTag(google::protobuf::internal::WireFormatLite::MakeTag(
+            v1::View::kEventsFieldNumber,
+            google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+        out.WriteVarint32(static_cast<uint32_t>(e.ByteSizeLong()));
+        e.SerializeWithCachedSizes(&out);
+      }
+      last_request_[seat] = request.SerializeAsString();
+      last_decision_[seat] = decision_id;
       Pending& p = pending_[decision_id];
       p.seat = seat;
       p.conn = cid;
@@ -384,7 +411,7 @@ class HubMatchLink {
       Pending& p = it->second;
       if (now_cid != 0 && now_cid != cid) {
         p.conn = now_cid;
-        *again->mutable_decision_request() = last_request_[seat];
+        again->mutable_decision_request()->ParseFromString(last_request_[seat]);
       } else if (grace) {
         p.conn = 0;
         return;
@@ -431,8 +458,10 @@ class HubMatchLink {
       for (auto it = pending_.begin(); it != pending_.end();) {
         it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
       }
-      seen_events_[seat].Clear();
-      last_request_[seat].Clear();
+      seen_events_[seat].clear();
+      seen_events_[seat].shrink_to_fit();
+      last_request_[seat].clear();
+      last_request_[seat].shrink_to_fit();
     }
     if (cid == 0) return;
     OutMessage msg;
@@ -504,14 +533,17 @@ class HubMatchLink {
         r->set_seat(static_cast<int>(s));
         *r->mutable_match_start() = starts_[s];
         // The view of the latest request, with every event sent so far.
-        *r->mutable_view() = last_request_[s].view();
-        *r->mutable_view()->mutable_events() = seen_events_[s];
+        v1::DecisionRequest latest;
+        latest.ParseFromString(last_request_[s]);
+        *r->mutable_view() = latest.view();
+        r->mutable_view()->clear_events();
+        r->mutable_view()->MergeFromString(seen_events_[s]);
         // A seat has at most one open decision: its latest request.
         for (auto& [id, p] : pending_) {
           if (p.seat != static_cast<int>(s) || p.done) continue;
           p.conn = cid;
-          if (id == last_request_[s].decision_id()) {
-            *r->add_open_decisions() = last_request_[s];
+          if (id == last_decision_[s]) {
+            *r->add_open_decisions() = latest;
           }
         }
         out.push_back(std::move(msg));
@@ -565,9 +597,9 @@ class HubMatchLink {
   std::vector<v1::MatchStart> starts_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
   // Per seat: every event it was sent, and its latest request.
-  std::vector<google::protobuf::RepeatedPtrField<v1::Event>> seen_events_
-      ABSL_GUARDED_BY(mu_);
-  std::vector<v1::DecisionRequest> last_request_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> seen_events_ ABSL_GUARDED_BY(mu_);   // serialized
+  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);  // serialized
+  std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
 
@@ -613,6 +645,14 @@ BotHub::~BotHub() {
     stop_ = true;
   }
   reaper_.join();
+  // The server is down: every stream is done; let go of those still held.
+  std::vector<BotConnection*> held;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [c, deadline] : draining_) held.push_back(c);
+    draining_.clear();
+  }
+  for (auto* c : held) Unpin(c);
 }
 
 grpc::Service* BotHub::service() { return service_.get(); }
@@ -748,6 +788,12 @@ void BotHub::BotGone(const std::string& bot, uint64_t last_conn) {
   for (auto& link : links) link->OnBotGone(bot, last_conn);
 }
 
+void BotHub::Drain(BotConnection* conn) {
+  absl::MutexLock lock(&mu_);
+  ++conn->pins_;
+  draining_.emplace_back(conn, absl::Now() + absl::Seconds(1));
+}
+
 void BotHub::Retire(BotConnection* conn) {
   bool del;
   {
@@ -781,6 +827,15 @@ void BotHub::ReaperLoop() {
       }
     }
     for (auto* c : silent) unauthenticated_.erase(c);
+    std::vector<BotConnection*> stuck;
+    for (auto it = draining_.begin(); it != draining_.end();) {
+      if (now >= it->second) {
+        stuck.push_back(it->first);  // its pin passes to `stuck`
+        it = draining_.erase(it);
+      } else {
+        ++it;
+      }
+    }
     std::vector<std::pair<std::string, uint64_t>> gone;
     for (auto& [name, b] : bots_) {
       if (b.away && now - b.away_since >= options_.reconnect_grace) {
@@ -802,8 +857,12 @@ void BotHub::ReaperLoop() {
                ? peers_.erase(it)
                : std::next(it);
     }
-    if (silent.empty() && gone.empty() && notes.empty()) continue;
+    if (silent.empty() && gone.empty() && notes.empty() && stuck.empty()) continue;
     mu_.Unlock();
+    for (auto* c : stuck) {
+      c->CancelIfUnfinished();
+      Unpin(c);
+    }
     for (auto* c : silent) {
       c->Shutdown(grpc::Status(
           grpc::StatusCode::UNAUTHENTICATED,

@@ -160,6 +160,9 @@ class BotHub {
   void RemoveLink(const std::string& match_id);
 
   void Unpin(BotConnection* conn);
+  // A stream ending with a last write in flight: cancelled if still not
+  // finished after a second.
+  void Drain(BotConnection* conn);
   void ReaperLoop();
   void BotGone(const std::string& bot, uint64_t last_conn);
 
@@ -173,6 +176,7 @@ class BotHub {
   std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
   std::map<BotConnection*, absl::Time> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
