@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "arena/bot_process.h"
 #include "arena/secret.h"
+#include "arena/server_options.h"
 #include "arena/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -125,11 +126,17 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
     ids.push_back({b.name(), b.token()});
   }
-  BotHub hub(ids);
+  RaiseFdLimit();
+  FdReserve reserve(64);  // released for the standings
+  auto credentials =
+      ListenCredentials(options.listen, options.tls_cert, options.tls_key);
+  if (!credentials.ok()) return credentials.status();
+  BotHub hub(ids, options.hub);
   // Stock tools: grpc.health.v1.Health and server reflection (docs/bots.md).
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  ConfigureServer(&builder);
   int port = 0;
   std::string address;      // as the referee reports it
   std::string bot_address;  // as the bots reach it
@@ -140,8 +147,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     bot_address = absl::StrCat("unix:", kSandboxSocket);
     builder.AddListeningPort(address, grpc::InsecureServerCredentials());
   } else {
-    builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                             &port);
+    builder.AddListeningPort(options.listen, *credentials, &port);
   }
   builder.RegisterService(hub.service());
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -218,6 +224,16 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
     result = RunTournament(config, *secret, hub, hooks);
+    // The descriptors kept in reserve are for the final standings: written
+    // again here, so that a flood of connections cannot make them fail.
+    reserve.Release();
+    if (result.ok()) {
+      if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
+        spdlog::error("{}", s.ToString());
+        result = absl::UnavailableError(absl::StrCat(
+            "the standings could not be written: ", s.message()));
+      }
+    }
     if (options.start_bots) {
       for (const auto& b : supervisor.Dropped()) {
         std::cout << "dropped: " << b << " (died too often)\n";

@@ -13,6 +13,7 @@
 #include "arena/sandbox.h"
 #include "arena/standings.h"
 #include "arena/v1/config.pb.h"
+#include "referee/bot_hub.h"
 
 namespace arena {
 
@@ -32,6 +33,8 @@ struct LaunchOptions {
   bool fresh_bots_per_rotation = true;
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
+  HubOptions hub;                      // bounds, grace (referee/bot_hub.h)
+  std::string tls_cert, tls_key;       // PEM files: listen with TLS
 };
 
 // Errors carry this payload when a bot could not be started or did not

@@ -1,6 +1,10 @@
 // referee: a standalone referee for bots that connect from elsewhere.
 //
-//   referee --listen ADDR --config FILE
+//   referee --listen ADDR --config FILE [--tls_cert PEM --tls_key PEM]
+//
+// It listens on 127.0.0.1 unless told otherwise (and warns when it listens
+// beyond loopback without TLS). A bot that disconnects keeps its seats for
+// --reconnect_grace_ms.
 //
 // The config is an arena.v1.TournamentConfig in protobuf text format (see
 // docs/config.md). The referee waits for every bot the config lists to
@@ -18,7 +22,12 @@
 #include "arena/tournament.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address to listen on");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
+          "address to listen on (e.g. 0.0.0.0:50051 for every interface)");
+ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain: listen with TLS");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(int64_t, reconnect_grace_ms, 5000,
+          "how long a disconnected bot keeps its seats (0: none)");
 ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
 ABSL_FLAG(std::string, config, "", "tournament config (text-format TournamentConfig)");
 ABSL_FLAG(int64_t, connect_timeout_s, 300,
@@ -46,6 +55,13 @@ int main(int argc, char** argv) {
   arena::LaunchOptions lo;
   lo.listen = absl::GetFlag(FLAGS_listen);
   lo.start_bots = false;
+  lo.tls_cert = absl::GetFlag(FLAGS_tls_cert);
+  lo.tls_key = absl::GetFlag(FLAGS_tls_key);
+  if (absl::GetFlag(FLAGS_reconnect_grace_ms) < 0) {
+    std::cerr << "referee: --reconnect_grace_ms must not be negative\n";
+    return 2;
+  }
+  lo.hub.reconnect_grace = absl::Milliseconds(absl::GetFlag(FLAGS_reconnect_grace_ms));
   lo.connect_timeout = config->connect_timeout_ms() > 0
                            ? absl::Milliseconds(config->connect_timeout_ms())
                            : absl::Seconds(absl::GetFlag(FLAGS_connect_timeout_s));

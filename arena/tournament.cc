@@ -479,6 +479,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       MatchOutcome outcome;
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
+        absl::MutexLock lock(&mu);
+        ++done;
         continue;
       }
       {
@@ -529,7 +531,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
 
   auto st = BuildStandings(context, summaries);
   if (!st.ok()) return st.status();
-  if (absl::Status s = WriteStandings(*st, config.records_dir()); !s.ok()) return s;
+  // A failure here is logged; the caller writes the final standings again
+  // (with the descriptors it kept in reserve) and fails if that fails too.
+  if (absl::Status s = WriteStandings(*st, config.records_dir()); !s.ok()) {
+    spdlog::error("{}", s.ToString());
+  }
   return st;
 }
 

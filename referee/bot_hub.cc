@@ -1,71 +1,186 @@
 #include "referee/bot_hub.h"
 
-#include <deque>
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
 
+#include <deque>
+#include <mutex>
+
+#include "absl/strings/escaping.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
+namespace {
 
-// One bot's stream: a reactor on gRPC's callback API. Writes are queued and
-// sent one at a time; the reactor deletes itself when gRPC is done with it.
+// `s` clipped to kMaxEchoedId bytes (at a UTF-8 character boundary), with the
+// full length said when clipped.
+std::string Clip(const std::string& s) {
+  if (s.size() <= kMaxEchoedId) return s;
+  size_t n = kMaxEchoedId;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return absl::StrCat(s.substr(0, n), "...(", s.size(), " bytes)");
+}
+
+std::string Digest(const std::string& token) {
+  unsigned char d[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(), d);
+  return std::string(reinterpret_cast<const char*>(d), sizeof d);
+}
+
+// The address part of a gRPC peer ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1").
+std::string PeerHost(const std::string& peer) {
+  if (peer.rfind("ipv4:", 0) == 0 || peer.rfind("ipv6:", 0) == 0) {
+    const size_t colon = peer.rfind(':');
+    if (colon > 5) return peer.substr(0, colon);
+  }
+  return peer;
+}
+
+}  // namespace
+
+// One bot's stream: a reactor on gRPC's callback API. Writes are queued (up
+// to HubOptions::max_outbound_bytes) and sent one at a time. The reactor is
+// deleted once gRPC is done with it (OnDone) and no one holds a pin on it
+// (pins_ and done_ are guarded by the hub's mutex).
 class BotConnection
     : public grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage> {
  public:
-  BotConnection(BotHub* hub, std::string peer) : hub_(hub), peer_(std::move(peer)) {
+  enum class Queued { kOk, kClosed, kOverflow };
+
+  BotConnection(BotHub* hub, grpc::CallbackServerContext* ctx)
+      : hub_(hub), ctx_(ctx), peer_(ctx->peer()), created_(absl::Now()) {}
+
+  // Called once, right after construction, by the service.
+  void Begin() {
+    if (!hub_->Add(this)) {
+      {
+        absl::MutexLock lock(&mu_);
+        closing_ = finished_ = true;
+      }
+      Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "too many streams without Hello; try again later"));
+      return;
+    }
     StartRead(&in_);
   }
 
   uint64_t id() const { return id_; }
   void set_id(uint64_t id) { id_ = id; }
   const std::string& bot_name() const { return bot_name_; }
+  void set_bot_name(const std::string& name) { bot_name_ = name; }
   const std::string& peer() const { return peer_; }
+  // Who warnings are about: the bot, or the peer's address before Hello.
+  std::string who() const {
+    return bot_name_.empty() ? PeerHost(peer_) : absl::StrCat("bot ", bot_name_);
+  }
 
-  // Queues a message; false if the stream is closing.
-  bool Enqueue(OutMessage msg) {
+  Queued Enqueue(OutMessage msg) {
     absl::MutexLock lock(&mu_);
-    if (closing_) return false;
-    out_.push_back(std::move(msg));
+    if (closing_) return Queued::kClosed;
+    const size_t bytes = msg->ByteSizeLong();
+    if (queued_bytes_ + bytes > hub_->options_.max_outbound_bytes) {
+      // The bot does not read: drop what is queued (but the write in flight)
+      // and let the caller cut the stream.
+      closing_ = true;
+      while (out_.size() > (writing_ ? 1 : 0)) {
+        queued_bytes_ -= out_.back().second;
+        out_.pop_back();
+      }
+      return Queued::kOverflow;
+    }
+    queued_bytes_ += bytes;
+    out_.emplace_back(std::move(msg), bytes);
     if (!writing_) {
       writing_ = true;
-      StartWrite(out_.front().get());
+      StartWrite(out_.front().first.get());
     }
-    return true;
+    return Queued::kOk;
+  }
+
+  // Marks the stream closing: nothing more is queued on it.
+  void MarkClosing() {
+    absl::MutexLock lock(&mu_);
+    closing_ = true;
+  }
+
+  // Ends the stream with `status`: at once if no write is in flight, else
+  // once it is out (what is queued behind it is dropped, but for a normal
+  // end); a peer that does not read within a second is cancelled by the hub.
+  // Never calls back into the hub but for that. The caller holds a pin or
+  // runs in a reaction of this stream.
+  void Shutdown(const grpc::Status& status) {
+    bool finish = false, drain = false;
+    {
+      absl::MutexLock lock(&mu_);
+      if (finished_) return;
+      closing_ = true;
+      status_ = status;
+      if (!writing_) {
+        finished_ = finish = true;
+      } else if (!status.ok()) {
+        while (out_.size() > 1) {
+          queued_bytes_ -= out_.back().second;
+          out_.pop_back();
+        }
+        drain = true;
+      }
+    }
+    if (finish) Finish(status);
+    if (drain) hub_->Drain(this);
+  }
+
+  // Cancels the call if it has not finished (a write that never completes).
+  void CancelIfUnfinished() {
+    {
+      absl::MutexLock lock(&mu_);
+      if (finished_) return;
+    }
+    std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
+    if (!done_called_) ctx_->TryCancel();
+  }
+
+  // Ends the stream and tells the hub the bot is gone (from a reaction).
+  void Close(const grpc::Status& status) {
+    Shutdown(status);
+    hub_->Unregister(this);
   }
 
   void SendNotice(v1::NoticeKind kind, const std::string& match_id,
                   uint64_t decision_id, const std::string& message) {
-    spdlog::warn("bot {} ({}): {}", bot_name_.empty() ? "?" : bot_name_, peer_,
-                 message);
+    hub_->Warn(who(), absl::StrCat(who(), " (", peer_, "): ", message));
+    if (!hub_->NoteInvalid(bot_name_)) {
+      hub_->Warn(who(), absl::StrCat(who(), ": more than ",
+                                     hub_->options_.invalid_per_second,
+                                     " invalid messages in one second; disconnected"));
+      Close(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                         absl::StrCat("more than ", hub_->options_.invalid_per_second,
+                                      " invalid messages in one second")));
+      hub_->CountCutOff(bot_name_);  // after the hub has let go of it
+      return;
+    }
     OutMessage msg;
     v1::Notice* n = msg->mutable_notice();
     n->set_kind(kind);
-    n->set_match_id(match_id);
+    n->set_match_id(Clip(match_id));
     n->set_decision_id(decision_id);
     n->set_message(message);
-    Enqueue(std::move(msg));
+    if (Enqueue(std::move(msg)) == Queued::kOverflow) CutOff();
   }
 
-  // Ends the stream with `status` once queued writes are out, and fails the
-  // bot's pending decisions.
-  void Close(const grpc::Status& status) {
+  // The outbound queue overflowed: end the stream, handled as a disconnect.
+  void CutOff() {
+    hub_->Warn(who(), absl::StrCat(who(), " (", peer_, ") cut off: more than ",
+                                   hub_->options_.max_outbound_bytes,
+                                   " bytes waiting to be sent (it does not read)"));
+    Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "outbound queue full: the bot does not read"));
     hub_->Unregister(this);
-    CloseStream(status);
-  }
-
-  // Ends the stream only; never calls back into the hub.
-  void CloseStream(const grpc::Status& status) {
-    bool finish_now = false;
-    {
-      absl::MutexLock lock(&mu_);
-      if (closing_) return;
-      closing_ = true;
-      status_ = status;
-      finish_now = !writing_;
-      if (finish_now) finished_ = true;
-    }
-    if (finish_now) Finish(status);
+    hub_->CountCutOff(bot_name_);
   }
 
   void OnReadDone(bool ok) override {
@@ -87,13 +202,15 @@ class BotConnection
     grpc::Status status;
     {
       absl::MutexLock lock(&mu_);
+      queued_bytes_ -= out_.front().second;
       out_.pop_front();
       if (!ok) {
         closing_ = true;
         out_.clear();
+        queued_bytes_ = 0;
       }
       if (!out_.empty()) {
-        StartWrite(out_.front().get());
+        StartWrite(out_.front().first.get());
       } else {
         writing_ = false;
         if (closing_ && !finished_) {
@@ -108,11 +225,19 @@ class BotConnection
   }
 
   void OnDone() override {
+    {
+      std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
+      done_called_ = true;
+    }
     hub_->Unregister(this);
-    delete this;
+    hub_->Retire(this);
   }
 
+  absl::Time created() const { return created_; }
+
  private:
+  friend class BotHub;
+
   void Handle() {
     switch (in_.kind_case()) {
       case v1::BotMessage::kHello: {
@@ -121,27 +246,21 @@ class BotConnection
                      "Hello sent twice on one stream; ignored");
           return;
         }
-        std::string name;
-        absl::Status s = hub_->Register(this, in_.hello().token(), &name);
+        absl::Status s = hub_->Register(this, in_.hello().token());
         if (!s.ok()) {
-          spdlog::warn("connection from {} refused: {}", peer_, std::string(s.message()));
-          Close(grpc::Status(s.code() == absl::StatusCode::kAlreadyExists
-                                 ? grpc::StatusCode::ALREADY_EXISTS
+          Close(grpc::Status(s.code() == absl::StatusCode::kUnavailable
+                                 ? grpc::StatusCode::UNAVAILABLE
                                  : grpc::StatusCode::UNAUTHENTICATED,
                              std::string(s.message())));
           return;
         }
-        bot_name_ = name;
-        OutMessage msg;
-        msg->mutable_welcome()->set_bot_name(name);
-        msg->mutable_welcome()->set_protocol_version(1);
-        msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
-        Enqueue(std::move(msg));
+        hub_->ResyncBot(bot_name_, id_);
         return;
       }
       case v1::BotMessage::kDecision:
         if (bot_name_.empty()) {
-          spdlog::warn("connection from {} sent a decision before Hello", peer_);
+          hub_->Warn(who(), absl::StrCat("connection from ", peer_,
+                                         " sent a decision before Hello"));
           Close(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                              "the first message must be Hello with a token"));
           return;
@@ -165,16 +284,26 @@ class BotConnection
   }
 
   BotHub* const hub_;
+  grpc::CallbackServerContext* const ctx_;
   const std::string peer_;
-  uint64_t id_ = 0;
-  std::string bot_name_;  // set once, on the reading thread
+  const absl::Time created_;
+  uint64_t id_ = 0;       // set once, by Register under the hub's mutex
+  std::string bot_name_;  // likewise
   v1::BotMessage in_;
   absl::Mutex mu_;
-  std::deque<OutMessage> out_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::pair<OutMessage, size_t>> out_ ABSL_GUARDED_BY(mu_);
+  size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   grpc::Status status_ ABSL_GUARDED_BY(mu_);
+  // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
+  // Recursive: a cancel may run reactions inline on the calling thread.
+  std::recursive_mutex cancel_mu_;
+  bool done_called_ = false;
+  // Guarded by the hub's mutex.
+  int pins_ = 0;
+  bool done_ = false;
 };
 
 class BotHub::Service : public v1::Referee::CallbackService {
@@ -182,14 +311,17 @@ class BotHub::Service : public v1::Referee::CallbackService {
   explicit Service(BotHub* hub) : hub_(hub) {}
   grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage>* Play(
       grpc::CallbackServerContext* ctx) override {
-    return new BotConnection(hub_, ctx->peer());
+    auto* conn = new BotConnection(hub_, ctx);
+    conn->Begin();
+    return conn;
   }
 
  private:
   BotHub* hub_;
 };
 
-// The link of one match: its pending decisions, by decision id.
+// The link of one match: its open decisions, by decision id, and what each
+// seat has been sent (for a resync).
 class HubMatchLink {
  public:
   HubMatchLink(BotHub* hub, std::string match_id,
@@ -198,20 +330,31 @@ class HubMatchLink {
         match_id_(std::move(match_id)),
         seat_bots_(std::move(seat_bots)),
         seat_conn_(seat_bots_.size(), 0),
-        starts_(seat_bots_.size()) {}
+        starts_(seat_bots_.size()),
+        started_(seat_bots_.size(), false),
+        seen_events_(seat_bots_.size()),
+        last_request_(seat_bots_.size()),
+        last_decision_(seat_bots_.size(), 0) {}
+
+  bool Has(const std::string& bot) const {
+    for (const auto& b : seat_bots_) {
+      if (b == bot) return true;
+    }
+    return false;
+  }
 
   void Start(int seat, const v1::MatchStart& start) {
-    {
-      absl::MutexLock lock(&mu_);
-      *starts_[seat].mutable_match_start() = start;
-    }
     const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
-    if (cid == 0) return;  // reported when a decision is asked of it
     {
       absl::MutexLock lock(&mu_);
+      starts_[seat] = start;
+      started_[seat] = true;
+      if (cid == 0) return;  // a resync brings it on reconnect
       seat_conn_[seat] = cid;
     }
-    hub_->SendOn(cid, OutMessage(starts_[seat]));
+    OutMessage msg;
+    *msg->mutable_match_start() = start;
+    hub_->SendOn(cid, std::move(msg));
   }
 
   void Send(int seat, OutMessage msg, int num_legal) {
@@ -219,32 +362,66 @@ class HubMatchLink {
     const uint64_t decision_id = request.decision_id();
     const std::string& bot = seat_bots_[seat];
     const uint64_t cid = hub_->CurrentConnection(bot);
+    const bool in_grace = cid == 0 && hub_->InGrace(bot);
     bool need_start = false;
+    OutMessage start;
     {
       absl::MutexLock lock(&mu_);
+      // Kept serialized (a third of the size of the messages): a View whose
+      // events are all those sent, since repeated fields concatenate.
+      std::string& seen = seen_events_[seat];
+      for (const auto& e : request.view().events()) {
+        google::protobuf::io::StringOutputStream raw(&seen);
+        google::protobuf::io::CodedOutputStream out(&raw);
+        out.WriteTag(google::protobuf::internal::WireFormatLite::MakeTag(
+            v1::View::kEventsFieldNumber,
+            google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+        out.WriteVarint32(static_cast<uint32_t>(e.ByteSizeLong()));
+        e.SerializeWithCachedSizes(&out);
+      }
+      last_request_[seat] = request.SerializeAsString();
+      last_decision_[seat] = decision_id;
       Pending& p = pending_[decision_id];
       p.seat = seat;
       p.conn = cid;
       p.num_legal = num_legal;
       p.sent = absl::Now();
       if (cid == 0) {
-        Fault(p, v1::FAULT_KIND_UNAVAILABLE,
-              absl::StrCat("bot ", bot, " is not connected"));
-        return;
+        if (!in_grace) {
+          Fault(p, v1::FAULT_KIND_UNAVAILABLE,
+                absl::StrCat("bot ", bot, " is not connected"));
+        }
+        return;  // in the grace: sent with the resync
       }
       need_start = seat_conn_[seat] != cid;
       seat_conn_[seat] = cid;
+      if (need_start) *start->mutable_match_start() = starts_[seat];
     }
     // A bot that reconnected mid-match is told about the match first.
-    if (need_start) hub_->SendOn(cid, OutMessage(starts_[seat]));
-    if (!hub_->SendOn(cid, std::move(msg))) {
+    if (need_start) hub_->SendOn(cid, std::move(start));
+    if (hub_->SendOn(cid, std::move(msg))) return;
+    // The stream closed under us: a newer stream, the grace, or a fault.
+    const uint64_t now_cid = hub_->CurrentConnection(bot);
+    const bool grace = now_cid == 0 && hub_->InGrace(bot);
+    OutMessage again;
+    {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(decision_id);
-      if (it != pending_.end() && !it->second.done) {
-        Fault(it->second, v1::FAULT_KIND_DISCONNECTED,
+      if (it == pending_.end() || it->second.done || it->second.conn != cid) return;
+      Pending& p = it->second;
+      if (now_cid != 0 && now_cid != cid) {
+        p.conn = now_cid;
+        again->mutable_decision_request()->ParseFromString(last_request_[seat]);
+      } else if (grace) {
+        p.conn = 0;
+        return;
+      } else {
+        Fault(p, v1::FAULT_KIND_DISCONNECTED,
               absl::StrCat("stream to bot ", bot, " is closed"));
+        return;
       }
     }
+    hub_->SendOn(now_cid, std::move(again));
   }
 
   SeatReply Await(int seat, uint64_t decision_id, absl::Time deadline) {
@@ -274,14 +451,17 @@ class HubMatchLink {
   }
 
   void End(int seat, const v1::MatchEnd& end) {
-    uint64_t cid;
+    const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
     {
       absl::MutexLock lock(&mu_);
       ended_ = true;
       for (auto it = pending_.begin(); it != pending_.end();) {
         it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
       }
-      cid = seat_conn_[seat];
+      seen_events_[seat].clear();
+      seen_events_[seat].shrink_to_fit();
+      last_request_[seat].clear();
+      last_request_[seat].shrink_to_fit();
     }
     if (cid == 0) return;
     OutMessage msg;
@@ -296,25 +476,21 @@ class HubMatchLink {
     {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(d.decision_id());
-      bool holds_seat = false;
-      for (const auto& b : seat_bots_) holds_seat |= b == bot;
       if (ended_) {
         kind = v1::NOTICE_KIND_UNKNOWN_MATCH;
         why = absl::StrCat("match ", match_id_, " has ended");
-      } else if (!holds_seat) {
+      } else if (!Has(bot)) {
         kind = v1::NOTICE_KIND_FOREIGN;
         why = absl::StrCat("match ", match_id_, ": bot ", bot,
                            " holds no seat in this match");
-      } else if (it == pending_.end() || it->second.done) {
+      } else if (it == pending_.end() || it->second.done ||
+                 seat_bots_[it->second.seat] != bot ||
+                 it->second.conn != conn->id()) {
+        // One kind and one text whatever the reason, so that the notice
+        // says nothing about another seat's decision.
         kind = v1::NOTICE_KIND_STALE;
         why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                           " is not pending (answered, late, or never asked)");
-      } else if (seat_bots_[it->second.seat] != bot ||
-                 it->second.conn != conn->id()) {
-        kind = v1::NOTICE_KIND_FOREIGN;
-        why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                           " was asked of seat ", it->second.seat, " (",
-                           seat_bots_[it->second.seat], ") on another stream");
+                           " is not an open decision of this bot");
       } else {
         Pending& p = it->second;
         p.reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
@@ -341,12 +517,52 @@ class HubMatchLink {
     }
   }
 
-  void OnDisconnect(uint64_t cid, const std::string& bot) {
+  // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
+  // its view and its open decisions.
+  void Resync(const std::string& bot, uint64_t cid) {
+    std::vector<OutMessage> out;
+    {
+      absl::MutexLock lock(&mu_);
+      if (ended_) return;
+      for (size_t s = 0; s < seat_bots_.size(); ++s) {
+        if (seat_bots_[s] != bot || !started_[s]) continue;
+        seat_conn_[s] = cid;
+        OutMessage msg;
+        v1::Resync* r = msg->mutable_resync();
+        r->set_match_id(match_id_);
+        r->set_seat(static_cast<int>(s));
+        *r->mutable_match_start() = starts_[s];
+        // The view of the latest request, with every event sent so far.
+        v1::DecisionRequest latest;
+        latest.ParseFromString(last_request_[s]);
+        *r->mutable_view() = latest.view();
+        r->mutable_view()->clear_events();
+        r->mutable_view()->MergeFromString(seen_events_[s]);
+        // A seat has at most one open decision: its latest request.
+        for (auto& [id, p] : pending_) {
+          if (p.seat != static_cast<int>(s) || p.done) continue;
+          p.conn = cid;
+          if (id == last_decision_[s]) {
+            *r->add_open_decisions() = latest;
+          }
+        }
+        out.push_back(std::move(msg));
+      }
+    }
+    for (auto& m : out) hub_->SendOn(cid, std::move(m));
+  }
+
+  // The bot's streams up to `last_conn` are gone for good: its open
+  // decisions on them (or waiting for a resync) fail.
+  void OnBotGone(const std::string& bot, uint64_t last_conn) {
     absl::MutexLock lock(&mu_);
     for (auto& [id, p] : pending_) {
-      if (p.conn == cid && !p.done) {
+      if (seat_bots_[p.seat] == bot && !p.done && p.conn <= last_conn) {
         Fault(p, v1::FAULT_KIND_DISCONNECTED,
-              absl::StrCat("stream to bot ", bot, " ended"));
+              absl::StrCat("stream to bot ", bot, " ended",
+                           hub_->options_.reconnect_grace > absl::ZeroDuration()
+                               ? " and it did not come back within the grace"
+                               : ""));
       }
     }
   }
@@ -354,7 +570,7 @@ class HubMatchLink {
  private:
   struct Pending {
     int seat = 0;
-    uint64_t conn = 0;
+    uint64_t conn = 0;  // 0: waiting for the bot to come back
     int num_legal = 0;
     absl::Time sent;
     bool done = false;
@@ -378,8 +594,13 @@ class HubMatchLink {
   absl::CondVar cv_;
   std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
+  std::vector<v1::MatchStart> starts_ ABSL_GUARDED_BY(mu_);
+  std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
+  // Per seat: every event it was sent, and its latest request.
+  std::vector<std::string> seen_events_ ABSL_GUARDED_BY(mu_);   // serialized
+  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);  // serialized
+  std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
-  std::vector<v1::RefereeMessage> starts_;
 };
 
 namespace {
@@ -412,46 +633,313 @@ class LinkHandle : public SeatLink {
 
 }  // namespace
 
-BotHub::BotHub(const std::vector<BotIdentity>& bots)
-    : service_(std::make_unique<Service>(this)) {
-  for (const auto& b : bots) token_to_bot_[b.token] = b.name;
+BotHub::BotHub(const std::vector<BotIdentity>& bots, const HubOptions& options)
+    : options_(options), service_(std::make_unique<Service>(this)) {
+  for (const auto& b : bots) token_digests_.emplace_back(Digest(b.token), b.name);
+  reaper_ = std::thread([this] { ReaperLoop(); });
 }
 
-BotHub::~BotHub() = default;
+BotHub::~BotHub() {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
+  reaper_.join();
+  // The server is down: every stream is done; let go of those still held.
+  std::vector<BotConnection*> held;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [c, deadline] : draining_) held.push_back(c);
+    draining_.clear();
+  }
+  for (auto* c : held) Unpin(c);
+}
 
 grpc::Service* BotHub::service() { return service_.get(); }
 
-absl::Status BotHub::Register(BotConnection* conn, const std::string& token,
-                              std::string* bot_name) {
-  auto it = token_to_bot_.find(token);
-  if (it == token_to_bot_.end()) {
+bool BotHub::Add(BotConnection* conn) {
+  absl::MutexLock lock(&mu_);
+  if (closing_all_ ||
+      static_cast<int>(unauthenticated_.size()) >= options_.max_unauthenticated) {
+    return false;
+  }
+  unauthenticated_[conn] = conn->created();
+  return true;
+}
+
+absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
+  const std::string host = PeerHost(conn->peer());
+  const std::string digest = Digest(token);
+  // Every digest is compared, each in constant time.
+  const std::string* found = nullptr;
+  for (const auto& [d, name] : token_digests_) {
+    if (CRYPTO_memcmp(d.data(), digest.data(), d.size()) == 0) found = &name;
+  }
+  BotConnection* old = nullptr;
+  std::string log_line;
+  {
+    absl::MutexLock lock(&mu_);
+    const absl::Time now = absl::Now();
+    PeerState& ps = peers_[host];
+    if (now < ps.next_try) {
+      return absl::UnavailableError(absl::StrCat(
+          "too many unknown tokens from this address; retry in ",
+          absl::FormatDuration(absl::Ceil(ps.next_try - now, absl::Milliseconds(1)))));
+    }
+    if (found == nullptr) {
+      ++ps.failures;
+      ++ps.unlogged;
+      absl::Duration wait = options_.token_backoff_first;
+      for (int i = 1; i < ps.failures && wait < options_.token_backoff_max; ++i) wait *= 2;
+      wait = std::min(wait, options_.token_backoff_max);
+      ps.next_try = now + wait;
+      ps.last_failure = now;
+      if (now - ps.last_log >= absl::Minutes(1)) {
+        log_line = absl::StrCat("unknown token from ", host, " (", ps.unlogged,
+                                " since the last such line); it now waits ",
+                                absl::FormatDuration(wait), " between tries");
+        ps.last_log = now;
+        ps.unlogged = 0;
+      }
+    } else {
+      ps.failures = 0;
+      ps.next_try = absl::InfinitePast();
+      BotState& b = bots_[*found];
+      old = b.live;
+      conn->set_id(++next_conn_id_);
+      conn->set_bot_name(*found);
+      b.live = conn;
+      b.away = false;
+      b.last_conn = conn->id();
+      by_id_[conn->id()] = conn;
+      unauthenticated_.erase(conn);
+      ++connect_count_[*found];
+      OutMessage msg;
+      msg->mutable_welcome()->set_bot_name(*found);
+      msg->mutable_welcome()->set_protocol_version(1);
+      msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
+      conn->Enqueue(std::move(msg));
+      if (old != nullptr) {
+        // The old stream takes nothing more; its decisions move to the new
+        // one in the resync.
+        old->MarkClosing();
+        by_id_.erase(old->id());
+        ++old->pins_;
+      }
+    }
+  }
+  if (found == nullptr) {
+    if (!log_line.empty()) spdlog::warn("{}", log_line);
     return absl::UnauthenticatedError("unknown token");
   }
-  absl::MutexLock lock(&mu_);
-  if (live_.count(it->second) != 0) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "bot ", it->second, " is already connected on another stream"));
+  Log(absl::StrCat("bot ", *found), spdlog::level::info,
+      absl::StrCat("bot ", *found, " connected from ", conn->peer(),
+                   old != nullptr ? ", replacing its previous stream" : ""));
+  if (old != nullptr) {
+    old->Shutdown(grpc::Status(
+        grpc::StatusCode::ABORTED,
+        absl::StrCat("replaced by a newer stream of bot ", *found)));
+    Unpin(old);
   }
-  conn->set_id(++next_conn_id_);
-  live_[it->second] = conn;
-  by_id_[conn->id()] = conn;
-  ++connect_count_[it->second];
-  *bot_name = it->second;
-  spdlog::info("bot {} connected from {}", it->second, conn->peer());
   return absl::OkStatus();
 }
 
-void BotHub::Unregister(BotConnection* conn) {
+void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
   {
     absl::MutexLock lock(&mu_);
-    if (conn->id() == 0 || by_id_.erase(conn->id()) == 0) return;
-    auto it = live_.find(conn->bot_name());
-    if (it != live_.end() && it->second == conn) live_.erase(it);
-    for (auto& [id, link] : links_) links.push_back(link);
-    spdlog::info("bot {} disconnected", conn->bot_name());
+    for (auto& [id, link] : links_) {
+      if (link->Has(bot)) links.push_back(link);
+    }
   }
-  for (auto& link : links) link->OnDisconnect(conn->id(), conn->bot_name());
+  for (auto& link : links) link->Resync(bot, conn_id);
+}
+
+void BotHub::Unregister(BotConnection* conn) {
+  bool gone = false;
+  {
+    absl::MutexLock lock(&mu_);
+    unauthenticated_.erase(conn);
+    if (conn->id() == 0 || by_id_.erase(conn->id()) == 0) return;
+    BotState& b = bots_[conn->bot_name()];
+    if (b.live != conn) return;
+    b.live = nullptr;
+    if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
+      b.away = true;
+      b.away_since = absl::Now();
+    } else {
+      gone = true;
+    }
+  }
+  Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::info,
+      gone ? absl::StrCat("bot ", conn->bot_name(), " disconnected")
+           : absl::StrCat("bot ", conn->bot_name(),
+                          " disconnected; its seats are kept for ",
+                          absl::FormatDuration(options_.reconnect_grace)));
+  if (gone) BotGone(conn->bot_name(), conn->id());
+}
+
+void BotHub::BotGone(const std::string& bot, uint64_t last_conn) {
+  std::vector<std::shared_ptr<HubMatchLink>> links;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, link] : links_) links.push_back(link);
+  }
+  for (auto& link : links) link->OnBotGone(bot, last_conn);
+}
+
+void BotHub::Drain(BotConnection* conn) {
+  absl::MutexLock lock(&mu_);
+  ++conn->pins_;
+  draining_.emplace_back(conn, absl::Now() + absl::Seconds(1));
+}
+
+void BotHub::Retire(BotConnection* conn) {
+  bool del;
+  {
+    absl::MutexLock lock(&mu_);
+    conn->done_ = true;
+    del = conn->pins_ == 0;
+  }
+  if (del) delete conn;
+}
+
+void BotHub::Unpin(BotConnection* conn) {
+  bool del;
+  {
+    absl::MutexLock lock(&mu_);
+    del = --conn->pins_ == 0 && conn->done_;
+  }
+  if (del) delete conn;
+}
+
+void BotHub::ReaperLoop() {
+  absl::MutexLock lock(&mu_);
+  while (!stop_) {
+    mu_.AwaitWithTimeout(absl::Condition(&stop_), absl::Milliseconds(100));
+    if (stop_) break;
+    const absl::Time now = absl::Now();
+    std::vector<BotConnection*> silent;
+    for (auto& [c, since] : unauthenticated_) {
+      if (now - since >= options_.hello_timeout) {
+        ++c->pins_;
+        silent.push_back(c);
+      }
+    }
+    for (auto* c : silent) unauthenticated_.erase(c);
+    std::vector<BotConnection*> stuck;
+    for (auto it = draining_.begin(); it != draining_.end();) {
+      if (now >= it->second) {
+        stuck.push_back(it->first);  // its pin passes to `stuck`
+        it = draining_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    std::vector<std::pair<std::string, uint64_t>> gone;
+    for (auto& [name, b] : bots_) {
+      if (b.away && now - b.away_since >= options_.reconnect_grace) {
+        b.away = false;
+        gone.emplace_back(name, b.last_conn);
+      }
+    }
+    std::vector<std::string> notes;
+    for (auto& [who, b] : budgets_) {
+      if (b.suppressed > 0 && now - b.window >= absl::Seconds(10)) {
+        notes.push_back(absl::StrCat(who, ": ", b.suppressed,
+                                     " more log lines suppressed"));
+        b.suppressed = 0;
+      }
+    }
+    for (auto it = peers_.begin(); it != peers_.end();) {
+      it = now - it->second.last_failure > absl::Minutes(2) &&
+                   now - it->second.last_log > absl::Minutes(1)
+               ? peers_.erase(it)
+               : std::next(it);
+    }
+    if (silent.empty() && gone.empty() && notes.empty() && stuck.empty()) continue;
+    mu_.Unlock();
+    for (auto* c : stuck) {
+      c->CancelIfUnfinished();
+      Unpin(c);
+    }
+    for (auto* c : silent) {
+      c->Shutdown(grpc::Status(
+          grpc::StatusCode::UNAUTHENTICATED,
+          absl::StrCat("no Hello within ", absl::FormatDuration(options_.hello_timeout))));
+      Unpin(c);
+    }
+    if (!silent.empty()) {
+      Warn("streams without Hello",
+           absl::StrCat("closed ", silent.size(), " stream(s) that sent no Hello within ",
+                        absl::FormatDuration(options_.hello_timeout)));
+    }
+    for (const auto& n : notes) spdlog::warn("{}", n);
+    for (const auto& [bot, last] : gone) {
+      spdlog::warn("bot {} did not come back within {}; its open decisions fail",
+                   bot, absl::FormatDuration(options_.reconnect_grace));
+      BotGone(bot, last);
+    }
+    mu_.Lock();
+  }
+}
+
+void BotHub::Warn(const std::string& who, const std::string& text) {
+  Log(who, spdlog::level::warn, text);
+}
+
+void BotHub::Log(const std::string& who, spdlog::level::level_enum level,
+                 const std::string& text) {
+  int suppressed = 0;
+  bool log = false;
+  {
+    absl::MutexLock lock(&mu_);
+    LogBudget& b = budgets_[who];
+    const absl::Time now = absl::Now();
+    if (now - b.window >= absl::Seconds(10)) {
+      suppressed = b.suppressed;
+      b.window = now;
+      b.lines = 0;
+      b.suppressed = 0;
+    }
+    if (b.lines < options_.log_lines_per_10s) {
+      ++b.lines;
+      log = true;
+    } else {
+      ++b.suppressed;
+    }
+  }
+  if (suppressed > 0) {
+    spdlog::warn("{}: {} more log lines suppressed", who, suppressed);
+  }
+  if (log) spdlog::log(level, "{}", text);
+}
+
+bool BotHub::NoteInvalid(const std::string& bot) {
+  absl::MutexLock lock(&mu_);
+  LogBudget& b = budgets_[absl::StrCat("bot ", bot)];
+  const absl::Time now = absl::Now();
+  if (now - b.invalid_window >= absl::Seconds(1)) {
+    b.invalid_window = now;
+    b.invalid = 0;
+  }
+  return ++b.invalid <= options_.invalid_per_second;
+}
+
+void BotHub::CountCutOff(const std::string& bot) {
+  absl::MutexLock lock(&mu_);
+  ++cut_offs_[bot];
+}
+
+int BotHub::CutOffs(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = cut_offs_.find(bot);
+  return it == cut_offs_.end() ? 0 : it->second;
+}
+
+int BotHub::Unauthenticated() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(unauthenticated_.size());
 }
 
 void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
@@ -464,7 +952,7 @@ void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
   if (link == nullptr) {
     conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(),
                      d.decision_id(),
-                     absl::StrCat("no running match has id '", d.match_id(),
+                     absl::StrCat("no running match has id '", Clip(d.match_id()),
                                   "' (it has ended, or never started)"));
     return;
   }
@@ -473,19 +961,38 @@ void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
 
 uint64_t BotHub::CurrentConnection(const std::string& bot) const {
   absl::MutexLock lock(&mu_);
-  auto it = live_.find(bot);
-  return it == live_.end() ? 0 : it->second->id();
+  auto it = bots_.find(bot);
+  return it == bots_.end() || it->second.live == nullptr ? 0 : it->second.live->id();
+}
+
+bool BotHub::InGrace(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = bots_.find(bot);
+  return it != bots_.end() && it->second.away;
 }
 
 bool BotHub::SendOn(uint64_t conn_id, OutMessage msg) {
-  absl::MutexLock lock(&mu_);
-  auto it = by_id_.find(conn_id);
-  return it != by_id_.end() && it->second->Enqueue(std::move(msg));
+  BotConnection* cut = nullptr;
+  BotConnection::Queued q;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = by_id_.find(conn_id);
+    if (it == by_id_.end()) return false;
+    q = it->second->Enqueue(std::move(msg));
+    if (q == BotConnection::Queued::kOverflow) {
+      cut = it->second;
+      ++cut->pins_;
+    }
+  }
+  if (cut != nullptr) {
+    cut->CutOff();
+    Unpin(cut);
+  }
+  return q == BotConnection::Queued::kOk;
 }
 
 bool BotHub::IsConnected(const std::string& bot) const {
-  absl::MutexLock lock(&mu_);
-  return live_.count(bot) != 0;
+  return CurrentConnection(bot) != 0;
 }
 
 int BotHub::Connections(const std::string& bot) const {
@@ -502,7 +1009,8 @@ bool BotHub::WaitForBots(const std::vector<std::string>& bots,
                          absl::Duration timeout) const {
   auto all_live = [&]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
     for (const auto& b : bots) {
-      if (live_.count(b) == 0) return false;
+      auto it = bots_.find(b);
+      if (it == bots_.end() || it->second.live == nullptr) return false;
     }
     return true;
   };
@@ -531,10 +1039,20 @@ void BotHub::RemoveLink(const std::string& match_id) {
 }
 
 void BotHub::CloseAll() {
-  // Under mu_: a connection unregisters (in OnDone) before it is deleted, so
-  // every one listed here is alive. Its OnDone fails its pending decisions.
-  absl::MutexLock lock(&mu_);
-  for (auto& [id, c] : by_id_) c->CloseStream(grpc::Status::OK);
+  std::vector<BotConnection*> conns;
+  {
+    absl::MutexLock lock(&mu_);
+    closing_all_ = true;
+    for (auto& [id, c] : by_id_) conns.push_back(c);
+    for (auto& [c, since] : unauthenticated_) conns.push_back(c);
+    for (auto* c : conns) ++c->pins_;
+    for (auto& [name, b] : bots_) b.away = false;
+  }
+  // Each one's OnDone fails its pending decisions (no grace now).
+  for (auto* c : conns) {
+    c->Shutdown(grpc::Status::OK);
+    Unpin(c);
+  }
 }
 
 }  // namespace arena

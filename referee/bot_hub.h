@@ -6,12 +6,25 @@
 // through the SeatLink that NewMatchLink returns.
 //
 // Bad input never reaches a game: an unknown token ends the stream with
-// UNAUTHENTICATED; a second live connection of one identity ends with
-// ALREADY_EXISTS; a malformed message, a decision for an unknown match, a
-// stale (late or repeated) decision, an illegal index or a decision for a seat
-// the bot does not hold each get a Notice to the bot and a log line; a
-// disconnection turns the bot's pending decisions into faults. None of these
-// touch other bots or other matches.
+// UNAUTHENTICATED (and the peer's address backs off); a malformed message, a
+// decision for an unknown match or for a match the bot holds no seat in, a
+// decision id that is not an open decision of the seat (one notice kind,
+// STALE, whatever the reason), and an illegal index each get a Notice to the
+// bot and a rate-limited log line. None of these touch other bots or matches.
+//
+// Everything a client can make the hub hold is bounded (HubOptions): a
+// stream without Hello is closed after hello_timeout; at most
+// max_unauthenticated such streams live at once; a stream's outbound queue is
+// bounded in bytes (a bot that does not read is cut off and handled as
+// disconnected); more than invalid_per_second invalid messages in a second
+// disconnect the bot; ids echoed back are clipped to kMaxEchoedId bytes.
+//
+// A bot has at most one stream: a new stream with its token takes over (the
+// old one ends with ABORTED). A bot whose stream ends keeps its seats for
+// reconnect_grace: its open decisions run on their own deadlines, and when it
+// is back (a new stream) it gets a Resync per seat of each live match (its
+// MatchStart, its view, its open decisions). After the grace, its open
+// decisions fail as DISCONNECTED and new ones as UNAVAILABLE.
 //
 // Thread safety: every method may be called from any thread. The hub must
 // outlive the gRPC server it is registered with and every link it made.
@@ -21,12 +34,15 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "referee/match_runner.h"
+#include "spdlog/spdlog.h"
 
 namespace arena {
 
@@ -35,12 +51,34 @@ struct BotIdentity {
   std::string token;
 };
 
+// Bounds on what clients can make the hub hold; see the contract above.
+struct HubOptions {
+  absl::Duration hello_timeout = absl::Seconds(5);
+  int max_unauthenticated = 256;
+  size_t max_outbound_bytes = 8 << 20;
+  int invalid_per_second = 100;
+  // Log lines (warnings, connects, disconnects) per bot (or unauthenticated
+  // peer) per 10 s; the rest are counted and the count logged once the
+  // window has passed.
+  int log_lines_per_10s = 20;
+  absl::Duration reconnect_grace = absl::Milliseconds(5000);
+  // Unknown tokens: the peer's address waits (doubling from the first, up to
+  // the max) before its next Hello is looked at.
+  absl::Duration token_backoff_first = absl::Milliseconds(100);
+  absl::Duration token_backoff_max = absl::Seconds(2);
+};
+
+// Ids a client sent are echoed (in notices and logs) clipped to this many
+// bytes.
+inline constexpr size_t kMaxEchoedId = 64;
+
 class BotConnection;
 class HubMatchLink;
 
 class BotHub {
  public:
-  explicit BotHub(const std::vector<BotIdentity>& bots);
+  explicit BotHub(const std::vector<BotIdentity>& bots,
+                  const HubOptions& options = HubOptions());
   ~BotHub();
   BotHub(const BotHub&) = delete;
   BotHub& operator=(const BotHub&) = delete;
@@ -61,32 +99,91 @@ class BotHub {
   std::unique_ptr<SeatLink> NewMatchLink(const std::string& match_id,
                                          const std::vector<std::string>& seat_bots);
 
-  // Ends every open stream (the bots see the stream finish).
+  // Ends every open stream (the bots see the stream finish); no grace after.
   void CloseAll();
+
+  // Streams that have not (yet) sent a valid Hello.
+  int Unauthenticated() const;
+  // Times a bot was cut off for a full outbound queue or for too many
+  // invalid messages (for tests and logs).
+  int CutOffs(const std::string& bot) const;
 
  private:
   friend class BotConnection;
   friend class HubMatchLink;
   class Service;
 
+  struct BotState {
+    BotConnection* live = nullptr;
+    bool away = false;       // disconnected, within the grace
+    absl::Time away_since;
+    uint64_t last_conn = 0;  // id of its latest stream
+  };
+  struct PeerState {         // token guessing, per peer address
+    int failures = 0;
+    absl::Time next_try;
+    absl::Time last_failure;
+    absl::Time last_log;
+    int unlogged = 0;
+  };
+  struct LogBudget {
+    absl::Time window;
+    int lines = 0;
+    int suppressed = 0;
+    absl::Time invalid_window;
+    int invalid = 0;
+  };
+
   // Called by connections.
-  absl::Status Register(BotConnection* conn, const std::string& token,
-                        std::string* bot_name);
+  bool Add(BotConnection* conn);     // a new stream; false: over the cap
+  // Checks the token; on success the stream is the bot's (taking over from
+  // an older one) and its Welcome is queued.
+  absl::Status Register(BotConnection* conn, const std::string& token);
+  // Sends the bot a Resync for every live match it holds a seat in.
+  void ResyncBot(const std::string& bot, uint64_t conn_id);
+  void CountCutOff(const std::string& bot);
   void Unregister(BotConnection* conn);
+  void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
   void OnDecision(BotConnection* conn, const v1::Decision& d);
+  // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
+  // warning level.
+  void Log(const std::string& who, spdlog::level::level_enum level,
+           const std::string& text);
+  void Warn(const std::string& who, const std::string& text);
+  // Counts an invalid message of `bot`; false once over the budget.
+  bool NoteInvalid(const std::string& bot);
   // Called by links.
   uint64_t CurrentConnection(const std::string& bot) const;
+  // True if the bot is disconnected but within its reconnect grace.
+  bool InGrace(const std::string& bot) const;
   bool SendOn(uint64_t conn_id, OutMessage msg);
   void RemoveLink(const std::string& match_id);
 
+  void Unpin(BotConnection* conn);
+  // A stream ending with a last write in flight: cancelled if still not
+  // finished after a second.
+  void Drain(BotConnection* conn);
+  void ReaperLoop();
+  void BotGone(const std::string& bot, uint64_t last_conn);
+
+  const HubOptions options_;
   std::unique_ptr<Service> service_;
-  std::map<std::string, std::string> token_to_bot_;
+  // SHA-256 of each token, compared in constant time.
+  std::vector<std::pair<std::string, std::string>> token_digests_;
   mutable absl::Mutex mu_;
-  std::map<std::string, BotConnection*> live_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, BotState> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
+  std::map<BotConnection*, absl::Time> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
   uint64_t next_conn_id_ ABSL_GUARDED_BY(mu_) = 0;
+  bool closing_all_ ABSL_GUARDED_BY(mu_) = false;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread reaper_;
 };
 
 }  // namespace arena

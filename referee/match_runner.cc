@@ -18,6 +18,9 @@ class Runner {
         records_(records),
         n_(game.num_seats()),
         event_cursor_(n_, 0),
+        decision_ms_(spec.time_control.decision_ms() > 0
+                         ? spec.time_control.decision_ms()
+                         : kDefaultDecisionMs),
         fault_rng_(DeriveSeed(spec.seed, 1)) {}
 
   MatchOutcome Run() {
@@ -39,7 +42,7 @@ class Runner {
     start.set_num_seats(n_);
     for (const auto& b : spec_.seat_bots) start.add_seat_bots(b);
     state_->FillRules(start.mutable_rules());
-    *start.mutable_time_control() = spec_.time_control;
+    start.mutable_time_control()->set_decision_ms(decision_ms_);
     start.set_seed_commitment(commitment_);
     for (int s = 0; s < n_; ++s) {
       start.set_seat(s);
@@ -92,9 +95,9 @@ class Runner {
                     write_status_.ToString());
     }
     outcome.result = std::move(result);
+    outcome.faults = std::move(faults_);
     outcome.record_status = write_status_;
     outcome.record_path = records_.final_path();
-    outcome.faults = std::move(faults_);
     return outcome;
   }
 
@@ -104,10 +107,7 @@ class Runner {
     const std::vector<int> acting = state_->ActingSeats();
     const int step = static_cast<int>(state_->step());
     const absl::Time sent = absl::Now();
-    const absl::Time deadline =
-        spec_.time_control.decision_ms() > 0
-            ? sent + absl::Milliseconds(spec_.time_control.decision_ms())
-            : absl::InfiniteFuture();
+    const absl::Time deadline = sent + absl::Milliseconds(decision_ms_);
     actions_.assign(acting.size(), -1);
     v1::RecordLine line;
     v1::DecisionStep* ds = line.mutable_decision();
@@ -126,7 +126,7 @@ class Runner {
       request->set_seat(seat);
       request->set_decision_id(ids[i] = ++next_decision_id_);
       request->set_step(step);
-      request->set_deadline_ms(spec_.time_control.decision_ms());
+      request->set_deadline_ms(decision_ms_);
       request->set_simultaneous(acting.size() > 1);
       AddEvents(seat, request->mutable_view());
       state_->FillView(seat, request->mutable_view());
@@ -160,12 +160,12 @@ class Runner {
         sa->set_label(state_->ActionLabel(seat, reply.action));
         continue;
       }
+      faults_.push_back({seat, reply.fault});
       const std::string detail =
           absl::StrCat(FaultName(reply.fault),
                        reply.detail.empty() ? "" : ": ", reply.detail);
       spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
                    seat, spec_.seat_bots[seat], detail);
-      faults_.push_back({seat, reply.fault});
       if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE) {
         const int a = static_cast<int>(fault_rng_.Uniform(num));
         actions_[i] = a;
@@ -228,12 +228,13 @@ class Runner {
   int64_t cap_ = 0;
   std::unique_ptr<State> state_;
   std::vector<size_t> event_cursor_;
+  const int64_t decision_ms_;  // the time control's, or the default
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;
+  std::vector<SeatFault> faults_;
   Rng fault_rng_;
   std::string commitment_;
-  std::vector<SeatFault> faults_;
   absl::Status write_status_;
 };
 
@@ -291,6 +292,10 @@ v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
   h.set_seed(spec.seed);
   h.set_software_version(ARENA_VERSION);
   *h.mutable_time_control() = spec.time_control;
+  if (spec.time_control.decision_ms() <= 0) {
+    h.mutable_time_control()->set_decision_ms(kDefaultDecisionMs);
+    h.set_default_time_control(true);
+  }
   h.set_fault_policy(spec.fault_policy);
   h.set_decision_cap(spec.decision_cap > 0 ? spec.decision_cap
                                            : game.info().default_decision_cap);

@@ -63,7 +63,7 @@ struct MatchSpec {
   Options options;
   std::vector<std::string> seat_bots;  // bot name per seat
   uint64_t seed = 0;
-  v1::TimeControl time_control;        // decision_ms 0 means no deadline
+  v1::TimeControl time_control;        // decision_ms 0: kDefaultDecisionMs
   v1::FaultPolicy fault_policy = v1::FAULT_POLICY_FORFEIT;
   v1::AutoMoves auto_moves = v1::AUTO_MOVES_SINGLE;
   int64_t decision_cap = 0;            // 0: the game's default
@@ -76,16 +76,21 @@ struct MatchSpec {
   std::string deal_group;              // recorded in the header
 };
 
+// The deadline of every decision when the time control sets none: nothing
+// waits forever. The record header holds it (with default_time_control set).
+inline constexpr int64_t kDefaultDecisionMs = 10000;
+
+// One fault of a seat in a match (replaced by a random move, or forfeited).
 struct SeatFault {
-  int seat;
-  v1::FaultKind kind;
+  int seat = 0;
+  v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
 };
 
 struct MatchOutcome {
   v1::MatchResult result;
+  std::vector<SeatFault> faults;  // in the order they happened
   absl::Status record_status;  // whether the record was written whole
   std::string record_path;
-  std::vector<SeatFault> faults;  // every fault, in order (random moves and a forfeit)
 };
 
 // The record format this runner writes (RecordHeader.format_version).

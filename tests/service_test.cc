@@ -4,9 +4,11 @@
 // and, where the bot can be told, a Notice; the referee keeps serving the
 // other matches.
 #include <deque>
+#include <set>
 #include <thread>
 
 #include "arena/record_tools.h"
+#include "arena/server_options.h"
 #include "bots/sdk/bot.h"
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
@@ -23,7 +25,9 @@ using ::testing::HasSubstr;
 // A bot client that sends whatever the test says.
 class RawBot {
  public:
-  RawBot(const std::string& address, const std::string& token, bool hello = true)
+  // With read = false the bot never reads what the referee sends.
+  RawBot(const std::string& address, const std::string& token, bool hello = true,
+         bool read = true)
       : stub_(v1::Referee::NewStub(
             grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))) {
     stream_ = stub_->Play(&ctx_);
@@ -32,6 +36,10 @@ class RawBot {
       m.mutable_hello()->set_token(token);
       m.mutable_hello()->set_protocol_version(1);
       Send(m);
+    }
+    if (!read) {
+      reader_ = std::thread([] {});
+      return;
     }
     reader_ = std::thread([this] {
       v1::RefereeMessage m;
@@ -45,11 +53,16 @@ class RawBot {
   }
   ~RawBot() {
     ctx_.TryCancel();
-    reader_.join();
+    if (reader_.joinable()) reader_.join();
   }
-  void Send(const v1::BotMessage& m) {
+  bool Ended() {
+    absl::MutexLock lock(&mu_);
+    return ended_;
+  }
+  // False once the stream is broken.
+  bool Send(const v1::BotMessage& m) {
     absl::MutexLock lock(&write_mu_);
-    stream_->Write(m);
+    return stream_->Write(m);
   }
   void Decide(const std::string& match, uint64_t id, int action) {
     v1::BotMessage m;
@@ -83,7 +96,7 @@ class RawBot {
       absl::MutexLock lock(&write_mu_);
       stream_->WritesDone();
     }
-    reader_.join();
+    if (reader_.joinable()) reader_.join();
     reader_ = std::thread([] {});
     return stream_->Finish();
   }
@@ -103,8 +116,12 @@ class RawBot {
 class ServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    hub_ = std::make_unique<BotHub>(std::vector<BotIdentity>{
-        {"good1", "t-good1"}, {"good2", "t-good2"}, {"bad", "t-bad"}});
+    hub_ = std::make_unique<BotHub>(
+        std::vector<BotIdentity>{{"good1", "t-good1"},
+                                 {"good2", "t-good2"},
+                                 {"bad", "t-bad"},
+                                 {"bad2", "t-bad2"}},
+        options_);
     grpc::ServerBuilder b;
     int port = 0;
     b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -188,6 +205,7 @@ class ServiceTest : public ::testing::Test {
     return nullptr;
   }
 
+  HubOptions options_;  // set before SetUp by the tests' fixtures
   std::unique_ptr<BotHub> hub_;
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
@@ -211,13 +229,17 @@ TEST_F(ServiceTest, MessageBeforeHelloIsRefused) {
   EXPECT_THAT(s.error_message(), HasSubstr("Hello"));
 }
 
-TEST_F(ServiceTest, SecondStreamOfOneBotIsRefused) {
+TEST_F(ServiceTest, SecondStreamOfOneBotTakesOver) {
   RawBot first(address_, "t-bad");
   ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
   RawBot second(address_, "t-bad");
-  grpc::Status s = second.Finish();
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS);
-  EXPECT_TRUE(hub_->IsConnected("bad"));  // the first stream is untouched
+  v1::RefereeMessage welcome;
+  ASSERT_TRUE(second.Next(v1::RefereeMessage::kWelcome, &welcome));
+  grpc::Status s = first.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("replaced by a newer stream of bot bad"));
+  EXPECT_TRUE(hub_->IsConnected("bad"));  // on the second stream
+  EXPECT_EQ(hub_->Connections("bad"), 2);
 }
 
 TEST_F(ServiceTest, SilentBotTimesOutAndForfeits) {
@@ -355,7 +377,12 @@ TEST_F(ServiceTest, MalformedStaleForeignAndUnknownAreNoticedNotPunished) {
   EXPECT_TRUE(seen.count(v1::NOTICE_KIND_STALE));
 }
 
-TEST_F(ServiceTest, DisconnectMidMatchForfeitsAndOthersGoOn) {
+class NoGraceServiceTest : public ServiceTest {
+ protected:
+  NoGraceServiceTest() { options_.reconnect_grace = absl::ZeroDuration(); }
+};
+
+TEST_F(NoGraceServiceTest, DisconnectMidMatchForfeitsAndOthersGoOn) {
   Played p = WithBadBot([&](RawBot& bot) {
     v1::RefereeMessage m;
     if (bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) bot.Hangup();
@@ -388,6 +415,283 @@ TEST_F(ServiceTest, ManyMatchesAtOnceOverOneStreamPerBot) {
     EXPECT_EQ(r.outcome.result.end_reason(), v1::END_REASON_NORMAL)
         << r.outcome.result.detail();
   }
+}
+
+// With a grace, a hang-up is a fault only if the bot stays away: here its
+// decision times out on its own deadline while the grace (longer) runs.
+TEST_F(ServiceTest, HangupWithinGraceRunsOnTheDecisionDeadline) {
+  Played p = WithBadBot(
+      [&](RawBot& bot) {
+        v1::RefereeMessage m;
+        if (bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) bot.Hangup();
+      },
+      v1::FAULT_POLICY_FORFEIT, 500);
+  ASSERT_NE(ForfeitOf(p), nullptr);
+  EXPECT_EQ(ForfeitOf(p)->fault(), v1::FAULT_KIND_TIMEOUT);
+}
+
+class ShortGraceServiceTest : public ServiceTest {
+ protected:
+  ShortGraceServiceTest() { options_.reconnect_grace = absl::Milliseconds(300); }
+};
+
+TEST_F(ShortGraceServiceTest, BotAwayPastTheGraceIsDisconnected) {
+  const absl::Time t0 = absl::Now();
+  Played p = WithBadBot(
+      [&](RawBot& bot) {
+        v1::RefereeMessage m;
+        if (bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) bot.Hangup();
+      },
+      v1::FAULT_POLICY_FORFEIT, 20000);
+  ASSERT_NE(ForfeitOf(p), nullptr);
+  EXPECT_EQ(ForfeitOf(p)->fault(), v1::FAULT_KIND_DISCONNECTED);
+  EXPECT_THAT(ForfeitOf(p)->detail(), HasSubstr("did not come back"));
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(15));  // not the 20 s deadline
+}
+
+// Answers every request and resync of `bot` with action 0 until no request
+// comes for a second; returns the number of resyncs seen.
+int PlayOn(RawBot& bot) {
+  int resyncs = 0;
+  for (;;) {
+    v1::RefereeMessage m;
+    if (bot.Next(v1::RefereeMessage::kResync, &m, absl::Milliseconds(50))) {
+      ++resyncs;
+      for (const auto& r : m.resync().open_decisions()) {
+        bot.Decide(r.match_id(), r.decision_id(), 0);
+      }
+      continue;
+    }
+    if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Seconds(1))) {
+      return resyncs;
+    }
+    bot.Decide(m.decision_request().match_id(), m.decision_request().decision_id(), 0);
+  }
+}
+
+TEST_F(ServiceTest, ReconnectWithinGraceGetsAResyncAndPlaysOn) {
+  v1::RefereeMessage first_request;
+  v1::Resync resync;
+  int resyncs = 0;
+  Played p = WithBadBot(
+      [&](RawBot& bot) {
+        if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &first_request)) return;
+        bot.Hangup();  // a restart: gone for 500 ms
+        absl::SleepFor(absl::Milliseconds(500));
+        RawBot again(address_, "t-bad");
+        v1::RefereeMessage m;
+        if (!again.Next(v1::RefereeMessage::kResync, &m)) return;
+        resync = m.resync();
+        for (const auto& r : resync.open_decisions()) {
+          again.Decide(r.match_id(), r.decision_id(), 0);
+        }
+        resyncs = 1 + PlayOn(again);
+      },
+      v1::FAULT_POLICY_FORFEIT, 5000);
+  EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT)
+      << p.outcome.result.detail();
+  EXPECT_GE(resyncs, 1);
+  EXPECT_EQ(resync.match_id(), "bad-match");
+  EXPECT_EQ(resync.seat(), 1);
+  EXPECT_EQ(resync.match_start().seat(), 1);
+  EXPECT_EQ(resync.match_start().match_id(), "bad-match");
+  ASSERT_EQ(resync.open_decisions_size(), 1);
+  EXPECT_EQ(resync.open_decisions(0).decision_id(),
+            first_request.decision_request().decision_id());
+  // The view: every event sent so far, and the game's own part.
+  EXPECT_EQ(resync.view().events_size(),
+            first_request.decision_request().view().events_size());
+  EXPECT_EQ(resync.view().game_case(),
+            first_request.decision_request().view().game_case());
+}
+
+TEST_F(ServiceTest, FrozenBotIsTakenOverByItsRestartWithinTwoSeconds) {
+  absl::Duration takeover;
+  grpc::Status old_status;
+  Played p = WithBadBot(
+      [&](RawBot& frozen) {
+        v1::RefereeMessage m;
+        if (!frozen.Next(v1::RefereeMessage::kDecisionRequest, &m)) return;
+        // Frozen: the stream stays open, nothing is answered. Its restart:
+        const absl::Time t0 = absl::Now();
+        RawBot restarted(address_, "t-bad");
+        v1::RefereeMessage r;
+        if (!restarted.Next(v1::RefereeMessage::kResync, &r)) return;
+        for (const auto& d : r.resync().open_decisions()) {
+          restarted.Decide(d.match_id(), d.decision_id(), 0);
+        }
+        takeover = absl::Now() - t0;
+        old_status = frozen.Finish();
+        PlayOn(restarted);
+      },
+      v1::FAULT_POLICY_FORFEIT, 8000);
+  EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT)
+      << p.outcome.result.detail();
+  EXPECT_LT(takeover, absl::Seconds(2));
+  EXPECT_EQ(old_status.error_code(), grpc::StatusCode::ABORTED);
+}
+
+// The notice for a decision id says nothing about whether another seat has
+// answered: its open decision, its answered one and an id never asked all
+// get the same kind and the same text.
+TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {
+  RawBot bad(address_, "t-bad");
+  RawBot other(address_, "t-bad2");
+  ASSERT_TRUE(hub_->WaitForBots({"bad", "bad2"}, absl::Seconds(5)));
+  auto link = hub_->NewMatchLink("sim", {"bad", "bad2"});
+  v1::MatchStart start;
+  start.set_match_id("sim");
+  for (int seat = 0; seat < 2; ++seat) {
+    start.set_seat(seat);
+    link->Start(seat, start);
+    OutMessage req;
+    req->mutable_decision_request()->set_match_id("sim");
+    req->mutable_decision_request()->set_seat(seat);
+    req->mutable_decision_request()->set_decision_id(seat + 1);
+    req->mutable_decision_request()->set_simultaneous(true);
+    link->Send(seat, std::move(req), 3);
+  }
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  ASSERT_TRUE(other.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  std::vector<v1::Notice> notices;
+  auto notice_for = [&](uint64_t id) {
+    bad.Decide("sim", id, 0);
+    v1::RefereeMessage n;
+    EXPECT_TRUE(bad.Next(v1::RefereeMessage::kNotice, &n));
+    notices.push_back(n.notice());
+  };
+  notice_for(2);             // the other seat's decision, still open
+  other.Decide("sim", 2, 1);  // now answered
+  SeatReply r = link->Await(1, 2, absl::Now() + absl::Seconds(5));
+  EXPECT_TRUE(r.ok);
+  notice_for(2);             // the other seat's decision, answered
+  notice_for(77);            // never asked
+  bad.Decide("sim", 1, 0);   // its own: accepted
+  EXPECT_TRUE(link->Await(0, 1, absl::Now() + absl::Seconds(5)).ok);
+  notice_for(1);             // its own, answered
+  ASSERT_EQ(notices.size(), 4u);
+  for (const auto& n : notices) {
+    EXPECT_EQ(n.kind(), v1::NOTICE_KIND_STALE);
+    std::string text = n.message();
+    const std::string id = absl::StrCat(n.decision_id());
+    text.replace(text.find(id), id.size(), "#");
+    EXPECT_EQ(text, "match sim: decision # is not an open decision of this bot");
+  }
+}
+
+class BoundsServiceTest : public ServiceTest {
+ protected:
+  BoundsServiceTest() {
+    options_.hello_timeout = absl::Milliseconds(500);
+    options_.max_outbound_bytes = 256 * 1024;
+    options_.invalid_per_second = 1000000;  // the queue bound is tested here
+  }
+};
+
+TEST_F(BoundsServiceTest, StreamWithoutHelloIsClosed) {
+  RawBot silent(address_, "", /*hello=*/false);
+  const absl::Time t0 = absl::Now();
+  v1::RefereeMessage m;
+  EXPECT_FALSE(silent.Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(10)));
+  EXPECT_TRUE(silent.Ended());
+  grpc::Status s = silent.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_THAT(s.error_message(), HasSubstr("no Hello within"));
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(5));
+  EXPECT_EQ(hub_->Unauthenticated(), 0);
+}
+
+TEST_F(BoundsServiceTest, BotThatDoesNotReadIsCutOffAndIdsAreClipped) {
+  RawBot flooder(address_, "t-bad", /*hello=*/true, /*read=*/false);
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  const std::string long_id(4000, 'x');
+  int sent = 0;
+  for (; sent < 200000 && hub_->CutOffs("bad") == 0; ++sent) {
+    v1::BotMessage d;
+    d.mutable_decision()->set_match_id(long_id);
+    d.mutable_decision()->set_decision_id(sent);
+    if (!flooder.Send(d)) break;
+  }
+  // Within the bound: 256 KiB of clipped notices is a few thousand.
+  for (int i = 0; i < 100 && hub_->CutOffs("bad") == 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_EQ(hub_->CutOffs("bad"), 1);
+  EXPECT_FALSE(hub_->IsConnected("bad"));
+  EXPECT_LT(sent, 200000);
+}
+
+TEST_F(ServiceTest, LongIdsAreEchoedClipped) {
+  RawBot bot(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  bot.Decide(std::string(10000, 'y'), 1, 0);
+  v1::RefereeMessage n;
+  ASSERT_TRUE(bot.Next(v1::RefereeMessage::kNotice, &n));
+  EXPECT_EQ(n.notice().kind(), v1::NOTICE_KIND_UNKNOWN_MATCH);
+  EXPECT_LE(n.notice().match_id().size(), kMaxEchoedId + 20);
+  EXPECT_THAT(n.notice().match_id(), HasSubstr("(10000 bytes)"));
+  EXPECT_LE(n.notice().message().size(), 200u);
+}
+
+class BudgetServiceTest : public ServiceTest {
+ protected:
+  BudgetServiceTest() { options_.invalid_per_second = 50; }
+};
+
+TEST_F(BudgetServiceTest, TooManyInvalidMessagesDisconnect) {
+  RawBot bot(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  for (int i = 0; i < 500; ++i) {
+    v1::BotMessage empty;
+    if (!bot.Send(empty)) break;
+  }
+  grpc::Status s = bot.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("invalid messages in one second"));
+  EXPECT_EQ(hub_->CutOffs("bad"), 1);
+}
+
+TEST_F(ServiceTest, UnknownTokensBackOffPerAddress) {
+  RawBot first(address_, "guess-1");
+  EXPECT_EQ(first.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  RawBot second(address_, "guess-2");  // at once: inside the 100 ms wait
+  grpc::Status s = second.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("retry in"));
+}
+
+TEST_F(ServiceTest, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
+  const absl::Time t0 = absl::Now();
+  Played p = WithBadBot([](RawBot&) {}, v1::FAULT_POLICY_FORFEIT, /*decision_ms=*/0);
+  const absl::Duration took = absl::Now() - t0;
+  ASSERT_NE(ForfeitOf(p), nullptr);
+  EXPECT_EQ(ForfeitOf(p)->fault(), v1::FAULT_KIND_TIMEOUT);
+  EXPECT_GE(took, absl::Milliseconds(kDefaultDecisionMs));
+  EXPECT_LT(took, absl::Milliseconds(3 * kDefaultDecisionMs));
+  ASSERT_TRUE(p.lines[0].has_header());
+  EXPECT_EQ(p.lines[0].header().time_control().decision_ms(), kDefaultDecisionMs);
+  EXPECT_TRUE(p.lines[0].header().default_time_control());
+}
+
+TEST(ServerOptions, LoopbackAddresses) {
+  EXPECT_TRUE(IsLoopback("127.0.0.1:50051"));
+  EXPECT_TRUE(IsLoopback("localhost:1"));
+  EXPECT_TRUE(IsLoopback("[::1]:50051"));
+  EXPECT_TRUE(IsLoopback("unix:/tmp/referee.sock"));
+  EXPECT_FALSE(IsLoopback("0.0.0.0:50051"));
+  EXPECT_FALSE(IsLoopback("[::]:50051"));
+  EXPECT_FALSE(IsLoopback("192.168.1.5:50051"));
+}
+
+TEST(ServerOptions, TlsNeedsReadablePemFiles) {
+  auto half = ListenCredentials("127.0.0.1:0", "cert.pem", "");
+  EXPECT_FALSE(half.ok());
+  EXPECT_THAT(half.status().message(), HasSubstr("--tls_key"));
+  auto missing = ListenCredentials("127.0.0.1:0", "/no/such/cert.pem", "/no/such/key.pem");
+  EXPECT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("/no/such/cert.pem"));
+  EXPECT_TRUE(ListenCredentials("127.0.0.1:0", "", "").ok());
 }
 
 }  // namespace

@@ -8,7 +8,11 @@ build generates from proto/ (build/python) on PYTHONPATH:
     PYTHONPATH=build/python /usr/bin/python3 bots/python/random_bot.py \
         --address 127.0.0.1:50051 --token SECRET
 
-The address and token may also come from ARENA_ADDRESS and ARENA_TOKEN.
+The address and token may also come from ARENA_ADDRESS and ARENA_TOKEN. With
+ARENA_TLS_CA (a PEM file) it connects with TLS, trusting that CA. A broken
+stream is opened again (0.1 s, then up to 2 s between tries, for 30 s since
+the bot was last connected); the referee's Resync brings back every live
+match and its open decisions.
 """
 import argparse
 import hashlib
@@ -16,6 +20,7 @@ import os
 import queue
 import random
 import sys
+import time
 
 import grpc
 
@@ -39,6 +44,81 @@ def main() -> int:
               "(or ARENA_ADDRESS and ARENA_TOKEN)", file=sys.stderr)
         return 2
 
+    credentials = None
+    ca_path = os.environ.get("ARENA_TLS_CA", "")
+    if ca_path:
+        try:
+            with open(ca_path, "rb") as f:
+                credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+        except OSError as error:
+            print(f"random_bot.py: ARENA_TLS_CA: {error}", file=sys.stderr)
+            return 2
+    options = [("grpc.keepalive_time_ms", 10000),
+               ("grpc.keepalive_timeout_ms", 5000),
+               ("grpc.keepalive_permit_without_calls", 1)]
+    last_up = time.monotonic()
+    wait = 0.1
+    commits = Commitments()
+    while True:
+        welcomed = [False]
+        code, details = play_once(args, credentials, options, welcomed, commits)
+        if code is None:  # the referee ended the stream
+            print(f"random_bot.py: seed commitments: {commits.verified} verified, "
+                  f"{commits.failed} did not open", file=sys.stderr)
+            return 0 if commits.failed == 0 else 1
+        if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.ABORTED,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    grpc.StatusCode.INVALID_ARGUMENT):
+            print(f"random_bot.py: {code.name}: {details}", file=sys.stderr)
+            return 1
+        if welcomed[0]:
+            last_up = time.monotonic()
+            wait = 0.1
+        if time.monotonic() - last_up > 30:
+            print(f"random_bot.py: {code.name}: {details}", file=sys.stderr)
+            return 1
+        print(f"random_bot.py: {code.name}: {details}; reconnecting in {wait:.1f} s",
+              file=sys.stderr)
+        time.sleep(wait)
+        wait = min(wait * 2, 2.0)
+
+
+def decide(request):
+    """A uniformly random legal action, reproducible per match and decision."""
+    rng = random.Random(f"{request.match_id}/{request.decision_id}")
+    return arena_pb2.BotMessage(decision=arena_pb2.Decision(
+        match_id=request.match_id, decision_id=request.decision_id,
+        action_index=rng.randrange(len(request.legal_actions))))
+
+
+class Commitments:
+    """Checks every match's seed commitment when the match ends; kept across
+    reconnects."""
+
+    def __init__(self):
+        self.committed = {}  # match id -> commitment sent at MatchStart
+        self.verified = 0
+        self.failed = 0
+
+    def note(self, start):
+        self.committed[start.match_id] = start.seed_commitment
+
+    def check(self, end):
+        committed = self.committed.pop(end.match_id, None)
+        if committed is None:
+            return  # a second seat of the same match
+        reveal = end.result.reveal
+        if seed_commitment(end.match_id, reveal.seed, reveal.salt) == committed:
+            self.verified += 1
+        else:
+            self.failed += 1
+            print(f"random_bot.py: match {end.match_id}: the revealed seed does "
+                  "not open the commitment made at the start", file=sys.stderr)
+
+
+def play_once(args, credentials, options, welcomed, commits):
+    """One stream, from Hello to its end: (None, "") if the referee ended it
+    normally, else the status code and details."""
     outgoing: "queue.Queue[arena_pb2.BotMessage | None]" = queue.Queue()
     outgoing.put(arena_pb2.BotMessage(
         hello=arena_pb2.Hello(token=args.token, protocol_version=1,
@@ -51,52 +131,37 @@ def main() -> int:
                 return
             yield message
 
-    commitments = {}  # match id -> commitment sent at MatchStart
-    verified = failed = 0
-    with grpc.insecure_channel(args.address) as channel:
+    if credentials is not None:
+        channel = grpc.secure_channel(args.address, credentials, options=options)
+    else:
+        channel = grpc.insecure_channel(args.address, options=options)
+    with channel:
         stub = arena_pb2_grpc.RefereeStub(channel)
         try:
             for message in stub.Play(requests()):
                 kind = message.WhichOneof("kind")
-                if kind == "decision_request":
-                    request = message.decision_request
-                    # Reproducible: seeded by the match and decision.
-                    rng = random.Random(f"{request.match_id}/{request.decision_id}")
-                    choice = rng.randrange(len(request.legal_actions))
-                    outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(
-                        match_id=request.match_id,
-                        decision_id=request.decision_id,
-                        action_index=choice)))
+                if kind == "welcome":
+                    welcomed[0] = True
+                elif kind == "decision_request":
+                    outgoing.put(decide(message.decision_request))
+                elif kind == "resync":
+                    commits.note(message.resync.match_start)
+                    for request in message.resync.open_decisions:
+                        outgoing.put(decide(request))
                 elif kind == "match_start":
-                    start = message.match_start
-                    commitments[start.match_id] = start.seed_commitment
+                    commits.note(message.match_start)
                 elif kind == "match_end":
-                    end = message.match_end
-                    committed = commitments.pop(end.match_id, None)
-                    if committed is None:
-                        continue  # a second seat of the same match
-                    reveal = end.result.reveal
-                    if seed_commitment(end.match_id, reveal.seed,
-                                       reveal.salt) == committed:
-                        verified += 1
-                    else:
-                        failed += 1
-                        print(f"random_bot.py: match {end.match_id}: the "
-                              "revealed seed does not open the commitment "
-                              "made at the start", file=sys.stderr)
+                    commits.check(message.match_end)
                 elif kind == "notice":
                     print(f"referee notice: {message.notice.message}",
                           file=sys.stderr)
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:
-                print(f"random_bot.py: {error.code().name}: {error.details()}",
-                      file=sys.stderr)
-                return 1
+                return error.code(), error.details()
+            return grpc.StatusCode.CANCELLED, error.details()
         finally:
             outgoing.put(None)
-    print(f"random_bot.py: seed commitments: {verified} verified, "
-          f"{failed} did not open", file=sys.stderr)
-    return 0 if failed == 0 else 1
+    return None, ""
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 #include "bots/sdk/bot.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "openssl/sha.h"
 #include "absl/synchronization/mutex.h"
@@ -47,6 +50,144 @@ class Queue {
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
+// Seed commitments checked at MatchEnd (VerifySeedCommitment).
+struct CommitmentTally {
+  int64_t verified = 0, failed = 0;
+};
+
+// One stream, from Hello to its end. `matches` (by match id) outlives it, so
+// that a reconnect plays on; `welcomed` says whether the referee took us.
+grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
+                      const std::shared_ptr<grpc::Channel>& channel,
+                      absl::Mutex& matches_mu,
+                      std::map<std::string, v1::MatchStart>& matches,
+                      bool* welcomed, CommitmentTally* commitments) {
+  auto stub = v1::Referee::NewStub(channel);
+  grpc::ClientContext ctx;
+  auto stream = stub->Play(&ctx);
+
+  absl::Mutex write_mu;
+  auto write = [&](const v1::BotMessage& m) {
+    absl::MutexLock lock(&write_mu);
+    stream->Write(m);
+  };
+  v1::BotMessage hello;
+  hello.mutable_hello()->set_token(options.token);
+  hello.mutable_hello()->set_protocol_version(1);
+  hello.mutable_hello()->set_client(options.client);
+  write(hello);
+
+  auto decide = [&](const v1::DecisionRequest& req) {
+    v1::MatchStart start;
+    {
+      absl::MutexLock lock(&matches_mu);
+      auto it = matches.find(req.match_id());
+      if (it != matches.end()) start = it->second;
+    }
+    v1::BotMessage out;
+    v1::Decision* d = out.mutable_decision();
+    d->set_match_id(req.match_id());
+    d->set_decision_id(req.decision_id());
+    d->set_action_index(policy(start, req));
+    write(out);
+  };
+
+  Queue queue;
+  std::vector<std::thread> workers;
+  for (int i = 1; i < options.threads; ++i) {
+    workers.emplace_back([&] {
+      v1::DecisionRequest r;
+      while (queue.Pop(&r)) decide(r);
+    });
+  }
+
+  v1::RefereeMessage msg;
+  while (stream->Read(&msg)) {
+    switch (msg.kind_case()) {
+      case v1::RefereeMessage::kWelcome:
+        spdlog::info("connected as {}", msg.welcome().bot_name());
+        *welcomed = true;
+        break;
+      case v1::RefereeMessage::kResync: {
+        // Back after a reconnect: the match, the view so far, and the
+        // decisions still open (answered like any request).
+        {
+          absl::MutexLock lock(&matches_mu);
+          matches[msg.resync().match_id()] = msg.resync().match_start();
+        }
+        for (auto& r : *msg.mutable_resync()->mutable_open_decisions()) {
+          if (workers.empty()) {
+            decide(r);
+          } else {
+            queue.Push(std::move(r));
+          }
+        }
+        break;
+      }
+      case v1::RefereeMessage::kMatchStart: {
+        absl::MutexLock lock(&matches_mu);
+        matches[msg.match_start().match_id()] = msg.match_start();
+        break;
+      }
+      case v1::RefereeMessage::kDecisionRequest:
+        if (workers.empty()) {
+          decide(msg.decision_request());
+        } else {
+          queue.Push(std::move(*msg.mutable_decision_request()));
+        }
+        break;
+      case v1::RefereeMessage::kMatchEnd: {
+        v1::MatchStart start;
+        {
+          absl::MutexLock lock(&matches_mu);
+          auto it = matches.find(msg.match_end().match_id());
+          if (it == matches.end()) break;
+          start = std::move(it->second);
+          matches.erase(it);
+        }
+        // A bot filling several seats gets one MatchEnd per seat: check once.
+        if (absl::Status s = VerifySeedCommitment(start, msg.match_end());
+            !s.ok()) {
+          ++commitments->failed;
+          spdlog::error("{}", std::string(s.message()));
+        } else {
+          ++commitments->verified;
+        }
+        break;
+      }
+      case v1::RefereeMessage::kNotice:
+        spdlog::warn("referee notice: {}", msg.notice().message());
+        break;
+      default:
+        break;
+    }
+  }
+  queue.Close();
+  for (auto& w : workers) w.join();
+  {
+    absl::MutexLock lock(&write_mu);
+    stream->WritesDone();
+  }
+  return stream->Finish();
+}
+
+// The credentials for the referee: TLS with the CA in `tls_ca` (a PEM file),
+// else plaintext.
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> Credentials(
+    const BotOptions& options) {
+  if (options.tls_ca.empty()) return grpc::InsecureChannelCredentials();
+  std::ifstream in(options.tls_ca);
+  std::stringstream pem;
+  pem << in.rdbuf();
+  if (!in || pem.str().find("-----BEGIN") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot read a PEM certificate from ", options.tls_ca, " (ARENA_TLS_CA)"));
+  }
+  grpc::SslCredentialsOptions o;
+  o.pem_root_certs = pem.str();
+  return grpc::SslCredentials(o);
+}
+
 }  // namespace
 
 absl::Status VerifySeedCommitment(const v1::MatchStart& start,
@@ -86,109 +227,56 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     return absl::InvalidArgumentError(
         "no token: pass --token or set ARENA_TOKEN");
   }
-  auto channel =
-      grpc::CreateChannel(options.address, grpc::InsecureChannelCredentials());
-  auto stub = v1::Referee::NewStub(channel);
-  grpc::ClientContext ctx;
-  auto stream = stub->Play(&ctx);
-
-  absl::Mutex write_mu;
-  auto write = [&](const v1::BotMessage& m) {
-    absl::MutexLock lock(&write_mu);
-    stream->Write(m);
-  };
-  v1::BotMessage hello;
-  hello.mutable_hello()->set_token(options.token);
-  hello.mutable_hello()->set_protocol_version(1);
-  hello.mutable_hello()->set_client(options.client);
-  write(hello);
+  auto credentials = Credentials(options);
+  if (!credentials.ok()) return credentials.status();
+  grpc::ChannelArguments args;
+  // Keepalive pings find a dead referee (or path) while the bot waits.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 10000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  auto channel = grpc::CreateCustomChannel(options.address, *credentials, args);
 
   absl::Mutex matches_mu;
   std::map<std::string, v1::MatchStart> matches;  // by match id
-  auto decide = [&](const v1::DecisionRequest& req) {
-    v1::MatchStart start;
-    {
-      absl::MutexLock lock(&matches_mu);
-      auto it = matches.find(req.match_id());
-      if (it != matches.end()) start = it->second;
-    }
-    v1::BotMessage out;
-    v1::Decision* d = out.mutable_decision();
-    d->set_match_id(req.match_id());
-    d->set_decision_id(req.decision_id());
-    d->set_action_index(policy(start, req));
-    write(out);
+  CommitmentTally commitments;  // over every stream of this bot
+  auto report = [&] {
+    spdlog::info("seed commitments: {} verified, {} did not open",
+                 commitments.verified, commitments.failed);
   };
-
-  Queue queue;
-  std::vector<std::thread> workers;
-  for (int i = 1; i < options.threads; ++i) {
-    workers.emplace_back([&] {
-      v1::DecisionRequest r;
-      while (queue.Pop(&r)) decide(r);
-    });
-  }
-
-  int64_t commitments_verified = 0, commitments_failed = 0;
-  v1::RefereeMessage msg;
-  while (stream->Read(&msg)) {
-    switch (msg.kind_case()) {
-      case v1::RefereeMessage::kWelcome:
-        spdlog::info("connected as {}", msg.welcome().bot_name());
-        break;
-      case v1::RefereeMessage::kMatchStart: {
-        absl::MutexLock lock(&matches_mu);
-        matches[msg.match_start().match_id()] = msg.match_start();
-        break;
-      }
-      case v1::RefereeMessage::kDecisionRequest:
-        if (workers.empty()) {
-          decide(msg.decision_request());
-        } else {
-          queue.Push(std::move(*msg.mutable_decision_request()));
-        }
-        break;
-      case v1::RefereeMessage::kMatchEnd: {
-        v1::MatchStart start;
-        {
-          absl::MutexLock lock(&matches_mu);
-          auto it = matches.find(msg.match_end().match_id());
-          if (it == matches.end()) break;
-          start = std::move(it->second);
-          matches.erase(it);
-        }
-        // A bot filling several seats gets one MatchEnd per seat: check once.
-        if (absl::Status s = VerifySeedCommitment(start, msg.match_end());
-            !s.ok()) {
-          ++commitments_failed;
-          spdlog::error("{}", std::string(s.message()));
-        } else {
-          ++commitments_verified;
-        }
-        break;
-      }
-      case v1::RefereeMessage::kNotice:
-        spdlog::warn("referee notice: {}", msg.notice().message());
-        break;
-      default:
-        break;
+  absl::Time last_up = absl::Now();
+  absl::Duration wait = absl::Milliseconds(100);
+  for (;;) {
+    bool welcomed = false;
+    grpc::Status status = PlayOnce(options, policy, channel, matches_mu,
+                                   matches, &welcomed, &commitments);
+    if (status.ok()) {  // the referee ended it
+      report();
+      return absl::OkStatus();
     }
-  }
-  queue.Close();
-  for (auto& w : workers) w.join();
-  {
-    absl::MutexLock lock(&write_mu);
-    stream->WritesDone();
-  }
-  grpc::Status status = stream->Finish();
-  spdlog::info("seed commitments: {} verified, {} did not open",
-               commitments_verified, commitments_failed);
-  if (!status.ok()) {
-    return absl::UnavailableError(absl::StrCat(
+    const auto code = status.error_code();
+    const std::string why = absl::StrCat(
         "referee ended the stream: ", status.error_message(), " (code ",
-        static_cast<int>(status.error_code()), ")"));
+        static_cast<int>(code), ")");
+    // Refusals are final; a broken stream or a referee not (yet) up is
+    // retried, with a growing wait, for reconnect_window.
+    if (code == grpc::StatusCode::UNAUTHENTICATED ||
+        code == grpc::StatusCode::ABORTED ||
+        code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+        code == grpc::StatusCode::INVALID_ARGUMENT) {
+      report();
+      return absl::UnavailableError(why);
+    }
+    if (welcomed) {
+      last_up = absl::Now();
+      wait = absl::Milliseconds(100);
+    }
+    if (absl::Now() - last_up > options.reconnect_window) {
+      return absl::UnavailableError(why);
+    }
+    spdlog::warn("{}; reconnecting in {}", why, absl::FormatDuration(wait));
+    absl::SleepFor(wait);
+    wait = std::min(wait * 2, absl::Seconds(2));
   }
-  return absl::OkStatus();
 }
 
 }  // namespace arena::bots

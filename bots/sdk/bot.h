@@ -9,7 +9,15 @@
 //   }
 //
 // BotMain reads --address and --token (or ARENA_ADDRESS and ARENA_TOKEN from
-// the environment) and runs until the referee ends the stream.
+// the environment) and runs until the referee ends the stream. With
+// ARENA_TLS_CA (a PEM file) it connects with TLS, trusting that CA.
+//
+// A stream that breaks (the referee restarts, the network drops) is opened
+// again, waiting 0.1 s and then up to 2 s between tries, for up to
+// reconnect_window since the bot was last connected; the referee keeps the
+// bot's seats for its grace and sends a Resync for every live match, whose
+// open decisions the SDK answers like any request. A refusal (unknown token,
+// replaced by a newer stream, cut off) ends the bot.
 //
 // Thread safety: with threads > 1 the policy is called from several threads
 // at once (for different decisions) and must be safe for that.
@@ -20,6 +28,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "arena/v1/arena.pb.h"
 
 namespace arena::bots {
@@ -34,6 +43,8 @@ struct BotOptions {
   std::string token;
   std::string client = "arena-cpp-sdk/1";
   int threads = 1;      // decisions taken at once (across matches)
+  std::string tls_ca;   // PEM file of the CA to trust: TLS (empty: plaintext)
+  absl::Duration reconnect_window = absl::Seconds(30);
 };
 
 // Checks the referee's commitment to a match's seed (docs/security.md): the

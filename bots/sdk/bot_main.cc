@@ -30,6 +30,7 @@ int BotMain(int argc, char** argv, const std::string& name,
   if (options.token.empty()) {
     if (const char* t = std::getenv("ARENA_TOKEN")) options.token = t;
   }
+  if (const char* ca = std::getenv("ARENA_TLS_CA")) options.tls_ca = ca;
   options.client = name + " (arena-cpp-sdk/1)";
   spdlog::set_pattern("[%H:%M:%S.%e] [" + name + "] [%l] %v");
   absl::Status s = RunBot(options, policy);
