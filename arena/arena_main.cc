@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
@@ -133,6 +134,92 @@ constexpr char kUsage[] =
     "             --records DIR   (exit 0: H1, 1: H0, 3: no decision, 2: error)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "Repeat --bot and --option once per value.";
+
+// `arena [COMMAND] --help` (or `arena help [COMMAND]`): the command's usage
+// and only the flags it reads, with their defaults; no source paths.
+struct CommandHelp {
+  const char* name;
+  const char* usage;
+  std::vector<std::string> flags;
+};
+
+const std::vector<CommandHelp>& Commands() {
+  static const std::vector<std::string> kSandbox = {
+      "sandbox", "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb"};
+  static const std::vector<std::string> kPlay = {
+      "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
+      "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
+      "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
+      "standings_every", "resume", "fail_on_forfeit", "compress", "html", "progress",
+      "log_file"};
+  auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  static const auto* commands = new std::vector<CommandHelp>{
+      {"match", "arena match --game G --bot NAME=COMMAND ... [flags]\n  One match, one bot per seat.",
+       join(kPlay, kSandbox)},
+      {"tournament",
+       "arena tournament --game G --bot NAME=COMMAND ... --games N [flags]\n"
+       "  A round robin (or --gauntlet) of duplicate deals; standings with ratings.\n"
+       "  Exit 0: every match recorded; 1: a match unrecorded or a bot could not\n"
+       "  start (--fail_on_forfeit: or any forfeit); 2: a usage error.",
+       join(kPlay, kSandbox)},
+      {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.",
+       {"seat", "step", "json"}},
+      {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"
+                 "  Exit 0: all verified; 1: a failure.", {}},
+      {"standings", "arena standings DIR...\n  Rebuild the standings from the records.", {}},
+      {"gate",
+       "arena gate --game G --candidate NAME=CMD --baseline NAME=CMD [flags]\n"
+       "  SPRT of a candidate against a baseline.\n"
+       "  Exit 0: H1 accepted; 1: H0 accepted; 3: no decision; 2: error.",
+       join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
+             "alpha", "beta", "max_games", "json", "records", "secret_file", "seed",
+             "decision_ms", "log_file"},
+            kSandbox)},
+      {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
+       {"out", "replays"}},
+      {"games", "arena games\n  The games and their options.", {}},
+  };
+  return *commands;
+}
+
+// Prints the help of `command` (all commands if empty or unknown).
+void PrintHelp(const std::string& command) {
+  const CommandHelp* found = nullptr;
+  for (const auto& c : Commands()) {
+    if (command == c.name) found = &c;
+  }
+  if (found == nullptr) {
+    std::cout << kUsage << "\n\n`arena COMMAND --help` lists the flags of a command.\n";
+    return;
+  }
+  std::cout << "Usage: " << found->usage << "\n";
+  if (!found->flags.empty()) std::cout << "\nFlags:\n";
+  for (const auto& name : found->flags) {
+    const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+    if (f == nullptr) continue;
+    std::string def = f->DefaultValue();
+    if (def.empty()) def = "\"\"";
+    std::cout << "  --" << name << " (default " << def << ")\n      " << f->Help() << "\n";
+  }
+}
+
+// The command a --help asks about, if the command line asks for help.
+bool WantsHelp(int argc, char** argv, std::string* command) {
+  bool help = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h" || a == "--helpfull" || a == "--helpshort" ||
+        (i == 1 && a == "help")) {
+      help = true;
+    } else if (a[0] != '-' && command->empty() && a != "help") {
+      *command = a;
+    }
+  }
+  return help;
+}
 
 // absl's list flags keep the last occurrence only; --bot and --option are
 // repeated instead, so their occurrences are gathered before absl parses the
@@ -647,6 +734,10 @@ int main(int argc, char** argv) {
   using namespace arena;
   absl::SetProgramUsageMessage(kUsage);
   ::umask(077);  // records, standings, logs and secrets: the organiser's only
+  if (std::string command; WantsHelp(argc, argv, &command)) {
+    PrintHelp(command);
+    return 0;
+  }
   std::vector<std::string> bots, options;
   std::vector<char*> rest = GatherRepeated(argc, argv, &bots, &options);
   std::vector<char*> args =

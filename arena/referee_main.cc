@@ -18,6 +18,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "arena/launch.h"
+#include "arena/server_options.h"
 #include "arena/logging.h"
 #include "arena/tournament.h"
 #include "spdlog/spdlog.h"
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   ::umask(077);  // records, standings and secrets: the organiser's only
   if (absl::Status s = arena::SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
+    std::cerr << "referee: " << s.message() << "\n";
+    return 2;
+  }
+  if (absl::Status s = arena::CheckListenAddress(absl::GetFlag(FLAGS_listen)); !s.ok()) {
     std::cerr << "referee: " << s.message() << "\n";
     return 2;
   }

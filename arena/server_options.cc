@@ -1,13 +1,18 @@
 #include "arena/server_options.h"
 
 #include <fcntl.h>
+#include <netdb.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
 
@@ -108,6 +113,73 @@ int64_t RaiseFdLimit() {
     spdlog::info("open file limit raised from {} to {}", old, rl.rlim_cur);
   }
   return static_cast<int64_t>(rl.rlim_cur);
+}
+
+absl::Status CheckListenAddress(const std::string& listen) {
+  if (absl::StartsWith(listen, "unix:")) {
+    if (listen.size() == 5) {
+      return absl::InvalidArgumentError("--listen unix: needs a socket path");
+    }
+    return absl::OkStatus();
+  }
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == listen.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--listen ", listen, ": use HOST:PORT (e.g. 127.0.0.1:50051, "
+        "[::1]:50051) or unix:PATH"));
+  }
+  std::string host = listen.substr(0, colon);
+  const std::string port_text = listen.substr(colon + 1);
+  int port = -1;
+  if (!absl::SimpleAtoi(port_text, &port) || port < 0 || port > 65535 ||
+      port_text.find_first_not_of("0123456789") != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--listen ", listen, ": the port '", port_text,
+        "' is not a number from 0 to 65535"));
+  }
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (int e = ::getaddrinfo(host.c_str(), port_text.c_str(), &hints, &found); e != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--listen ", listen, ": the host '", host, "' does not resolve (",
+        ::gai_strerror(e), ")"));
+  }
+  absl::Status status;
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    const int r = ::bind(fd, a->ai_addr, a->ai_addrlen);
+    const int err = errno;
+    ::close(fd);
+    if (r == 0) continue;
+    if (err == EADDRINUSE) {
+      status = absl::FailedPreconditionError(absl::StrCat(
+          "--listen ", listen, ": port ", port,
+          " is in use by another program (another referee?); stop it or "
+          "choose another port"));
+    } else if (err == EADDRNOTAVAIL) {
+      status = absl::FailedPreconditionError(absl::StrCat(
+          "--listen ", listen, ": ", host,
+          " is not an address of this machine"));
+    } else if (err == EACCES) {
+      status = absl::FailedPreconditionError(absl::StrCat(
+          "--listen ", listen, ": port ", port,
+          " needs privileges (ports below 1024); choose a port above 1023"));
+    } else {
+      status = absl::FailedPreconditionError(absl::StrCat(
+          "--listen ", listen, ": cannot listen there: ", std::strerror(err)));
+    }
+    break;
+  }
+  ::freeaddrinfo(found);
+  return status;
 }
 
 }  // namespace arena

@@ -43,6 +43,12 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ListenCredentials(
     const std::string& listen, const std::string& tls_cert,
     const std::string& tls_key);
 
+// Checks a --listen address before the server is built: HOST:PORT (an IPv6
+// host in brackets) with a port in 0..65535, or unix:PATH; the host must
+// resolve, and the port must be free on it. Each error says which and what
+// to do ("in use by another program", "not an address of this machine").
+absl::Status CheckListenAddress(const std::string& listen);
+
 // True for 127.0.0.0/8, ::1, localhost and unix: addresses.
 bool IsLoopback(const std::string& listen);
 

@@ -1,6 +1,7 @@
 #include "arena/tournament.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -46,6 +47,32 @@ bool IsValidBotName(const std::string& name) {
     }
   }
   return true;
+}
+
+void PrintProgress(const std::string& game, int64_t done, int64_t total,
+                   absl::Duration elapsed, bool terminal) {
+  const double secs = absl::ToDoubleSeconds(elapsed);
+  const double rate = secs > 0 ? done / secs : 0.0;
+  std::string eta = "?";
+  if (rate > 0) {
+    const int64_t left = static_cast<int64_t>((total - done) / rate + 0.5);
+    eta = absl::StrFormat("%d:%02d:%02d", left / 3600, left / 60 % 60, left % 60);
+  }
+  const double share = total > 0 ? static_cast<double>(done) / total : 1.0;
+  if (terminal) {
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(share * kWidth);
+    std::fprintf(stderr, "\r[%s] [%s%s] %lld/%lld (%.0f%%) %.1f matches/s, %s left%s",
+                 game.c_str(), std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(),
+                 static_cast<long long>(done), static_cast<long long>(total),
+                 100.0 * share, rate, eta.c_str(), done == total ? "\n" : "  ");
+  } else {
+    std::fprintf(stderr, "[%s] %lld/%lld matches (%.0f%%), %.1f matches/s, %s left\n",
+                 game.c_str(), static_cast<long long>(done),
+                 static_cast<long long>(total), 100.0 * share, rate, eta.c_str());
+  }
+  std::fflush(stderr);
 }
 
 absl::Status MakeRecordsDir(const std::string& dir) {
@@ -410,6 +437,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
   }
 
+  // On a terminal, one line redrawn in place (a bar and the time left);
+  // otherwise (a log, CI) a plain line every tenth of the matches.
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  const int64_t progress_every = std::max<int64_t>(1, static_cast<int64_t>(todo.size()) / 10);
   absl::Mutex mu;
   int64_t done = 0;
   const int64_t to_play = static_cast<int64_t>(todo.size());
@@ -501,13 +532,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           next_refresh = absl::InfiniteFuture();  // until this one is done
         }
         if (hooks.show_progress &&
-            (absl::Now() - last_progress > absl::Seconds(2) || done == to_play)) {
+            (terminal ? absl::Now() - last_progress > absl::Milliseconds(250)
+                      : done % progress_every == 0) ||
+            (hooks.show_progress && done == to_play)) {
           last_progress = absl::Now();
-          const double secs = absl::ToDoubleSeconds(last_progress - t0);
-          std::fprintf(stderr, "[%s] %lld/%d matches (%.0f%%), %.1f matches/s\n",
-                       config.game().c_str(), static_cast<long long>(done),
-                       static_cast<int>(to_play), 100.0 * done / to_play,
-                       secs > 0 ? done / secs : 0.0);
+          PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
         }
       }
       if (!snapshot.empty()) refresh(std::move(snapshot));

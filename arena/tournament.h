@@ -75,6 +75,11 @@ absl::Status ValidateConfig(v1::TournamentConfig* config);
 // warning), else fresh from the OS CSPRNG.
 absl::StatusOr<TournamentSecret> ResolveSecret(const v1::TournamentConfig& config);
 
+// Progress of a tournament on stderr: on a terminal one line redrawn in
+// place with a bar and the time left, else a plain line (with the time left).
+void PrintProgress(const std::string& game, int64_t done, int64_t total,
+                   absl::Duration elapsed, bool terminal);
+
 // Creates a records folder (and its parents) if missing, mode 0700.
 absl::Status MakeRecordsDir(const std::string& dir);
 

@@ -250,3 +250,33 @@ TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
 
 }  // namespace
 }  // namespace arena
+
+namespace arena {
+namespace {
+
+// Command-line habits: help per command without source paths; --listen
+// checked before anything starts, with the reason.
+TEST(EndToEnd, HelpPerCommandAndListenChecked) {
+  Cmd help = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --help"));
+  EXPECT_EQ(help.code, 0);
+  EXPECT_THAT(help.output, HasSubstr("Usage: arena tournament"));
+  EXPECT_THAT(help.output, HasSubstr("--secret_file"));
+  EXPECT_THAT(help.output, ::testing::Not(HasSubstr("--seat ")));  // replay's
+  EXPECT_THAT(help.output, ::testing::Not(HasSubstr(".cc")));      // no source paths
+  Cmd replay = testing::Sh(absl::StrCat(testing::kBin, "/arena help replay"));
+  EXPECT_EQ(replay.code, 0);
+  EXPECT_THAT(replay.output, HasSubstr("--seat"));
+  EXPECT_THAT(replay.output, ::testing::Not(HasSubstr("--games")));
+  for (const auto& [listen, says] : std::vector<std::pair<std::string, std::string>>{
+           {"127.0.0.1:70000", "not a number from 0 to 65535"},
+           {"localhost", "use HOST:PORT"},
+           {"10.255.255.1:5000", "not an address of this machine"}}) {
+    Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/referee --listen ", listen,
+                                     " --config /nonexistent.textproto"));
+    EXPECT_EQ(r.code, 2) << listen << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr(says)) << listen;
+  }
+}
+
+}  // namespace
+}  // namespace arena
