@@ -46,7 +46,9 @@ struct SandboxOptions {
   int64_t memory_bytes = int64_t{1} << 30;  // RLIMIT_DATA
   int64_t max_processes = 256;              // RLIMIT_NPROC, per bot uid
   int64_t max_open_files = 256;             // RLIMIT_NOFILE
-  int64_t max_file_bytes = int64_t{64} << 20;  // RLIMIT_FSIZE (also the log)
+  // RLIMIT_FSIZE: caps the bot's log (its stdout and stderr), which lives
+  // on the host; its /tmp is capped by tmp_bytes.
+  int64_t max_file_bytes = int64_t{1} << 30;
   int64_t tmp_bytes = int64_t{64} << 20;    // size of the private /tmp
   // Host paths (files or folders) the bots must not see: records, logs,
   // secret file. Made absolute by BwrapArgs.
