@@ -222,6 +222,9 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   m.set_matches_planned(static_cast<int>(ShardMatches(config, schedule).size()));
   m.set_deal_groups(schedule.deal_groups);
   m.set_tournament_id(tournament_id);
+  if (config.shard_count() > 0) {
+    m.set_shard(absl::StrCat(config.shard_index(), "/", config.shard_count()));
+  }
   std::string json;
   google::protobuf::util::JsonPrintOptions o;
   o.add_whitespace = true;
