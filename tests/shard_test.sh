@@ -9,6 +9,7 @@
 # and every think_us: the bots' timing differs between runs). The standings
 # files (standings.json, standings.csv, head_to_head.csv) hold no timing and
 # are compared byte for byte, ratings and bootstrap intervals included.
+# The same with independent deals (3 shards), standings and slices only.
 # Also tries the hostile inputs: malformed and out-of-range --shard, a shard
 # without a kept secret, a resume with another shard, a folder merged twice.
 set -u
@@ -91,6 +92,26 @@ assert st["matches_played"] == 18 and st["matches_planned"] == 18, st
 assert st["bootstrap"] > 0, "no bootstrap intervals to compare"
 print("18 records and the standings agree")
 PY
+
+# Independent deals (--duplicate=false): every match its own deal group, so
+# 3 shards of 10 matches hold matches m with (m - 1) % 3 == I; merged, the
+# same standings files as the unsharded run.
+ind="--game quasenbo --seats 2 --games 10 --duplicate=false --progress=false --sandbox none
+  --secret_file $T/secret --bot a=$BIN/random_bot --bot b=$BIN/random_bot"
+# shellcheck disable=SC2086
+"$BIN/arena" tournament $ind --records "$T/ifull" > ifull.out 2>&1 || fail "independent: $(tail ifull.out)"
+for i in 0 1 2; do
+  # shellcheck disable=SC2086
+  "$BIN/arena" tournament $ind --shard "$i/3" --records "$T/ishard-$i" > "i$i.out" 2>&1 \
+    || fail "independent shard $i: $(tail "i$i.out")"
+done
+"$BIN/arena" standings "$T"/ishard-* --out "$T/imerged" > imerge.out 2>&1 || fail "merge: $(tail imerge.out)"
+for f in standings.json standings.csv head_to_head.csv; do
+  cmp -s "$T/ifull/$f" "$T/imerged/$f" || fail "independent deals: merged $f differs"
+done
+[ "$(ls "$T/ishard-1" | grep -c '000002\.jsonl$\|000005\.jsonl$\|000008\.jsonl$')" = 3 ] \
+  || fail "independent shard 1 holds $(ls "$T/ishard-1")"
+[ "$(ls "$T/ishard-1" | grep -c 'jsonl$')" = 3 ] || fail "independent shard 1 holds $(ls "$T/ishard-1")"
 
 # Hostile input: each refused with exit 2 and a message naming the problem.
 expect2() {  # pattern, then arena arguments
