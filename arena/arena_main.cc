@@ -23,7 +23,10 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -86,7 +89,9 @@ ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file"
 ABSL_FLAG(bool, fresh_bots_per_rotation, true,
           "duplicate deals: replace every bot process by a fresh one between "
           "seat rotations, so that no process sees a deal twice");
-ABSL_FLAG(std::string, out, "", "html: folder for the site (default: DIR/html)");
+ABSL_FLAG(std::string, out, "",
+          "html: folder for the site (default: DIR/html); standings: folder for "
+          "the combined standings of the folders given");
 ABSL_FLAG(int, replays, -1, "html: replay pages to write at most (-1: one per record)");
 ABSL_FLAG(bool, html, false,
           "match, tournament: also write the HTML site (records folder/html)");
@@ -97,6 +102,11 @@ ABSL_FLAG(bool, duplicate, true,
 ABSL_FLAG(std::string, gauntlet, "",
           "NAME: this bot meets every other bot; the others do not meet each other");
 ABSL_FLAG(int, standings_every, 20, "rewrite the standings every N recorded matches");
+ABSL_FLAG(std::string, shard, "",
+          "tournament: I/N plays shard I of N (0 <= I < N): the deal groups g "
+          "with g % N == I, with the same match ids, seeds and seatings as the "
+          "whole tournament; needs --secret_file (the same file for every "
+          "shard); merge the shard folders with arena standings --out");
 ABSL_FLAG(std::string, resume, "",
           "DIR: resume the tournament in DIR (its manifest.json gives the "
           "config); plays only the matches without a complete, verified record");
@@ -127,7 +137,9 @@ constexpr char kUsage[] =
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
     "  arena replay FILE [--seat S] [--step K] [--json]\n"
     "  arena verify FILE|DIR\n"
-    "  arena standings DIR...   (rebuild the standings from the records)\n"
+    "  arena standings DIR... [--out OUT]   (rebuild the standings from the records;\n"
+    "                   --out: also write the combined standings into OUT)\n"
+    "  arena tournament ... --secret_file F --shard I/N   (one shard of N)\n"
     "  arena gate --game G --candidate NAME=CMD --baseline NAME=CMD\n"
     "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
     "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--json FILE]\n"
@@ -265,6 +277,27 @@ int Fail(const absl::Status& s) {
   return 2;
 }
 
+// --shard I/N into the config (empty: unsharded).
+absl::Status ParseShard(const std::string& text, v1::TournamentConfig* c) {
+  if (text.empty()) return absl::OkStatus();
+  std::vector<std::string> parts = absl::StrSplit(text, '/');
+  int index = -1, count = -1;
+  if (parts.size() != 2 || parts[0].empty() || parts[1].empty() ||
+      !absl::ascii_isdigit(static_cast<unsigned char>(parts[0][0])) ||
+      !absl::ascii_isdigit(static_cast<unsigned char>(parts[1][0])) ||
+      !absl::SimpleAtoi(parts[0], &index) || !absl::SimpleAtoi(parts[1], &count)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--shard=", text, ": use I/N, e.g. --shard 0/4 (shard I of N, 0 <= I < N)"));
+  }
+  if (count < 1 || index < 0 || index >= count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--shard=", text, ": shard I/N needs N >= 1 and 0 <= I < N"));
+  }
+  c->set_shard_index(index);
+  c->set_shard_count(count);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
     const std::vector<std::string>& bots, const std::vector<std::string>& options) {
   v1::TournamentConfig c;
@@ -297,6 +330,12 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_seed(absl::GetFlag(FLAGS_seed));
   c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
   c.set_compress_records(absl::GetFlag(FLAGS_compress));
+  if (absl::Status s = ParseShard(absl::GetFlag(FLAGS_shard), &c); !s.ok()) return s;
+  if (c.shard_count() > 0 && c.secret_file().empty() && c.seed() == 0) {
+    return absl::InvalidArgumentError(
+        "--shard needs --secret_file FILE, the same file for every shard (a "
+        "fresh secret per shard would deal other cards and other match ids)");
+  }
   if (c.records_dir().empty()) {
     // A new folder of its own, never one of an earlier run.
     const std::string stamp =
@@ -377,7 +416,7 @@ const std::vector<std::string>& PlayFlags() {
       "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "connect_timeout_ms", "progress", "html", "secret_file", "sandbox",
       "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb", "compress",
-      "duplicate", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
+      "duplicate", "gauntlet", "standings_every", "resume", "fail_on_forfeit", "shard",
       "fresh_bots_per_rotation", "candidate", "baseline", "filler", "elo0", "elo1",
       "alpha", "beta", "max_games"};
   return *names;
@@ -421,6 +460,15 @@ absl::StatusOr<v1::TournamentConfig> ResumeConfig(
         "cannot resume ", dir, ": its secret was kept in memory only (the "
         "matches' seeds cannot be made again); run tournaments with "
         "--secret_file FILE to be able to resume them"));
+  }
+  if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {
+    v1::TournamentConfig given;
+    if (absl::Status s = ParseShard(shard, &given); !s.ok()) return s;
+    if (given.shard_index() != c.shard_index() || given.shard_count() != c.shard_count()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--resume ", dir, " --shard ", shard, ": that folder holds shard ",
+          c.shard_index(), "/", c.shard_count(), " (0/0: unsharded); never mixed"));
+    }
   }
   if (!bots.empty()) {
     auto flags = ConfigFromFlags(bots, options);
@@ -652,8 +700,18 @@ int RunGate(const std::vector<std::string>& options) {
 
 // `arena standings DIR...`: each folder's standings rebuilt from its records
 // (and manifest); with several folders, also their combined standings.
-int RunStandings(const std::vector<std::string>& dirs) {
+int RunStandings(const std::vector<std::string>& dirs, const std::string& out_dir) {
   std::vector<MatchSummary> all;
+  std::map<std::string, std::string> seen_ids;  // match id -> folder
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    for (size_t e = 0; e < d; ++e) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(dirs[d], dirs[e], ec)) {
+        return Fail(absl::InvalidArgumentError(absl::StrCat(
+            dirs[d], " is given twice: its matches would count twice")));
+      }
+    }
+  }
   StandingsContext combined;
   int planned = 0;
   bool any_problem = false;
@@ -716,13 +774,29 @@ int RunStandings(const std::vector<std::string>& dirs) {
     if (!st.ok()) return Fail(st.status());
     if (absl::Status s = WriteStandings(*st, dir); !s.ok()) return Fail(s);
     std::cout << dir << ":\n" << StandingsTable(*st);
+    for (const auto& m : *summaries) {
+      auto [it, fresh] = seen_ids.emplace(m.match_id, dir);
+      if (!fresh) {
+        return Fail(absl::InvalidArgumentError(absl::StrCat(
+            "match ", m.match_id, " is in both ", it->second, " and ", dir,
+            ": combining them would count it twice")));
+      }
+    }
     all.insert(all.end(), summaries->begin(), summaries->end());
   }
-  if (dirs.size() > 1) {
+  if (dirs.size() > 1 || !out_dir.empty()) {
     combined.matches_planned = planned;
     auto st = BuildStandings(combined, std::move(all));
     if (!st.ok()) return Fail(st.status());
-    std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
+    if (dirs.size() > 1) {
+      std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
+    }
+    if (!out_dir.empty()) {
+      if (absl::Status s = MakeRecordsDir(out_dir); !s.ok()) return Fail(s);
+      if (absl::Status s = WriteStandings(*st, out_dir); !s.ok()) return Fail(s);
+      std::cout << "combined standings (standings.json, standings.csv, "
+                   "head_to_head.csv) in " << out_dir << "\n";
+    }
   }
   return any_problem ? 1 : 0;
 }
@@ -756,6 +830,9 @@ int main(int argc, char** argv) {
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
     if (absl::Status s = OnlyFlagsOf(cmd, {}, bots, options); !s.ok()) return Fail(s);
+    if (cmd == "match" && FlagChanged("shard")) {
+      return Fail(absl::InvalidArgumentError("--shard is a flag of arena tournament, not of match"));
+    }
     if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0 &&
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
@@ -785,8 +862,10 @@ int main(int argc, char** argv) {
     return RunGate(options);
   }
   if (cmd == "standings") {
-    if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR..."));
-    return RunStandings(std::vector<std::string>(args.begin() + 2, args.end()));
+    if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR... [--out OUT]"));
+    if (absl::Status s = OnlyFlagsOf("standings", {"out"}, bots, options); !s.ok()) return Fail(s);
+    return RunStandings(std::vector<std::string>(args.begin() + 2, args.end()),
+                        absl::GetFlag(FLAGS_out));
   }
   if (cmd == "replay") {
     if (args.size() != 3) {

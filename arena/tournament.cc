@@ -199,7 +199,33 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   if (c->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) {
     c->set_auto_moves(v1::AUTO_MOVES_SINGLE);
   }
+  if (c->shard_count() < 0 || c->shard_index() < 0 ||
+      (c->shard_count() == 0 && c->shard_index() != 0) ||
+      (c->shard_count() > 0 && c->shard_index() >= c->shard_count())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shard ", c->shard_index(), "/", c->shard_count(),
+        " is not valid: shard I/N needs N >= 1 and 0 <= I < N"));
+  }
+  if (c->shard_count() > 0 && c->secret_file().empty() && c->seed() == 0) {
+    return absl::InvalidArgumentError(
+        "a sharded tournament needs a kept secret: give every shard the same "
+        "--secret_file (or a public --seed for tests); a fresh secret would "
+        "give each shard other deals");
+  }
   return absl::OkStatus();
+}
+
+bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m) {
+  return config.shard_count() <= 1 || m.deal % config.shard_count() == config.shard_index();
+}
+
+std::vector<int> ShardMatches(const v1::TournamentConfig& config,
+                              const Schedule& schedule) {
+  std::vector<int> out;
+  for (size_t i = 0; i < schedule.matches.size(); ++i) {
+    if (InShard(config, schedule.matches[i])) out.push_back(static_cast<int>(i));
+  }
+  return out;
 }
 
 absl::Status WriteManifest(const v1::TournamentConfig& config,
@@ -220,9 +246,12 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   m.set_format_version(1);
   *m.mutable_config() = config;
   for (auto& b : *m.mutable_config()->mutable_bots()) b.clear_token();
-  m.set_matches_planned(static_cast<int>(schedule.matches.size()));
+  m.set_matches_planned(static_cast<int>(ShardMatches(config, schedule).size()));
   m.set_deal_groups(schedule.deal_groups);
   m.set_tournament_id(tournament_id);
+  if (config.shard_count() > 0) {
+    m.set_shard(absl::StrCat(config.shard_index(), "/", config.shard_count()));
+  }
   std::string json;
   google::protobuf::util::JsonPrintOptions o;
   o.add_whitespace = true;
@@ -324,17 +353,25 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   auto schedule_or = ScheduleFor(config, hooks.fixed_seating);
   if (!schedule_or.ok()) return schedule_or.status();
   const Schedule& schedule = *schedule_or;
-  const int planned = static_cast<int>(schedule.matches.size());
+  const int total = static_cast<int>(schedule.matches.size());
+  // This run's matches (all of them but with --shard), in schedule order.
+  const std::vector<int> mine = ShardMatches(config, schedule);
+  const int planned = static_cast<int>(mine.size());
   const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
-  if (planned != config.matches()) {
+  if (total != config.matches()) {
     spdlog::warn("{} matches rounded up to {}: {} whole deal groups", config.matches(),
-                 planned, schedule.deal_groups);
+                 total, schedule.deal_groups);
   }
   if (!schedule.balanced && hooks.fixed_seating.empty()) {
     spdlog::warn(
         "{} matches are not whole cycles of the {} seatings: seat positions "
         "are balanced only approximately",
-        planned, schedule.cycle);
+        total, schedule.cycle);
+  }
+  if (config.shard_count() > 0) {
+    spdlog::info("shard {}/{}: {} of {} matches (deal groups g with g % {} == {})",
+                 config.shard_index(), config.shard_count(), planned, total,
+                 config.shard_count(), config.shard_index());
   }
   if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
   const std::string tournament_id = secret.TournamentId();
@@ -351,7 +388,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   std::vector<int> todo;  // schedule indices still to play
   if (!hooks.resume) {
     if (absl::Status s = WriteManifest(config, schedule, tournament_id); !s.ok()) return s;
-    for (int i = 0; i < planned; ++i) todo.push_back(i);
+    todo = mine;
   } else {
     const std::string dir = config.records_dir();
     auto manifest = ReadManifest(dir);
@@ -361,6 +398,13 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           "cannot resume ", dir, ": its tournament id is ", manifest->tournament_id(),
           ", this secret's is ", tournament_id,
           " (another secret, or none was kept: give the tournament's --secret_file)"));
+    }
+    if (manifest->config().shard_index() != config.shard_index() ||
+        manifest->config().shard_count() != config.shard_count()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot resume ", dir, ": it holds shard ", manifest->config().shard_index(),
+          "/", manifest->config().shard_count(), ", this run is shard ",
+          config.shard_index(), "/", config.shard_count(), " (0/0: unsharded)"));
     }
     if (manifest->matches_planned() != planned) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -373,7 +417,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     for (const auto& e : std::filesystem::directory_iterator(hidden, ec)) {
       Reject(dir, e.path().string(), "unfinished");
     }
-    for (int i = 0; i < planned; ++i) {
+    for (int i : mine) {
       const ScheduledMatch& sm = schedule.matches[i];
       const std::string id = match_id(i);
       // A record, plain or compressed (a folder holds one kind, but resume
@@ -414,9 +458,9 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   // to play, rotation by rotation (phase k: the k-th match of every group).
   std::vector<size_t> phase_ends;  // end of each phase in `todo`
   if (duplicate && hooks.new_bot_processes) {
-    std::vector<int> rotation(planned, 0);
+    std::vector<int> rotation(total, 0);
     std::map<int, int> seen;  // deal -> matches of it so far
-    for (int i = 0; i < planned; ++i) rotation[i] = seen[schedule.matches[i].deal]++;
+    for (int i = 0; i < total; ++i) rotation[i] = seen[schedule.matches[i].deal]++;
     std::stable_sort(todo.begin(), todo.end(),
                      [&](int a, int b) { return rotation[a] < rotation[b]; });
     for (size_t t = 1; t <= todo.size(); ++t) {

@@ -10,7 +10,8 @@
 // anyone without the secret. Match ids are "<game>-<tournament id>-<index>",
 // which reveal nothing of the secret; records name their deal group. Before
 // the first match the records folder gets manifest.json (the config without
-// tokens, the number of matches planned); the standings (arena/standings.h)
+// tokens, the number of matches planned; with --shard I/N, the config names
+// the shard and only its deal groups are planned); the standings (arena/standings.h)
 // are rewritten every `standings_every` recorded matches and at the end.
 // Before a match the tournament asks `ensure_bot` for each of its bots (arena restarts dead bot
 // processes there); a bot that cannot be had is still seated, and the fault
@@ -86,6 +87,15 @@ absl::Status MakeRecordsDir(const std::string& dir);
 // The schedule of a validated config (fixed_seating: that seating only).
 absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
                                      const std::vector<int>& fixed_seating);
+
+// Sharding: whether scheduled match `m` belongs to the config's shard (deal
+// group m.deal % shard_count == shard_index; every match without shards), and
+// the schedule indices of the shard's matches, in schedule order. A shard's
+// matches keep their ids, seeds and seatings: the shards of one tournament
+// (same config and secret) together play exactly the unsharded tournament.
+bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m);
+std::vector<int> ShardMatches(const v1::TournamentConfig& config,
+                              const Schedule& schedule);
 
 // What the standings of a validated config's tournament know beyond matches.
 StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
