@@ -285,7 +285,11 @@ TEST(Load, ConnectionFloodBesideATournament) {
 // reconnecting each time it is cut off: the referee grows by less than
 // 32 MiB, its log stays under 1 MB, and the tournament beside it completes.
 TEST(Load, NonReadingFlooderIsBounded) {
-  Site s = Configure("nonreader", 40, 4, 500, {"one", "two", "flooder"});
+  // The flooder's matches forfeit by timeout: 2 s a decision keeps the
+  // tournament (and the referee) up for about 15 s, long enough for the
+  // 100,000 messages even on a loaded machine (at 500 ms, one run under a
+  // concurrent build ended with 90,030 sent).
+  Site s = Configure("nonreader", 40, 4, 2000, {"one", "two", "flooder"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
