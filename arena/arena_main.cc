@@ -722,38 +722,9 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
     if (!summaries.ok()) return Fail(summaries.status());
     for (const auto& p : problems) std::cerr << "arena: skipped " << p << "\n";
     any_problem |= !problems.empty();
-    StandingsContext ctx;
-    auto manifest = ReadManifest(dir);
-    if (manifest.ok()) {
-      ctx = StandingsContextFor(manifest->config(), manifest->matches_planned());
-    } else if (absl::IsNotFound(manifest.status())) {
-      // No manifest: what the records say.
-      if (summaries->empty()) {
-        return Fail(absl::NotFoundError(absl::StrCat("no records in ", dir)));
-      }
-      std::string first = absl::StrCat(dir, "/", summaries->front().match_id, ".jsonl");
-      if (!std::filesystem::exists(first)) {
-        first = absl::StrCat(dir, "/", summaries->front().match_id, kCompressedSuffix);
-      }
-      auto lines = ReadRecordFile(first);
-      if (lines.ok() && !lines->empty() && lines->front().has_header()) {
-        const auto& h = lines->front().header();
-        ctx.game = h.game();
-        ctx.options = {h.options().begin(), h.options().end()};
-        ctx.seats = h.num_seats();
-        if (lines->back().has_result()) {
-          ctx.higher_score_wins = lines->back().result().higher_score_wins();
-        }
-      }
-      ctx.deal_mode = v1::DEAL_MODE_INDEPENDENT;
-      for (const auto& m : *summaries) {
-        if (!m.deal_group.empty() && m.deal_group != m.match_id) {
-          ctx.deal_mode = v1::DEAL_MODE_DUPLICATE;
-        }
-      }
-    } else {
-      return Fail(manifest.status());
-    }
+    auto context = StandingsContextForDir(dir, *summaries);
+    if (!context.ok()) return Fail(context.status());
+    const StandingsContext& ctx = *context;
     if (d == 0) {
       combined = ctx;
     } else if (ctx.game != combined.game || ctx.seats != combined.seats ||

@@ -13,6 +13,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/standings.h"
+#include "arena/tournament.h"
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
@@ -397,71 +399,62 @@ void ListRecords(const std::string& dir, bool part_only,
   }
 }
 
-// The standings a records folder's standings.json claims, against what its
-// verified records say: matches, and each bot's seats, wins, forfeits, mean
-// score and mean placement.
+// The standings a records folder's standings.json claims, against the
+// standings its verified records give (built as `arena standings` builds
+// them): matches, and each bot's seats, wins, forfeits, mean score and mean
+// placement.
 void CheckStandingsFile(const std::string& dir,
-                        const std::vector<v1::RecordLine>& headers,
-                        const std::vector<v1::MatchResult>& results,
+                        const std::vector<MatchSummary>& matches,
                         VerifySummary* sum) {
   const std::string path = absl::StrCat(dir, "/standings.json");
   std::ifstream in(path);
   if (!in) return;
   std::stringstream ss;
   ss << in.rdbuf();
+  ++sum->standings_checked;
   v1::Standings st;
   google::protobuf::util::JsonParseOptions opts;
   opts.ignore_unknown_fields = true;
   if (!google::protobuf::util::JsonStringToMessage(ss.str(), &st, opts).ok()) {
-    ++sum->standings_checked;
     sum->failures.push_back(absl::StrCat(path, ": not a standings file"));
     return;
   }
-  ++sum->standings_checked;
-  struct Tally {
-    int64_t seats = 0, wins = 0, forfeits = 0;
-    double score = 0, placement = 0;
-  };
-  std::map<std::string, Tally> tally;
-  for (size_t m = 0; m < results.size(); ++m) {
-    const v1::RecordHeader& h = headers[m].header();
-    const v1::MatchResult& r = results[m];
-    for (int s = 0; s < h.seat_bots_size() && s < r.scores_size(); ++s) {
-      Tally& t = tally[h.seat_bots(s)];
-      ++t.seats;
-      t.score += r.scores(s);
-      t.placement += r.placements(s);
-      if (r.placements(s) == 1) ++t.wins;
-    }
-    if (r.end_reason() == v1::END_REASON_FORFEIT &&
-        r.forfeit_seat() >= 0 && r.forfeit_seat() < h.seat_bots_size()) {
-      ++tally[h.seat_bots(r.forfeit_seat())].forfeits;
-    }
+  auto context = StandingsContextForDir(dir, matches);
+  auto rebuilt = context.ok() ? BuildStandings(*context, matches)
+                              : absl::StatusOr<v1::Standings>(context.status());
+  if (!rebuilt.ok()) {
+    sum->failures.push_back(absl::StrCat(path, ": cannot rebuild the standings "
+                                         "from the records: ",
+                                         rebuilt.status().message()));
+    return;
   }
+  std::map<std::string, const v1::StandingRow*> truth;
+  for (const auto& row : rebuilt->rows()) truth[row.bot()] = &row;
   std::vector<std::string> wrong;
-  if (st.matches_played() != static_cast<int64_t>(results.size())) {
+  if (st.matches_played() != static_cast<int64_t>(matches.size())) {
     wrong.push_back(absl::StrCat("it counts ", st.matches_played(),
                                  " matches played, the folder holds ",
-                                 results.size(), " verified records"));
+                                 matches.size(), " verified records"));
   }
   auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * (1 + std::abs(b)); };
+  const v1::StandingRow none;
   for (const auto& row : st.rows()) {
-    const Tally t = tally.count(row.bot()) ? tally[row.bot()] : Tally{};
-    const double ms = t.seats ? t.score / t.seats : 0;
-    const double mp = t.seats ? t.placement / t.seats : 0;
-    if (row.seats_played() != t.seats || row.wins() != t.wins ||
-        row.forfeits() != t.forfeits || !close(row.mean_score(), ms) ||
-        !close(row.mean_placement(), mp)) {
+    auto it = truth.find(row.bot());
+    const v1::StandingRow& t = it == truth.end() ? none : *it->second;
+    if (row.seats_played() != t.seats_played() || row.wins() != t.wins() ||
+        row.forfeits() != t.forfeits() || !close(row.mean_score(), t.mean_score()) ||
+        !close(row.mean_placement(), t.mean_placement())) {
       wrong.push_back(absl::StrCat(
           "bot ", row.bot(), ": it says ", row.seats_played(), " seats, ",
           row.wins(), " wins, ", row.forfeits(), " forfeits, mean score ",
           row.mean_score(), ", mean placement ", row.mean_placement(),
-          "; the records say ", t.seats, ", ", t.wins, ", ", t.forfeits, ", ",
-          ms, ", ", mp));
+          "; the records say ", t.seats_played(), ", ", t.wins(), ", ",
+          t.forfeits(), ", ", t.mean_score(), ", ", t.mean_placement()));
     }
-    tally.erase(row.bot());
+    if (it != truth.end()) truth.erase(it);
   }
-  for (const auto& [bot, t] : tally) {
+  for (const auto& [bot, t] : truth) {
+    if (t->seats_played() == 0) continue;  // in the config, never seated
     wrong.push_back(absl::StrCat("bot ", bot, " plays in the records but has "
                                  "no row"));
   }
@@ -492,8 +485,7 @@ VerifySummary VerifyPath(const std::string& path) {
   } else {
     files.push_back(path);
   }
-  std::vector<v1::RecordLine> headers;
-  std::vector<v1::MatchResult> results;
+  std::vector<MatchSummary> matches;  // of the verified records
   for (const auto& f : files) {
     ++sum.files;
     if (absl::EndsWith(f, ".part")) {
@@ -505,13 +497,12 @@ VerifySummary VerifyPath(const std::string& path) {
     absl::Status s = lines.ok() ? VerifyRecord(*lines, f) : lines.status();
     if (s.ok()) {
       ++sum.passed;
-      headers.push_back(lines->front());
-      results.push_back(lines->back().result());
+      if (auto m = SummarizeRecord(*lines, f); m.ok()) matches.push_back(*std::move(m));
     } else {
       sum.failures.push_back(absl::StrCat(f, ": ", s.message()));
     }
   }
-  if (is_dir) CheckStandingsFile(path, headers, results, &sum);
+  if (is_dir) CheckStandingsFile(path, matches, &sum);
   return sum;
 }
 

@@ -262,6 +262,43 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   return WriteFileAtomically(absl::StrCat(dir, "/manifest.json"), json);
 }
 
+absl::StatusOr<StandingsContext> StandingsContextForDir(
+    const std::string& dir, const std::vector<MatchSummary>& summaries) {
+  StandingsContext ctx;
+  auto manifest = ReadManifest(dir);
+  if (manifest.ok()) {
+    ctx = StandingsContextFor(manifest->config(), manifest->matches_planned());
+  } else if (absl::IsNotFound(manifest.status())) {
+    // No manifest: what the records say.
+    if (summaries.empty()) {
+      return absl::NotFoundError(absl::StrCat("no records in ", dir));
+    }
+    std::string first = absl::StrCat(dir, "/", summaries.front().match_id, ".jsonl");
+    if (!std::filesystem::exists(first)) {
+      first = absl::StrCat(dir, "/", summaries.front().match_id, kCompressedSuffix);
+    }
+    auto lines = ReadRecordFile(first);
+    if (lines.ok() && !lines->empty() && lines->front().has_header()) {
+      const auto& h = lines->front().header();
+      ctx.game = h.game();
+      ctx.options = {h.options().begin(), h.options().end()};
+      ctx.seats = h.num_seats();
+      if (lines->back().has_result()) {
+        ctx.higher_score_wins = lines->back().result().higher_score_wins();
+      }
+    }
+    ctx.deal_mode = v1::DEAL_MODE_INDEPENDENT;
+    for (const auto& m : summaries) {
+      if (!m.deal_group.empty() && m.deal_group != m.match_id) {
+        ctx.deal_mode = v1::DEAL_MODE_DUPLICATE;
+      }
+    }
+  } else {
+    return manifest.status();
+  }
+  return ctx;
+}
+
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/manifest.json");
   std::ifstream in(path);

@@ -107,6 +107,13 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
                            const Schedule& schedule, const std::string& tournament_id);
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
 
+// The standings context of a records folder holding `summaries`: from its
+// manifest, or, with none, from its first record's header (game, options,
+// seats, how scores read) and the deal groups the records name. Used alike
+// by `arena standings` and by `arena verify`.
+absl::StatusOr<StandingsContext> StandingsContextForDir(
+    const std::string& dir, const std::vector<MatchSummary>& summaries);
+
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
