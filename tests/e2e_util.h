@@ -19,6 +19,7 @@
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "referee/record.h"
 
 namespace arena::testing {
 
@@ -48,12 +49,12 @@ inline std::string FreshTempDir(const std::string& name) {
   return d;
 }
 
-// The finished records (*.jsonl) in `dir`, sorted by name.
+// The finished records (*.jsonl, *.jsonl.zst) in `dir`, sorted by name.
 inline std::vector<std::string> RecordFiles(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().extension() == ".jsonl") out.push_back(e.path().string());
+    if (IsRecordFileName(e.path().filename().string())) out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -28,17 +28,8 @@ using testing::Cmd;
 using testing::FreshTempDir;
 using testing::kBin;
 using testing::ReadStandings;
+using testing::RecordFiles;
 using testing::Sh;
-
-std::vector<std::string> RecordFiles(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    const std::string n = e.path().filename().string();
-    if (IsRecordFileName(n)) out.push_back(e.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 TEST(Tournament, DuplicateDealsPlayEachDealOncePerRotation) {
   const std::string dir = FreshTempDir("dup");
