@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "arena/secret.h"
 
@@ -45,20 +47,32 @@ std::vector<char*> CStrings(std::vector<std::string>& v) {
 // Whether `uid`/`gid` may search every folder above `path` (and so reach
 // it). A path it cannot reach is hidden from it already, by permissions;
 // bwrap could not mount over it either.
-bool ReachableBy(const std::string& path, uid_t uid, gid_t gid) {
-  if (uid == 0) return true;
-  std::filesystem::path p(path);
-  for (std::filesystem::path dir = p.parent_path(); !dir.empty();
-       dir = dir.parent_path()) {
+// The first folder above `path` (from the root down) that `uid`/`gid` may
+// not search, or "" if it may reach `path`.
+std::string FirstUnsearchable(const std::string& path, uid_t uid, gid_t gid) {
+  if (uid == 0) return "";
+  std::vector<std::filesystem::path> above;
+  for (std::filesystem::path dir = std::filesystem::path(path).parent_path();
+       !dir.empty(); dir = dir.parent_path()) {
+    above.push_back(dir);
+    if (dir == dir.root_path()) break;
+  }
+  for (auto it = above.rbegin(); it != above.rend(); ++it) {
     struct stat st;
-    if (::stat(dir.c_str(), &st) != 0) return false;
+    if (::stat(it->c_str(), &st) != 0) return it->string();
     const mode_t bit = st.st_uid == uid   ? S_IXUSR
                        : st.st_gid == gid ? S_IXGRP
                                           : S_IXOTH;
-    if ((st.st_mode & bit) == 0) return false;
-    if (dir == dir.root_path()) break;
+    if ((st.st_mode & bit) == 0) return it->string();
   }
-  return true;
+  return "";
+}
+
+// Whether `uid`/`gid` may search every folder above `path` (and so reach
+// it). A path it cannot reach is hidden from it already, by permissions;
+// bwrap could not mount over it either.
+bool ReachableBy(const std::string& path, uid_t uid, gid_t gid) {
+  return FirstUnsearchable(path, uid, gid).empty();
 }
 
 }  // namespace
@@ -90,12 +104,26 @@ std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
       !std::filesystem::is_symlink("/var/run", ec)) {
     a.insert(a.end(), {"--tmpfs", "/var/run"});
   }
-  // A working folder under one of the fresh folders above is bound back
-  // into the sandbox read-only, so that bot commands relative to it work.
+  // The working folder and the bot command's absolute paths, where they lie
+  // under one of the fresh folders above, are bound back read-only: the
+  // whole top folder below it (e.g. /tmp/tmp.X for /tmp/tmp.X/build/bin/bot),
+  // so that a checkout in a temporary folder runs its bots, while the rest
+  // of the host's /tmp stays out of sight.
   const std::string cwd = WorkingDir();
-  for (const char* fresh : {"/tmp", "/var/tmp", "/run"}) {
-    if (absl::StartsWith(cwd, absl::StrCat(fresh, "/"))) {
-      a.insert(a.end(), {"--ro-bind", cwd, cwd});
+  std::vector<std::string> wanted = {cwd};
+  for (absl::string_view word : absl::StrSplit(shell_command, ' ', absl::SkipEmpty())) {
+    if (absl::StartsWith(word, "/")) wanted.emplace_back(word);
+  }
+  std::set<std::string> bound;
+  for (const std::string& path : wanted) {
+    for (const char* fresh : {"/tmp/", "/var/tmp/", "/run/"}) {
+      if (!absl::StartsWith(path, fresh)) continue;
+      const size_t end = path.find('/', std::strlen(fresh));
+      const std::string top = path.substr(0, end);
+      if (top.size() > std::strlen(fresh) && bound.insert(top).second &&
+          std::filesystem::exists(top, ec)) {
+        a.insert(a.end(), {"--ro-bind", top, top});
+      }
     }
   }
   for (const auto& hidden : o.hidden_paths) {
@@ -184,6 +212,20 @@ absl::Status CheckSandbox(const SandboxOptions& o) {
         "bubblewrap), or run with --sandbox none if you trust every bot"));
   }
   BotExec e = PrepareBotExec(o, 0, "/bin/true", "", "", "sandbox-check");
+  // The bots start in arena's working folder, as an unprivileged uid when
+  // arena runs as root: that uid must be able to reach it.
+  if (e.drop_to_uid) {
+    const std::string blocked =
+        FirstUnsearchable(WorkingDir() + "/.", e.uid, e.uid);
+    if (!blocked.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot sandbox the bots: they run as an unprivileged user, who "
+          "may not enter ", blocked, " (on the way to the working folder ",
+          WorkingDir(), "); let others search it (chmod o+x ", blocked,
+          "), run arena from another folder, or run with --sandbox none if "
+          "you trust every bot"));
+    }
+  }
   e.Seal();
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {

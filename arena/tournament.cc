@@ -612,10 +612,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           snapshot = summaries;
           next_refresh = absl::InfiniteFuture();  // until this one is done
         }
-        if (hooks.show_progress &&
+        const bool progress_due =
+            done == to_play ||
             (terminal ? absl::Now() - last_progress > absl::Milliseconds(250)
-                      : done % progress_every == 0) ||
-            (hooks.show_progress && done == to_play)) {
+                      : done % progress_every == 0);
+        if (hooks.show_progress && progress_due) {
           last_progress = absl::Now();
           PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
         }

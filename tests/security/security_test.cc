@@ -320,6 +320,23 @@ TEST(Security, WhereTheSandboxCannotStartArenaStopsAndSaysWhy) {
   }
 }
 
+// As root, bots run as an unprivileged uid, which must be able to reach
+// the working folder: where a folder on the way forbids it, arena says which.
+TEST(Security, AWorkingFolderTheBotsCannotReachIsNamed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "bots keep arena's uid when it is not root";
+  const std::string dir = WorkDir("closed");
+  const std::string closed = dir + "/closed";
+  std::filesystem::create_directories(closed + "/inner");
+  std::filesystem::permissions(closed, std::filesystem::perms::owner_all);
+  Cmd r = Sh(absl::StrCat("cd ", closed, "/inner && ", kBin, "/arena match --game quasenbo",
+                          " --records ", dir, "/r --bot a=", kBin, "/random_bot --bot b=", kBin,
+                          "/random_bot"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("may not enter " + closed));
+  EXPECT_THAT(r.output, HasSubstr("chmod o+x " + closed));
+  EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
+}
+
 TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
   const std::string dir = WorkDir("cli");
   const std::string bots = absl::StrCat(" --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
