@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -554,14 +555,74 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
   };
 
-  auto worker = [&] {
-    for (;;) {
-      if (stopped.load()) return;
-      const int64_t t = next.fetch_add(1);
-      if (t >= phase_end.load()) {
-        next.fetch_sub(1);  // the next phase starts here
-        return;
+  // Matches are state machines driven by the bots' answers on gRPC's
+  // threads and by the deadline timer (referee/match_runner.h): this thread
+  // only starts them, `jobs` at a time, and books each one as it ends.
+  struct Finished {
+    MatchSpec spec;
+    MatchOutcome outcome;
+  };
+  absl::Mutex live_mu;
+  int live = 0;                     // matches started and not yet booked
+  std::deque<Finished> finished;    // ended, to be booked by this thread
+  auto book = [&](std::deque<Finished>& batch) {
+    for (Finished& f : batch) {
+      std::vector<MatchSummary> snapshot;
+      {
+        absl::MutexLock lock(&mu);
+        ++done;
+        if (f.outcome.record_status.ok()) {  // a match without a whole record does not count
+          summaries.push_back(SummarizeMatch(f.spec, f.outcome));
+          if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
+            stopped.store(true);  // stop: no further match is started
+          }
+          if (summaries.size() % every == 0 && absl::Now() >= next_refresh) {
+            snapshot = summaries;
+            next_refresh = absl::InfiniteFuture();  // until this one is done
+          }
+        }
+        const bool progress_due =
+            done == to_play ||
+            (terminal ? absl::Now() - last_progress > absl::Milliseconds(250)
+                      : done % progress_every == 0);
+        if (hooks.show_progress && progress_due) {
+          last_progress = absl::Now();
+          PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
+        }
       }
+      if (!snapshot.empty()) refresh(std::move(snapshot));
+    }
+    batch.clear();
+  };
+  // Waits until fewer than `limit` matches are live, booking those that end.
+  auto wait_below = [&](int limit) {
+    std::deque<Finished> batch;
+    for (;;) {
+      {
+        absl::MutexLock lock(&live_mu);
+        auto ready = [&] { return live < limit || !finished.empty(); };
+        live_mu.Await(absl::Condition(&ready));
+        batch.swap(finished);
+        if (batch.empty() && live < limit) return;
+      }
+      book(batch);
+    }
+  };
+  const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
+  int64_t t = 0;
+  for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
+    if (p > 0) {
+      wait_below(1);  // the rotation's matches are all over
+      spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
+                   p + 1, phase_ends.size());
+      if (absl::Status s = hooks.new_bot_processes(); !s.ok()) {
+        spdlog::error("cannot start fresh bot processes: {}", s.ToString());
+        // Played on: each bot that is not connected faults (policy decides).
+      }
+    }
+    for (; t < static_cast<int64_t>(phase_ends[p]); ++t) {
+      wait_below(jobs);
+      if (stopped.load()) break;
       const int64_t i = todo[t];
       const ScheduledMatch& sm = schedule.matches[i];
       MatchSpec spec;
@@ -588,7 +649,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       }
       auto writer = RecordWriter::Open(config.records_dir(), spec.match_id,
                                        config.compress_records());
-      MatchOutcome outcome;
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
         absl::MutexLock lock(&mu);
@@ -596,49 +656,21 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         continue;
       }
       {
-        std::unique_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
-        outcome = RunMatch(game, spec, *link, **writer);
+        absl::MutexLock lock(&live_mu);
+        ++live;
       }
-      std::vector<MatchSummary> snapshot;
-      {
-        absl::MutexLock lock(&mu);
-        ++done;
-        if (!outcome.record_status.ok()) continue;  // a match without a whole record does not count
-        summaries.push_back(SummarizeMatch(spec, outcome));
-        if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
-          stopped.store(true);  // stop: no further match is started
-        }
-        if (summaries.size() % every == 0 && absl::Now() >= next_refresh) {
-          snapshot = summaries;
-          next_refresh = absl::InfiniteFuture();  // until this one is done
-        }
-        const bool progress_due =
-            done == to_play ||
-            (terminal ? absl::Now() - last_progress > absl::Milliseconds(250)
-                      : done % progress_every == 0);
-        if (hooks.show_progress && progress_due) {
-          last_progress = absl::Now();
-          PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
-        }
-      }
-      if (!snapshot.empty()) refresh(std::move(snapshot));
+      std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
+      auto match = Match::Create(
+          game, spec, std::move(link), std::shared_ptr<RecordWriter>(*std::move(writer)),
+          [&live_mu, &live, &finished, spec](MatchOutcome outcome) {
+            absl::MutexLock lock(&live_mu);
+            --live;
+            finished.push_back({spec, std::move(outcome)});
+          });
+      match->Start();
     }
-  };
-  const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
-  for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
-    if (p > 0) {
-      spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
-                   p + 1, phase_ends.size());
-      if (absl::Status s = hooks.new_bot_processes(); !s.ok()) {
-        spdlog::error("cannot start fresh bot processes: {}", s.ToString());
-        // Played on: each bot that is not connected faults (policy decides).
-      }
-    }
-    phase_end.store(static_cast<int64_t>(phase_ends[p]));
-    std::vector<std::thread> threads;
-    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
   }
+  wait_below(1);
 
   auto st = BuildStandings(context, summaries);
   if (!st.ok()) return st.status();

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <mutex>
+#include <tuple>
 
 #include "absl/strings/escaping.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -320,9 +321,11 @@ class BotHub::Service : public v1::Referee::CallbackService {
   BotHub* hub_;
 };
 
-// The link of one match: its open decisions, by decision id, and what each
-// seat has been sent (for a resync).
-class HubMatchLink {
+// The link of one match: its open decisions, by decision id, and what a
+// resync needs of each seat (its latest request; the events come from the
+// match, which reads them back from its record). Nothing here grows with the
+// match. Answers and faults are handed to the match (Deliver) outside mu_.
+class HubMatchLink : public SeatLink {
  public:
   HubMatchLink(BotHub* hub, std::string match_id,
                std::vector<std::string> seat_bots)
@@ -330,9 +333,7 @@ class HubMatchLink {
         match_id_(std::move(match_id)),
         seat_bots_(std::move(seat_bots)),
         seat_conn_(seat_bots_.size(), 0),
-        starts_(seat_bots_.size()),
         started_(seat_bots_.size(), false),
-        seen_events_(seat_bots_.size()),
         last_request_(seat_bots_.size()),
         last_decision_(seat_bots_.size(), 0) {}
 
@@ -343,11 +344,11 @@ class HubMatchLink {
     return false;
   }
 
-  void Start(int seat, const v1::MatchStart& start) {
+  void Start(int seat, const v1::MatchStart& start) override {
     const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
     {
       absl::MutexLock lock(&mu_);
-      starts_[seat] = start;
+      start_ = start;  // the same for every seat but `seat`
       started_[seat] = true;
       if (cid == 0) return;  // a resync brings it on reconnect
       seat_conn_[seat] = cid;
@@ -357,7 +358,7 @@ class HubMatchLink {
     hub_->SendOn(cid, std::move(msg));
   }
 
-  void Send(int seat, OutMessage msg, int num_legal) {
+  void Send(int seat, OutMessage msg, int num_legal) override {
     const v1::DecisionRequest& request = msg->decision_request();
     const uint64_t decision_id = request.decision_id();
     const std::string& bot = seat_bots_[seat];
@@ -367,18 +368,6 @@ class HubMatchLink {
     OutMessage start;
     {
       absl::MutexLock lock(&mu_);
-      // Kept serialized (a third of the size of the messages): a View whose
-      // events are all those sent, since repeated fields concatenate.
-      std::string& seen = seen_events_[seat];
-      for (const auto& e : request.view().events()) {
-        google::protobuf::io::StringOutputStream raw(&seen);
-        google::protobuf::io::CodedOutputStream out(&raw);
-        out.WriteTag(google::protobuf::internal::WireFormatLite::MakeTag(
-            v1::View::kEventsFieldNumber,
-            google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-        out.WriteVarint32(static_cast<uint32_t>(e.ByteSizeLong()));
-        e.SerializeWithCachedSizes(&out);
-      }
       last_request_[seat] = request.SerializeAsString();
       last_decision_[seat] = decision_id;
       Pending& p = pending_[decision_id];
@@ -387,15 +376,18 @@ class HubMatchLink {
       p.num_legal = num_legal;
       p.sent = absl::Now();
       if (cid == 0) {
-        if (!in_grace) {
-          Fault(p, v1::FAULT_KIND_UNAVAILABLE,
-                absl::StrCat("bot ", bot, " is not connected"));
-        }
-        return;  // in the grace: sent with the resync
+        if (in_grace) return;  // sent with the resync
+        pending_.erase(decision_id);
+      } else {
+        need_start = seat_conn_[seat] != cid;
+        seat_conn_[seat] = cid;
+        if (need_start) StartFor(seat, start.get());
       }
-      need_start = seat_conn_[seat] != cid;
-      seat_conn_[seat] = cid;
-      if (need_start) *start->mutable_match_start() = starts_[seat];
+    }
+    if (cid == 0) {
+      Fail(seat, decision_id, v1::FAULT_KIND_UNAVAILABLE,
+           absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
+      return;
     }
     // A bot that reconnected mid-match is told about the match first.
     if (need_start) hub_->SendOn(cid, std::move(start));
@@ -404,10 +396,11 @@ class HubMatchLink {
     const uint64_t now_cid = hub_->CurrentConnection(bot);
     const bool grace = now_cid == 0 && hub_->InGrace(bot);
     OutMessage again;
+    absl::Duration waited;
     {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(decision_id);
-      if (it == pending_.end() || it->second.done || it->second.conn != cid) return;
+      if (it == pending_.end() || it->second.conn != cid) return;
       Pending& p = it->second;
       if (now_cid != 0 && now_cid != cid) {
         p.conn = now_cid;
@@ -416,41 +409,24 @@ class HubMatchLink {
         p.conn = 0;
         return;
       } else {
-        Fault(p, v1::FAULT_KIND_DISCONNECTED,
-              absl::StrCat("stream to bot ", bot, " is closed"));
-        return;
+        waited = absl::Now() - p.sent;
+        pending_.erase(it);
       }
     }
-    hub_->SendOn(now_cid, std::move(again));
+    if (now_cid != 0 && now_cid != cid) {
+      hub_->SendOn(now_cid, std::move(again));
+      return;
+    }
+    Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
+         absl::StrCat("stream to bot ", bot, " is closed"), waited);
   }
 
-  SeatReply Await(int seat, uint64_t decision_id, absl::Time deadline) {
+  void Withdraw(int seat, uint64_t decision_id) override {
     absl::MutexLock lock(&mu_);
-    auto it = pending_.find(decision_id);
-    if (it == pending_.end()) {
-      SeatReply r;
-      r.fault = v1::FAULT_KIND_UNAVAILABLE;
-      r.detail = "decision was never sent";
-      return r;
-    }
-    Pending& p = it->second;
-    while (!p.done) {
-      if (cv_.WaitWithDeadline(&mu_, deadline)) break;  // deadline passed
-    }
-    SeatReply reply;
-    if (p.done) {
-      reply = p.reply;
-    } else {
-      reply.fault = v1::FAULT_KIND_TIMEOUT;
-      reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
-      reply.detail = absl::StrCat("no answer within ",
-                                  absl::FormatDuration(deadline - p.sent));
-    }
-    pending_.erase(it);  // from now on, an answer to it is stale
-    return reply;
+    pending_.erase(decision_id);  // from now on, an answer to it is stale
   }
 
-  void End(int seat, const v1::MatchEnd& end) {
+  void End(int seat, const v1::MatchEnd& end) override {
     const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
     {
       absl::MutexLock lock(&mu_);
@@ -458,8 +434,6 @@ class HubMatchLink {
       for (auto it = pending_.begin(); it != pending_.end();) {
         it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
       }
-      seen_events_[seat].clear();
-      seen_events_[seat].shrink_to_fit();
       last_request_[seat].clear();
       last_request_[seat].shrink_to_fit();
     }
@@ -473,6 +447,8 @@ class HubMatchLink {
     const std::string& bot = conn->bot_name();
     v1::NoticeKind kind = v1::NOTICE_KIND_UNSPECIFIED;
     std::string why;
+    int seat = -1;
+    SeatReply reply;
     {
       absl::MutexLock lock(&mu_);
       auto it = pending_.find(d.decision_id());
@@ -483,34 +459,39 @@ class HubMatchLink {
         kind = v1::NOTICE_KIND_FOREIGN;
         why = absl::StrCat("match ", match_id_, ": bot ", bot,
                            " holds no seat in this match");
-      } else if (it == pending_.end() || it->second.done ||
-                 seat_bots_[it->second.seat] != bot ||
+      } else if (it == pending_.end() || seat_bots_[it->second.seat] != bot ||
                  it->second.conn != conn->id()) {
-        // One kind and one text whatever the reason, so that the notice
-        // says nothing about another seat's decision.
         kind = v1::NOTICE_KIND_STALE;
-        why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                           " is not an open decision of this bot");
       } else {
-        Pending& p = it->second;
-        p.reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
+        const Pending& p = it->second;
+        seat = p.seat;
+        reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
         if (d.action_index() < 0 || d.action_index() >= p.num_legal) {
           kind = v1::NOTICE_KIND_ILLEGAL;
           why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
                              ": action index ", d.action_index(),
                              " is not in [0, ", p.num_legal, ")");
-          const int64_t think = p.reply.think_us;
-          Fault(p, v1::FAULT_KIND_ILLEGAL,
-                absl::StrCat("action index ", d.action_index(),
-                             " is not in [0, ", p.num_legal, ")"));
-          p.reply.think_us = think;
+          reply.fault = v1::FAULT_KIND_ILLEGAL;
+          reply.detail = absl::StrCat("action index ", d.action_index(),
+                                      " is not in [0, ", p.num_legal, ")");
         } else {
-          p.done = true;
-          p.reply.ok = true;
-          p.reply.action = d.action_index();
-          cv_.SignalAll();
+          reply.ok = true;
+          reply.action = d.action_index();
         }
+        pending_.erase(it);
       }
+    }
+    // An answer the match no longer waits for (its deadline passed as it
+    // came) is stale like any other.
+    if (seat >= 0 && !Deliver(seat, d.decision_id(), std::move(reply)) &&
+        kind == v1::NOTICE_KIND_UNSPECIFIED) {
+      kind = v1::NOTICE_KIND_STALE;
+    }
+    if (kind == v1::NOTICE_KIND_STALE) {
+      // One kind and one text whatever the reason, so that the notice says
+      // nothing about another seat's decision.
+      why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
+                         " is not an open decision of this bot");
     }
     if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
       conn->SendNotice(kind, d.match_id(), d.decision_id(), why);
@@ -520,50 +501,79 @@ class HubMatchLink {
   // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
   // its view and its open decisions.
   void Resync(const std::string& bot, uint64_t cid) {
-    std::vector<OutMessage> out;
+    struct Seat {
+      int seat;
+      OutMessage msg;
+    };
+    std::vector<Seat> out;
     {
       absl::MutexLock lock(&mu_);
       if (ended_) return;
       for (size_t s = 0; s < seat_bots_.size(); ++s) {
         if (seat_bots_[s] != bot || !started_[s]) continue;
         seat_conn_[s] = cid;
-        OutMessage msg;
-        v1::Resync* r = msg->mutable_resync();
+        Seat seat{static_cast<int>(s), OutMessage()};
+        v1::Resync* r = seat.msg->mutable_resync();
         r->set_match_id(match_id_);
         r->set_seat(static_cast<int>(s));
-        *r->mutable_match_start() = starts_[s];
-        // The view of the latest request, with every event sent so far.
+        StartFor(static_cast<int>(s), r->mutable_match_start());
+        // The view of the latest request (its events are replaced below by
+        // every event sent so far).
         v1::DecisionRequest latest;
         latest.ParseFromString(last_request_[s]);
         *r->mutable_view() = latest.view();
         r->mutable_view()->clear_events();
-        r->mutable_view()->MergeFromString(seen_events_[s]);
         // A seat has at most one open decision: its latest request.
         for (auto& [id, p] : pending_) {
-          if (p.seat != static_cast<int>(s) || p.done) continue;
+          if (p.seat != static_cast<int>(s)) continue;
           p.conn = cid;
-          if (id == last_decision_[s]) {
-            *r->add_open_decisions() = latest;
-          }
+          if (id == last_decision_[s]) *r->add_open_decisions() = latest;
         }
-        out.push_back(std::move(msg));
+        out.push_back(std::move(seat));
       }
     }
-    for (auto& m : out) hub_->SendOn(cid, std::move(m));
+    std::shared_ptr<Listener> match = listener();
+    for (auto& seat : out) {
+      v1::View* view = seat.msg->mutable_resync()->mutable_view();
+      absl::StatusOr<std::string> events =
+          match == nullptr ? absl::StatusOr<std::string>(std::string())
+                           : match->SentEvents(seat.seat);
+      if (events.ok()) {
+        v1::View all;
+        all.ParseFromString(*events);
+        view->mutable_events()->Swap(all.mutable_events());
+      } else {
+        spdlog::error("match {}: resync of seat {} without its events: {}",
+                      match_id_, seat.seat, events.status().ToString());
+      }
+      hub_->SendOn(cid, std::move(seat.msg));
+    }
   }
 
   // The bot's streams up to `last_conn` are gone for good: its open
   // decisions on them (or waiting for a resync) fail.
   void OnBotGone(const std::string& bot, uint64_t last_conn) {
-    absl::MutexLock lock(&mu_);
-    for (auto& [id, p] : pending_) {
-      if (seat_bots_[p.seat] == bot && !p.done && p.conn <= last_conn) {
-        Fault(p, v1::FAULT_KIND_DISCONNECTED,
-              absl::StrCat("stream to bot ", bot, " ended",
-                           hub_->options_.reconnect_grace > absl::ZeroDuration()
-                               ? " and it did not come back within the grace"
-                               : ""));
+    std::vector<std::tuple<int, uint64_t, absl::Duration>> failed;
+    {
+      absl::MutexLock lock(&mu_);
+      const absl::Time now = absl::Now();
+      for (auto it = pending_.begin(); it != pending_.end();) {
+        const Pending& p = it->second;
+        if (seat_bots_[p.seat] == bot && p.conn <= last_conn) {
+          failed.emplace_back(p.seat, it->first, now - p.sent);
+          it = pending_.erase(it);
+        } else {
+          ++it;
+        }
       }
+    }
+    for (const auto& [seat, id, waited] : failed) {
+      Fail(seat, id, v1::FAULT_KIND_DISCONNECTED,
+           absl::StrCat("stream to bot ", bot, " ended",
+                        hub_->options_.reconnect_grace > absl::ZeroDuration()
+                            ? " and it did not come back within the grace"
+                            : ""),
+           waited);
     }
   }
 
@@ -573,32 +583,37 @@ class HubMatchLink {
     uint64_t conn = 0;  // 0: waiting for the bot to come back
     int num_legal = 0;
     absl::Time sent;
-    bool done = false;
-    SeatReply reply;
   };
 
-  void Fault(Pending& p, v1::FaultKind kind, std::string detail)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    p.done = true;
-    p.reply.ok = false;
-    p.reply.fault = kind;
-    p.reply.detail = std::move(detail);
-    p.reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
-    cv_.SignalAll();
+  // The seat's MatchStart.
+  void StartFor(int seat, v1::RefereeMessage* msg) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    StartFor(seat, msg->mutable_match_start());
+  }
+  void StartFor(int seat, v1::MatchStart* start) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    *start = start_;
+    start->set_seat(seat);
+  }
+
+  // Hands a fault to the match (not under mu_).
+  void Fail(int seat, uint64_t decision_id, v1::FaultKind kind,
+            std::string detail, absl::Duration waited) {
+    SeatReply r;
+    r.fault = kind;
+    r.detail = std::move(detail);
+    r.think_us = absl::ToInt64Microseconds(waited);
+    Deliver(seat, decision_id, std::move(r));
   }
 
   BotHub* const hub_;
   const std::string match_id_;
   const std::vector<std::string> seat_bots_;
   absl::Mutex mu_;
-  absl::CondVar cv_;
   std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
-  std::vector<v1::MatchStart> starts_ ABSL_GUARDED_BY(mu_);
+  v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
-  // Per seat: every event it was sent, and its latest request.
-  std::vector<std::string> seen_events_ ABSL_GUARDED_BY(mu_);   // serialized
-  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);  // serialized
+  // Per seat: its latest request (serialized) and its decision id.
+  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
@@ -608,19 +623,20 @@ namespace {
 // What a match holds: forwards to the shared link and unregisters it.
 class LinkHandle : public SeatLink {
  public:
-  LinkHandle(BotHub* hub, std::shared_ptr<HubMatchLink> link,
-             std::function<void()> on_close)
+  LinkHandle(std::shared_ptr<HubMatchLink> link, std::function<void()> on_close)
       : link_(std::move(link)), on_close_(std::move(on_close)) {}
   ~LinkHandle() override { on_close_(); }
+  void set_listener(std::weak_ptr<Listener> listener) override {
+    link_->set_listener(std::move(listener));
+  }
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
   void Send(int seat, OutMessage message, int num_legal) override {
     link_->Send(seat, std::move(message), num_legal);
   }
-  SeatReply Await(int seat, uint64_t decision_id,
-                  absl::Time deadline) override {
-    return link_->Await(seat, decision_id, deadline);
+  void Withdraw(int seat, uint64_t decision_id) override {
+    link_->Withdraw(seat, decision_id);
   }
   void End(int seat, const v1::MatchEnd& end) override {
     link_->End(seat, end);
@@ -1029,7 +1045,7 @@ std::unique_ptr<SeatLink> BotHub::NewMatchLink(
     }
     links_[match_id] = link;
   }
-  return std::make_unique<LinkHandle>(this, link,
+  return std::make_unique<LinkHandle>(link,
                                       [this, match_id] { RemoveLink(match_id); });
 }
 

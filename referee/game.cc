@@ -1,8 +1,18 @@
 #include "referee/game.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace arena {
+
+void State::DiscardEventsBefore(size_t first_kept) {
+  if (first_kept <= discarded_) return;
+  const size_t n = std::min(first_kept - discarded_, events_.size());
+  if (2 * n < events_.size()) return;
+  events_.erase(events_.begin(), events_.begin() + static_cast<ptrdiff_t>(n));
+  discarded_ += n;
+}
 
 absl::Status CheckSeatCount(const GameInfo& info, int num_seats) {
   if (num_seats >= info.min_seats && num_seats <= info.max_seats) {

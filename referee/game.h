@@ -89,8 +89,19 @@ class State {
   // placements, higher_score_wins and detail.
   virtual v1::MatchResult Result() const = 0;
 
-  // Append-only log of everything that happened.
+  // The log of everything that happened, from event number
+  // events_discarded() on (0 unless a runner discards what it no longer
+  // needs): events()[i] is event number events_discarded() + i.
   const std::vector<LoggedEvent>& events() const { return events_; }
+  size_t events_discarded() const { return discarded_; }
+  // Event number of the next event logged.
+  size_t events_end() const { return discarded_ + events_.size(); }
+  // Lets the log forget the events numbered below `first_kept` (the match
+  // runner calls it once every seat has been sent them and the record holds
+  // them), so that a long match keeps a bounded tail. Amortised: they are
+  // erased only once they are at least half of the log (until then they
+  // stay, and events_discarded() says where events() starts).
+  void DiscardEventsBefore(size_t first_kept);
 
   // Game-specific constants for MatchStart (card catalogue and the like).
   virtual void FillRules(v1::Rules* rules) const = 0;
@@ -128,6 +139,7 @@ class State {
  private:
   int64_t decision_cap_ = 0;
   std::vector<LoggedEvent> events_;
+  size_t discarded_ = 0;  // events forgotten from the front of the log
 };
 
 class Game {

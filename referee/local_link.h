@@ -1,5 +1,6 @@
 // An in-process SeatLink: the seats' bots are functions called at once, on
-// the match's thread. For tests, simulations and benchmarks; the referee's
+// the match's thread, from inside Send (the answer is delivered before Send
+// returns). For tests, simulations and benchmarks; the referee's
 // network path is BotHub.
 //
 // A policy may return an index that is not legal (to test faults), or
@@ -9,7 +10,6 @@
 #define ARENA_REFEREE_LOCAL_LINK_H_
 
 #include <functional>
-#include <map>
 #include <vector>
 
 #include "referee/match_runner.h"
@@ -35,20 +35,16 @@ class LocalSeatLink : public SeatLink {
   void Send(int seat, OutMessage message, int) override {
     const v1::DecisionRequest& request = message->decision_request();
     if (tap_) tap_(seat, request);
-    answers_[request.decision_id()] = policy_(seat, starts_[seat], request);
-  }
-  SeatReply Await(int, uint64_t decision_id, absl::Time) override {
+    const int a = policy_(seat, starts_[seat], request);
     SeatReply r;
-    const int a = answers_[decision_id];
-    answers_.erase(decision_id);
     if (a == kNoAnswer) {
       r.fault = v1::FAULT_KIND_TIMEOUT;
       r.detail = "no answer (local policy)";
-      return r;
+    } else {
+      r.ok = true;
+      r.action = a;
     }
-    r.ok = true;
-    r.action = a;
-    return r;
+    Deliver(seat, request.decision_id(), std::move(r));
   }
   void End(int seat, const v1::MatchEnd& end) override {
     if (tap_) tap_(seat, end);
@@ -58,7 +54,6 @@ class LocalSeatLink : public SeatLink {
   Policy policy_;
   Tap tap_;
   std::vector<v1::MatchStart> starts_;
-  std::map<uint64_t, int> answers_;
 };
 
 }  // namespace arena

@@ -1,6 +1,12 @@
 #include "referee/match_runner.h"
 
+#include <algorithm>
+#include <queue>
+#include <thread>
+
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "referee/rng.h"
 #include "spdlog/spdlog.h"
@@ -8,29 +14,36 @@
 namespace arena {
 namespace {
 
-class Runner {
+class MatchImpl : public Match {
  public:
-  Runner(const Game& game, const MatchSpec& spec, SeatLink& link,
-         RecordWriter& records)
+  MatchImpl(const Game& game, MatchSpec spec, std::shared_ptr<SeatLink> link,
+            std::shared_ptr<RecordWriter> records, Done done)
       : game_(game),
-        spec_(spec),
-        link_(link),
-        records_(records),
+        spec_(std::move(spec)),
+        link_(std::move(link)),
+        records_(std::move(records)),
+        done_(std::move(done)),
         n_(game.num_seats()),
         event_cursor_(n_, 0),
-        decision_ms_(spec.time_control.decision_ms() > 0
-                         ? spec.time_control.decision_ms()
+        decision_ms_(spec_.time_control.decision_ms() > 0
+                         ? spec_.time_control.decision_ms()
                          : kDefaultDecisionMs),
-        fault_rng_(DeriveSeed(spec.seed, 1)) {}
+        fault_rng_(DeriveSeed(spec_.seed, 1)) {}
 
-  MatchOutcome Run() {
-    MatchOutcome outcome;
+  void Start() override {
+    auto self = std::static_pointer_cast<MatchImpl>(shared_from_this());
+    link_->set_listener(self);
+    self_ = self;  // the match keeps itself alive until Finish
+    {
+      absl::MutexLock lock(&mu_);
+      driving_ = true;
+    }
     cap_ = spec_.decision_cap > 0 ? spec_.decision_cap
                                   : game_.info().default_decision_cap;
     v1::RecordLine line;
     *line.mutable_header() = MakeHeader(game_, spec_);
-    commitment_ = line.header().seed_commitment();
-    const std::string header_digest = HeaderDigest(line.header());
+    header_digest_ = HeaderDigest(line.header());
+    const std::string commitment = line.header().seed_commitment();
     Write(line);
 
     state_ = game_.NewInitialState(spec_.seed);
@@ -43,109 +56,229 @@ class Runner {
     for (const auto& b : spec_.seat_bots) start.add_seat_bots(b);
     state_->FillRules(start.mutable_rules());
     start.mutable_time_control()->set_decision_ms(decision_ms_);
-    start.set_seed_commitment(commitment_);
+    start.set_seed_commitment(commitment);
     for (int s = 0; s < n_; ++s) {
       start.set_seat(s);
-      link_.Start(s, start);
+      link_->Start(s, start);
     }
     FlushEvents();
+    Drive();
+  }
 
-    v1::MatchResult result;
-    bool ended = false;
-    while (!state_->IsTerminal()) {
-      if (state_->step() >= cap_) {
-        result = state_->Result();
-        result.set_end_reason(v1::END_REASON_DECISION_CAP);
-        result.set_forfeit_seat(-1);
-        result.set_detail(absl::StrCat("decision cap of ", cap_,
-                                       " reached; ranked by tie-break"));
-        ended = true;
-        break;
+  bool OnReply(int seat, uint64_t decision_id, SeatReply reply) override {
+    {
+      absl::MutexLock lock(&mu_);
+      if (finished_) return false;
+      Slot* slot = nullptr;
+      for (Slot& sl : slots_) {
+        if (sl.decision_id == decision_id && sl.seat == seat) slot = &sl;
       }
-      if (!Step(&result)) {
-        ended = true;
-        break;
-      }
-      FlushEvents();
+      if (slot == nullptr || slot->answered) return false;
+      slot->answered = true;
+      slot->reply = std::move(reply);
+      if (--remaining_ > 0 || driving_) return true;
+      driving_ = true;
     }
-    if (!ended) {
-      result = state_->Result();
-      result.set_end_reason(v1::END_REASON_NORMAL);
-      result.set_forfeit_seat(-1);
-    }
-    result.set_decisions(state_->step());
-    result.set_higher_score_wins(game_.info().higher_score_wins);
-    result.mutable_reveal()->set_seed(spec_.seed);
-    result.mutable_reveal()->set_salt(spec_.seed_salt);
-    result.set_header_digest(header_digest);
-    line.Clear();
-    *line.mutable_result() = result;
-    Write(line);
+    Drive();
+    return true;
+  }
 
-    v1::MatchEnd end;
-    end.set_match_id(spec_.match_id);
-    *end.mutable_result() = result;
-    for (int s = 0; s < n_; ++s) {
-      end.set_seat(s);
-      link_.End(s, end);
+  absl::StatusOr<std::string> SentEvents(int seat) override {
+    if (seat < 0 || seat >= n_) return absl::InvalidArgumentError("no such seat");
+    absl::MutexLock lock(&record_mu_);
+    if (!write_status_.ok()) return write_status_;
+    if (records_ == nullptr) return absl::FailedPreconditionError("the match has ended");
+    auto lines = records_->ReadBack();
+    if (!lines.ok()) return lines.status();
+    // The record holds the actions, not what each seat was told: the match
+    // is played again from them (as verify does) up to the seat's cursor.
+    const size_t upto = sent_cursor_[seat];
+    std::unique_ptr<State> replay = game_.NewInitialState(spec_.seed);
+    replay->set_decision_cap(cap_);
+    std::vector<int> actions;
+    for (const v1::RecordLine& line : *lines) {
+      if (replay->events_end() >= upto) break;
+      if (!line.has_decision()) continue;
+      actions.clear();
+      for (const auto& sa : line.decision().actions()) actions.push_back(sa.action());
+      replay->Apply(actions);
     }
-    if (write_status_.ok()) write_status_ = records_.Finish();
-    if (!write_status_.ok()) {
-      spdlog::error("match {}: record not written whole: {}", spec_.match_id,
-                    write_status_.ToString());
+    if (replay->events_end() < upto) {
+      return absl::InternalError(absl::StrCat(
+          "match ", spec_.match_id, ": the record holds ", replay->events_end(),
+          " events, seat ", seat, " was sent ", upto));
     }
-    outcome.result = std::move(result);
-    outcome.faults = std::move(faults_);
-    outcome.record_status = write_status_;
-    outcome.record_path = records_.final_path();
-    return outcome;
+    v1::View view;
+    for (size_t i = 0; i < upto; ++i) {
+      if (const v1::Event* e = EventForSeat(replay->events()[i], seat)) {
+        *view.add_events() = *e;
+      }
+    }
+    return view.SerializeAsString();
   }
 
  private:
-  // One decision step. Returns false if the match ended by forfeit.
-  bool Step(v1::MatchResult* result) {
-    const std::vector<int> acting = state_->ActingSeats();
+  // One request of the step in progress (or a referee's only move).
+  struct Slot {
+    int seat = 0;
+    uint64_t decision_id = 0;  // 0: the referee's only move
+    int num_legal = 0;
+    bool answered = false;
+    bool timed_out = false;  // by the timer: the link still holds it open
+    SeatReply reply;
+  };
+
+  // Runs the match forward while it need not wait for a bot. The caller has
+  // set driving_ (under mu_); only the driving thread touches the state.
+  void Drive() {
+    auto self = shared_from_this();  // `done_` may drop the last owner
+    for (;;) {
+      if (step_open_) {
+        if (!ResolveStep()) break;  // forfeit
+        FlushEvents();
+        DiscardSentEvents();
+      }
+      if (state_->IsTerminal() || state_->step() >= cap_) break;
+      if (!BeginStep()) return;  // waiting for answers
+    }
+    Finish();
+  }
+
+  // Sends the step's requests. Returns false if the match now waits (and
+  // has released driving_), true if every answer is already in.
+  bool BeginStep() {
+    const std::vector<int>& acting = state_->ActingSeats();
     const int step = static_cast<int>(state_->step());
     const absl::Time sent = absl::Now();
     const absl::Time deadline = sent + absl::Milliseconds(decision_ms_);
-    actions_.assign(acting.size(), -1);
-    v1::RecordLine line;
-    v1::DecisionStep* ds = line.mutable_decision();
-    ds->set_step(step);
-    std::vector<uint64_t> ids(acting.size(), 0);
+    std::vector<Slot> slots(acting.size());
+    std::vector<OutMessage> out;
     for (size_t i = 0; i < acting.size(); ++i) {
-      const int seat = acting[i];
-      const int num = state_->NumLegalActions(seat);
-      if (num == 1 && spec_.auto_moves != v1::AUTO_MOVES_NONE) {
-        actions_[i] = 0;
+      Slot& sl = slots[i];
+      sl.seat = acting[i];
+      sl.num_legal = state_->NumLegalActions(sl.seat);
+      if (sl.num_legal == 1 && spec_.auto_moves != v1::AUTO_MOVES_NONE) {
+        sl.answered = true;
         continue;
       }
       OutMessage message;
       v1::DecisionRequest* request = message->mutable_decision_request();
       request->set_match_id(spec_.match_id);
-      request->set_seat(seat);
-      request->set_decision_id(ids[i] = ++next_decision_id_);
+      request->set_seat(sl.seat);
+      request->set_decision_id(sl.decision_id = ++next_decision_id_);
       request->set_step(step);
       request->set_deadline_ms(decision_ms_);
       request->set_simultaneous(acting.size() > 1);
-      AddEvents(seat, request->mutable_view());
-      state_->FillView(seat, request->mutable_view());
-      state_->FillLegalActions(seat, request->mutable_legal_actions());
-      link_.Send(seat, std::move(message), num);
+      AddEvents(sl.seat, request->mutable_view());
+      state_->FillView(sl.seat, request->mutable_view());
+      state_->FillLegalActions(sl.seat, request->mutable_legal_actions());
+      out.push_back(std::move(message));
     }
-    for (size_t i = 0; i < acting.size(); ++i) {
-      const int seat = acting[i];
+    // Who is asked, kept aside: once slots_ is published, answers fill it.
+    sends_.clear();
+    for (const Slot& sl : slots) {
+      if (sl.decision_id != 0) sends_.push_back({sl.seat, sl.num_legal});
+    }
+    bool arm = false;
+    {
+      absl::MutexLock lock(&mu_);
+      slots_ = std::move(slots);
+      remaining_ = static_cast<int>(out.size());
+      step_open_ = true;
+      step_sent_ = sent;
+      deadline_ = deadline;
+      if (!out.empty() && !timer_armed_) arm = timer_armed_ = true;
+    }
+    if (arm) ArmTimer(deadline);
+    for (size_t k = 0; k < out.size(); ++k) {
+      link_->Send(sends_[k].first, std::move(out[k]), sends_[k].second);
+    }
+    absl::MutexLock lock(&mu_);
+    if (remaining_ > 0) {
+      driving_ = false;
+      return false;
+    }
+    return true;
+  }
+
+  void ArmTimer(absl::Time when) {
+    std::weak_ptr<MatchImpl> weak =
+        std::static_pointer_cast<MatchImpl>(shared_from_this());
+    DeadlineTimer::Shared().At(when, [weak] {
+      if (auto m = weak.lock()) m->OnTimer();
+    });
+  }
+
+  // The timer fired: time out the open step's unanswered requests if its
+  // deadline has passed, else wait for it.
+  void OnTimer() {
+    absl::Time rearm = absl::InfiniteFuture();
+    bool drive = false;
+    {
+      absl::MutexLock lock(&mu_);
+      timer_armed_ = false;
+      if (finished_) return;
+      const absl::Time now = absl::Now();
+      if (!step_open_ || remaining_ == 0 || now < deadline_) {
+        // Not due: keep one entry, at the open step's deadline (or a full
+        // decision time from now while the match is between steps).
+        rearm = step_open_ && remaining_ > 0
+                    ? deadline_
+                    : now + absl::Milliseconds(decision_ms_);
+        timer_armed_ = true;
+      } else {
+        for (Slot& sl : slots_) {
+          if (sl.answered) continue;
+          sl.answered = true;
+          sl.timed_out = true;
+          sl.reply = SeatReply();
+          sl.reply.fault = v1::FAULT_KIND_TIMEOUT;
+          sl.reply.think_us = absl::ToInt64Microseconds(now - step_sent_);
+          sl.reply.detail = absl::StrCat(
+              "no answer within ", absl::FormatDuration(absl::Milliseconds(decision_ms_)));
+        }
+        remaining_ = 0;
+        if (!driving_) drive = driving_ = true;
+      }
+    }
+    if (rearm != absl::InfiniteFuture()) {
+      ArmTimer(rearm);
+      return;
+    }
+    if (drive) Drive();
+  }
+
+  // Resolves the open step from its answers. Returns false if the match
+  // ended by forfeit.
+  bool ResolveStep() {
+    std::vector<Slot> slots;
+    {
+      absl::MutexLock lock(&mu_);
+      slots = std::move(slots_);
+      slots_.clear();
+      step_open_ = false;
+    }
+    const int step = static_cast<int>(state_->step());
+    actions_.assign(slots.size(), -1);
+    v1::RecordLine line;
+    v1::DecisionStep* ds = line.mutable_decision();
+    ds->set_step(step);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      Slot& sl = slots[i];
+      const int seat = sl.seat;
       v1::SeatAction* sa = ds->add_actions();
       sa->set_seat(seat);
-      if (ids[i] == 0) {
+      if (sl.decision_id == 0) {
+        actions_[i] = 0;
         sa->set_action(0);
         sa->set_source(v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE);
         sa->set_label(state_->ActionLabel(seat, 0));
         continue;
       }
-      sa->set_decision_id(ids[i]);
-      const int num = state_->NumLegalActions(seat);
-      SeatReply reply = link_.Await(seat, ids[i], deadline);
+      sa->set_decision_id(sl.decision_id);
+      if (sl.timed_out) link_->Withdraw(seat, sl.decision_id);
+      const int num = sl.num_legal;
+      SeatReply& reply = sl.reply;
       if (reply.ok && (reply.action < 0 || reply.action >= num)) {
         reply.ok = false;
         reply.fault = v1::FAULT_KIND_ILLEGAL;
@@ -184,11 +317,12 @@ class Runner {
       f->set_fault(reply.fault);
       f->set_detail(detail);
       Write(fl);
-      *result = ForfeitResult(*state_, seat,
-                              absl::StrCat("seat ", seat, " (",
-                                           spec_.seat_bots[seat],
-                                           ") forfeited at step ", step, ": ",
-                                           detail));
+      forfeit_ = ForfeitResult(*state_, seat,
+                               absl::StrCat("seat ", seat, " (",
+                                            spec_.seat_bots[seat],
+                                            ") forfeited at step ", step, ": ",
+                                            detail));
+      forfeited_ = true;
       return false;
     }
     Write(line);
@@ -196,46 +330,140 @@ class Runner {
     return true;
   }
 
+  void Finish() {
+    {
+      absl::MutexLock lock(&mu_);
+      finished_ = true;
+      slots_.clear();
+    }
+    v1::MatchResult result;
+    if (forfeited_) {
+      result = std::move(forfeit_);
+    } else if (!state_->IsTerminal()) {
+      result = state_->Result();
+      result.set_end_reason(v1::END_REASON_DECISION_CAP);
+      result.set_forfeit_seat(-1);
+      result.set_detail(absl::StrCat("decision cap of ", cap_,
+                                     " reached; ranked by tie-break"));
+    } else {
+      result = state_->Result();
+      result.set_end_reason(v1::END_REASON_NORMAL);
+      result.set_forfeit_seat(-1);
+    }
+    result.set_decisions(state_->step());
+    result.set_higher_score_wins(game_.info().higher_score_wins);
+    result.mutable_reveal()->set_seed(spec_.seed);
+    result.mutable_reveal()->set_salt(spec_.seed_salt);
+    result.set_header_digest(header_digest_);
+    v1::RecordLine line;
+    *line.mutable_result() = result;
+    Write(line);
+
+    v1::MatchEnd end;
+    end.set_match_id(spec_.match_id);
+    *end.mutable_result() = result;
+    for (int s = 0; s < n_; ++s) {
+      end.set_seat(s);
+      link_->End(s, end);
+    }
+    // The link and the writer go before `done`: once it has run, the
+    // caller may tear down what they use (the hub, the records folder).
+    link_.reset();
+    MatchOutcome outcome;
+    {
+      absl::MutexLock lock(&record_mu_);
+      if (write_status_.ok()) write_status_ = records_->Finish();
+      outcome.record_status = write_status_;
+      outcome.record_path = records_->final_path();
+      records_.reset();
+    }
+    if (!outcome.record_status.ok()) {
+      spdlog::error("match {}: record not written whole: {}", spec_.match_id,
+                    outcome.record_status.ToString());
+    }
+    state_.reset();  // nothing of the match is needed any more
+    outcome.result = std::move(result);
+    outcome.faults = std::move(faults_);
+    Done done = std::move(done_);
+    done_ = nullptr;
+    if (done) done(std::move(outcome));
+    self_.reset();  // the caller of Drive still holds a reference
+  }
+
   void AddEvents(int seat, v1::View* view) {
     const auto& events = state_->events();
-    for (size_t i = event_cursor_[seat]; i < events.size(); ++i) {
-      if (const v1::Event* e = EventForSeat(events[i], seat)) {
+    const size_t base = state_->events_discarded();
+    for (size_t i = event_cursor_[seat]; i < base + events.size(); ++i) {
+      if (const v1::Event* e = EventForSeat(events[i - base], seat)) {
         *view->add_events() = *e;
       }
     }
-    event_cursor_[seat] = events.size();
+    event_cursor_[seat] = base + events.size();
+    absl::MutexLock lock(&record_mu_);
+    sent_cursor_[seat] = event_cursor_[seat];
   }
 
   void FlushEvents() {
     const auto& events = state_->events();
+    const size_t base = state_->events_discarded();
     v1::RecordLine line;
-    for (; recorded_events_ < events.size(); ++recorded_events_) {
-      *line.mutable_event() = ToRecordedEvent(events[recorded_events_], n_);
+    for (; recorded_events_ < base + events.size(); ++recorded_events_) {
+      *line.mutable_event() = ToRecordedEvent(events[recorded_events_ - base], n_);
       Write(line);
     }
   }
 
+  // Lets the state forget what every seat has been sent and the record holds.
+  void DiscardSentEvents() {
+    size_t keep = recorded_events_;
+    for (size_t c : event_cursor_) keep = std::min(keep, c);
+    state_->DiscardEventsBefore(keep);
+  }
+
   void Write(const v1::RecordLine& line) {
+    absl::MutexLock lock(&record_mu_);
     if (!write_status_.ok()) return;
-    write_status_ = records_.Append(line);
+    write_status_ = records_->Append(line);
   }
 
   const Game& game_;
-  const MatchSpec& spec_;
-  SeatLink& link_;
-  RecordWriter& records_;
+  const MatchSpec spec_;
+  std::shared_ptr<SeatLink> link_;  // the driving thread's; reset at the end
+  std::shared_ptr<RecordWriter> records_ ABSL_GUARDED_BY(record_mu_);
+  Done done_;
+  std::shared_ptr<MatchImpl> self_;  // from Start until Finish
   const int n_;
+  // The driving thread's (one at a time, handed over under mu_).
   int64_t cap_ = 0;
   std::unique_ptr<State> state_;
-  std::vector<size_t> event_cursor_;
+  std::vector<size_t> event_cursor_;  // event number each seat was sent up to
   const int64_t decision_ms_;  // the time control's, or the default
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;
+  std::vector<std::pair<int, int>> sends_;  // (seat, legal actions) asked
   std::vector<SeatFault> faults_;
   Rng fault_rng_;
-  std::string commitment_;
-  absl::Status write_status_;
+  std::string header_digest_;
+  bool forfeited_ = false;
+  v1::MatchResult forfeit_;
+
+  // Answers and the hand-over of the driving thread.
+  absl::Mutex mu_;
+  std::vector<Slot> slots_ ABSL_GUARDED_BY(mu_);
+  int remaining_ ABSL_GUARDED_BY(mu_) = 0;
+  bool step_open_ ABSL_GUARDED_BY(mu_) = false;
+  bool driving_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool timer_armed_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time step_sent_ ABSL_GUARDED_BY(mu_);
+  absl::Time deadline_ ABSL_GUARDED_BY(mu_);
+
+  // The record, also read back for a resync.
+  absl::Mutex record_mu_;
+  absl::Status write_status_ ABSL_GUARDED_BY(record_mu_);
+  std::vector<size_t> sent_cursor_ ABSL_GUARDED_BY(record_mu_) =
+      std::vector<size_t>(n_, 0);
 };
 
 }  // namespace
@@ -313,10 +541,85 @@ v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
   return h;
 }
 
+Match::~Match() = default;
+
+std::shared_ptr<Match> Match::Create(const Game& game, MatchSpec spec,
+                                     std::shared_ptr<SeatLink> link,
+                                     std::shared_ptr<RecordWriter> records,
+                                     Done done) {
+  // Not make_shared: the deadline timer may hold a weak reference for up to
+  // a decision time after the match, which would pin the whole object.
+  return std::shared_ptr<Match>(new MatchImpl(
+      game, std::move(spec), std::move(link), std::move(records), std::move(done)));
+}
+
 MatchOutcome RunMatch(const Game& game, const MatchSpec& spec, SeatLink& link,
                       RecordWriter& records) {
-  Runner runner(game, spec, link, records);
-  return runner.Run();
+  absl::Notification finished;
+  MatchOutcome outcome;
+  // The caller owns the link and the writer: borrowed, not deleted.
+  auto match = Match::Create(
+      game, spec, std::shared_ptr<SeatLink>(&link, [](SeatLink*) {}),
+      std::shared_ptr<RecordWriter>(&records, [](RecordWriter*) {}),
+      [&](MatchOutcome o) {
+        outcome = std::move(o);
+        finished.Notify();
+      });
+  match->Start();
+  finished.WaitForNotification();
+  return outcome;
+}
+
+struct DeadlineTimer::Impl {
+  struct Entry {
+    absl::Time when;
+    uint64_t seq;
+    std::function<void()> fn;
+    bool operator>(const Entry& o) const {
+      return when != o.when ? when > o.when : seq > o.seq;
+    }
+  };
+  absl::Mutex mu;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap
+      ABSL_GUARDED_BY(mu);
+  uint64_t seq ABSL_GUARDED_BY(mu) = 0;
+  absl::CondVar wake;
+
+  void Loop() {
+    absl::MutexLock lock(&mu);
+    for (;;) {
+      if (heap.empty()) {
+        wake.Wait(&mu);
+        continue;
+      }
+      const absl::Time next = heap.top().when;
+      if (absl::Now() < next) {
+        wake.WaitWithDeadline(&mu, next);
+        continue;
+      }
+      std::function<void()> fn = std::move(const_cast<Entry&>(heap.top()).fn);
+      heap.pop();
+      mu.Unlock();
+      fn();
+      mu.Lock();
+    }
+  }
+};
+
+DeadlineTimer::DeadlineTimer() : impl_(new Impl) {
+  std::thread([impl = impl_] { impl->Loop(); }).detach();
+}
+
+DeadlineTimer& DeadlineTimer::Shared() {
+  static DeadlineTimer* const timer = new DeadlineTimer;
+  return *timer;
+}
+
+void DeadlineTimer::At(absl::Time when, std::function<void()> fn) {
+  absl::MutexLock lock(&impl_->mu);
+  const bool earliest = impl_->heap.empty() || when < impl_->heap.top().when;
+  impl_->heap.push({when, impl_->seq++, std::move(fn)});
+  if (earliest) impl_->wake.Signal();
 }
 
 }  // namespace arena

@@ -9,7 +9,7 @@
 // with mode 0600 and the hidden folder with 0700, so that nobody but the
 // organiser reads a match while it runs (docs/security.md).
 //
-// Thread safety: a RecordWriter belongs to one match (one thread).
+// Thread safety: a RecordWriter belongs to one match; calls must not overlap.
 #ifndef ARENA_REFEREE_RECORD_H_
 #define ARENA_REFEREE_RECORD_H_
 
@@ -44,6 +44,10 @@ class RecordWriter {
   absl::Status Append(const v1::RecordLine& line);
   // Flushes and renames the file to its final name.
   absl::Status Finish();
+  // Every line written so far, read back from the file (flushed first; for a
+  // compressed record the current zstd block is ended). For a resync: the
+  // match keeps nothing per decision in memory, the file has it all.
+  absl::StatusOr<std::vector<v1::RecordLine>> ReadBack();
 
   // Every line written so far, when kept in memory (no dir).
   const std::vector<std::string>& lines() const { return lines_; }

@@ -188,25 +188,21 @@ void BM_PlayoutViews(benchmark::State& st) {
 // A SeatLink whose bots answer at once with a random legal index.
 class InstantLink : public arena::SeatLink {
  public:
-  explicit InstantLink(int seats) : answer_(seats, 0), rng_(7) {}
+  explicit InstantLink(int seats) : rng_(7) {}
   void Start(int, const arena::v1::MatchStart&) override {}
-  void Send(int seat, arena::OutMessage,
+  void Send(int seat, arena::OutMessage message,
             int num_legal_actions) override {
-    answer_[seat] = static_cast<int>(
-        rng_.Uniform(static_cast<uint32_t>(num_legal_actions)));
-    ++sent_;
-  }
-  arena::SeatReply Await(int seat, uint64_t, absl::Time) override {
     arena::SeatReply r;
     r.ok = true;
-    r.action = answer_[seat];
-    return r;
+    r.action = static_cast<int>(
+        rng_.Uniform(static_cast<uint32_t>(num_legal_actions)));
+    ++sent_;
+    Deliver(seat, message->decision_request().decision_id(), std::move(r));
   }
   void End(int, const arena::v1::MatchEnd&) override {}
   int64_t sent() const { return sent_; }
 
  private:
-  std::vector<int> answer_;
   arena::Rng rng_;
   int64_t sent_ = 0;
 };

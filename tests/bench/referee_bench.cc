@@ -564,29 +564,104 @@ Row RunFloor(const std::string& name, int streams,
 
 // ---------------------------------------------------------------- the referee
 
-// Counts the decisions answered, around the hub's link.
+// Counts the decisions answered, around the hub's link: the link delivers
+// to this listener, which counts and passes the answer on to the match.
 class CountingLink : public SeatLink {
  public:
   CountingLink(std::unique_ptr<SeatLink> link, std::atomic<int64_t>* answered,
                std::atomic<int64_t>* faults)
       : link_(std::move(link)), answered_(answered), faults_(faults) {}
+  void set_listener(std::weak_ptr<Listener> match) override {
+    counter_ = std::make_shared<Counter>(std::move(match), answered_, faults_);
+    link_->set_listener(counter_);
+  }
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
   void Send(int seat, OutMessage message, int num) override {
     link_->Send(seat, std::move(message), num);
   }
-  SeatReply Await(int seat, uint64_t id, absl::Time deadline) override {
-    SeatReply r = link_->Await(seat, id, deadline);
-    (r.ok ? answered_ : faults_)->fetch_add(1, std::memory_order_relaxed);
-    return r;
-  }
+  void Withdraw(int seat, uint64_t id) override { link_->Withdraw(seat, id); }
   void End(int seat, const v1::MatchEnd& end) override { link_->End(seat, end); }
 
  private:
+  class Counter : public Listener {
+   public:
+    Counter(std::weak_ptr<Listener> match, std::atomic<int64_t>* answered,
+            std::atomic<int64_t>* faults)
+        : match_(std::move(match)), answered_(answered), faults_(faults) {}
+    bool OnReply(int seat, uint64_t id, SeatReply r) override {
+      (r.ok ? answered_ : faults_)->fetch_add(1, std::memory_order_relaxed);
+      auto m = match_.lock();
+      return m != nullptr && m->OnReply(seat, id, std::move(r));
+    }
+    absl::StatusOr<std::string> SentEvents(int seat) override {
+      auto m = match_.lock();
+      if (m == nullptr) return absl::FailedPreconditionError("match over");
+      return m->SentEvents(seat);
+    }
+
+   private:
+    std::weak_ptr<Listener> match_;
+    std::atomic<int64_t>* answered_;
+    std::atomic<int64_t>* faults_;
+  };
   std::unique_ptr<SeatLink> link_;
+  std::shared_ptr<Counter> counter_;
   std::atomic<int64_t>* answered_;
   std::atomic<int64_t>* faults_;
+};
+
+// Keeps `concurrency` matches live, each started as soon as one ends, the
+// way arena/tournament.cc does: this one thread starts matches and waits;
+// the matches themselves run on gRPC's threads and the deadline timer.
+class MatchDriver {
+ public:
+  using Factory = std::function<std::shared_ptr<Match>(
+      int64_t index, Match::Done done)>;
+  MatchDriver(int concurrency, Factory factory)
+      : concurrency_(concurrency), factory_(std::move(factory)) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  // Starts no more matches and waits for the live ones.
+  void Stop() {
+    {
+      absl::MutexLock lock(&mu_);
+      stop_ = true;
+      auto idle = [this] { return live_ == 0; };
+      mu_.Await(absl::Condition(&idle));
+    }
+    thread_.join();
+  }
+  int64_t finished() const { return finished_.load(); }
+  int64_t bad_records() const { return bad_records_.load(); }
+
+ private:
+  void Loop() {
+    for (int64_t i = 0;; ++i) {
+      {
+        absl::MutexLock lock(&mu_);
+        auto room = [this] { return stop_ || live_ < concurrency_; };
+        mu_.Await(absl::Condition(&room));
+        if (stop_) return;
+        ++live_;
+      }
+      factory_(i, [this](MatchOutcome out) {
+        if (!out.record_status.ok()) bad_records_.fetch_add(1);
+        if (!out.record_path.empty()) unlink(out.record_path.c_str());
+        finished_.fetch_add(1);
+        absl::MutexLock lock(&mu_);
+        --live_;
+      })->Start();
+    }
+  }
+  const int concurrency_;
+  const Factory factory_;
+  absl::Mutex mu_;
+  int live_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<int64_t> finished_{0}, bad_records_{0};
+  std::thread thread_;
 };
 
 std::string MakeRecordsDir(const std::string& base) {
@@ -626,11 +701,11 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
   }
   const std::string dir = MakeRecordsDir(records_base);
 
-  std::atomic<int64_t> answered{0}, faults{0}, finished{0};
-  std::atomic<bool> stop{false};
+  std::atomic<int64_t> answered{0}, faults{0};
   const int64_t heap_idle_start = HeapInUse();
   const int64_t rss_idle_start = RssBytes();
-  auto runner = [&](int t) {
+  MatchDriver driver(matches, [&](int64_t i, Match::Done done) {
+    const int t = static_cast<int>(i % matches);
     MatchSpec spec;
     spec.game_name = "quasenbo";
     spec.options = GameOptions();
@@ -640,26 +715,19 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
     spec.time_control.set_decision_ms(60000);
     spec.fault_policy = v1::FAULT_POLICY_FORFEIT;
     spec.auto_moves = v1::AUTO_MOVES_NONE;
-    for (int i = 0; !stop.load(); ++i) {
-      spec.match_id = absl::StrFormat("quasenbo-s%d-%06d", t, i);
-      spec.seed = DeriveSeed(static_cast<uint64_t>(t), static_cast<uint64_t>(i));
-      auto writer = RecordWriter::Open(dir, spec.match_id);
-      if (!writer.ok()) {
-        std::fprintf(stderr, "%s\n", writer.status().ToString().c_str());
-        std::exit(1);
-      }
-      MatchOutcome out;
-      {
-        CountingLink link(hub.NewMatchLink(spec.match_id, spec.seat_bots),
-                          &answered, &faults);
-        out = RunMatch(game, spec, link, **writer);
-      }
-      if (!out.record_path.empty()) unlink(out.record_path.c_str());
-      finished.fetch_add(1);
+    spec.match_id = absl::StrFormat("quasenbo-s%d-%06d", t, i);
+    spec.seed = DeriveSeed(static_cast<uint64_t>(t), static_cast<uint64_t>(i));
+    auto writer = RecordWriter::Open(dir, spec.match_id);
+    if (!writer.ok()) {
+      std::fprintf(stderr, "%s\n", writer.status().ToString().c_str());
+      std::exit(1);
     }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < matches; ++t) threads.emplace_back(runner, t);
+    auto link = std::make_shared<CountingLink>(
+        hub.NewMatchLink(spec.match_id, spec.seat_bots), &answered, &faults);
+    return Match::Create(game, spec, link,
+                         std::shared_ptr<RecordWriter>(*std::move(writer)),
+                         std::move(done));
+  });
 
   double heap_sum = 0, rss_sum = 0;
   int n_samples = 0;
@@ -669,11 +737,10 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
     rss_sum += RssBytes();
     ++n_samples;
   });
-  const int64_t finished_in_window = finished.load();
-  stop = true;
-  for (auto& t : threads) t.join();
+  const int64_t finished_in_window = driver.finished();
+  driver.Stop();
   const int64_t heap_idle_end = HeapInUse();
-  row.faults = faults.load();
+  row.faults = faults.load() + driver.bad_records();
   row.matches = finished_in_window;
   if (n_samples > 0) {
     row.has_memory = true;
@@ -695,17 +762,16 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
 // use, so the peak of a match is known.
 class PeakLink : public SeatLink {
  public:
-  explicit PeakLink(int seats) : answer_(seats, 0), rng_(3) {}
+  explicit PeakLink(int seats) : rng_(3) {}
   void Start(int, const v1::MatchStart&) override {}
-  void Send(int seat, OutMessage, int num) override {
-    answer_[seat] = static_cast<int>(rng_.Uniform(static_cast<uint32_t>(num)));
+  void Send(int seat, OutMessage message, int num) override {
     peak_ = std::max(peak_, HeapInUse());
-  }
-  SeatReply Await(int seat, uint64_t, absl::Time) override {
     SeatReply r;
     r.ok = true;
-    r.action = answer_[seat];
-    return r;
+    r.action = static_cast<int>(rng_.Uniform(static_cast<uint32_t>(num)));
+    const uint64_t id = message->decision_request().decision_id();
+    message = OutMessage();  // as a transport frees it once written
+    Deliver(seat, id, std::move(r));
   }
   void End(int, const v1::MatchEnd&) override {
     peak_ = std::max(peak_, HeapInUse());
@@ -713,7 +779,6 @@ class PeakLink : public SeatLink {
   int64_t peak_ = 0;
 
  private:
-  std::vector<int> answer_;
   Rng rng_;
 };
 
