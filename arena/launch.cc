@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -126,7 +127,20 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
     ids.push_back({b.name(), b.token()});
   }
-  RaiseFdLimit();
+  const int64_t fd_limit = RaiseFdLimit();
+  {
+    // A live match holds its record file open; the bots' streams, the
+    // reserve below and the process's own files need a few hundred more.
+    const int64_t live = std::min<int64_t>(config.jobs(), config.matches());
+    const int64_t need = live + 2 * config.bots_size() + 256;
+    if (fd_limit > 0 && need > fd_limit) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "--jobs ", config.jobs(), " needs about ", need,
+          " open files (a record file per live match), but this process may "
+          "open only ", fd_limit, " (ulimit -n, hard limit); lower --jobs or "
+          "raise the limit"));
+    }
+  }
   FdReserve reserve(64);  // released for the standings
   auto credentials =
       ListenCredentials(options.listen, options.tls_cert, options.tls_key);

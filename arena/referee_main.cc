@@ -14,6 +14,7 @@
 
 #include <iostream>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -37,6 +38,10 @@ ABSL_FLAG(int64_t, connect_timeout_s, 300,
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "A standalone referee.\nUsage: referee --listen ADDR --config FILE");
+  // Debian's Abseil is built with the Mutex deadlock detector on: every Lock
+  // is looked up in a process-wide graph of lock order (GraphCycles showed in
+  // the referee's profile, docs/benchmarks.md). Tests keep it on.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::ParseCommandLine(argc, argv);
   ::umask(077);  // records, standings and secrets: the organiser's only
   if (absl::Status s = arena::SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {

@@ -564,6 +564,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   };
   absl::Mutex live_mu;
   int live = 0;                     // matches started and not yet booked
+  int peak_live = 0;                // the most matches live at once
   std::deque<Finished> finished;    // ended, to be booked by this thread
   auto book = [&](std::deque<Finished>& batch) {
     for (Finished& f : batch) {
@@ -657,7 +658,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       }
       {
         absl::MutexLock lock(&live_mu);
-        ++live;
+        peak_live = std::max(peak_live, ++live);
       }
       std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
       auto match = Match::Create(
@@ -671,6 +672,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
   }
   wait_below(1);
+  {
+    absl::MutexLock lock(&live_mu);
+    spdlog::info("{} matches played, at most {} of them at once", t, peak_live);
+  }
 
   auto st = BuildStandings(context, summaries);
   if (!st.ok()) return st.status();

@@ -61,7 +61,9 @@ struct TournamentHooks {
 // The records folder's subfolder for records a resume could not use.
 inline constexpr char kRejectedDir[] = ".rejected";
 
-inline constexpr int kMaxJobs = 1024;  // matches at a time
+// Matches at a time. A live match is a state machine (no thread of its
+// own): what bounds it is memory (docs/benchmarks.md) and open files.
+inline constexpr int kMaxJobs = 16384;
 inline constexpr int kMaxBots = 4096;  // bots in one tournament
 
 // Bot names: 1 to 64 of [A-Za-z0-9_.-], not "." or "..". They name log

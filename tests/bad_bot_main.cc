@@ -2,15 +2,26 @@
 // like a bot should for a while, then crashes (exits) or hangs.
 //   bad_bot --mode=crash_after --n=3   exits with code 3 at its 4th decision
 //   bad_bot --mode=hang_after --n=3    stops answering after 3 decisions
+//   bad_bot --mode=hold_until --n=4096 answers nothing until it holds 4096
+//                                      open decisions at once (so that many
+//                                      matches are live at the same time),
+//                                      then answers them all, and every
+//                                      later one at once; exits 4 if the
+//                                      stream ends before it got there
 #include <cstdlib>
 #include <thread>
+#include <vector>
+
+#include <algorithm>
+#include <cstdio>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 
-ABSL_FLAG(std::string, mode, "crash_after", "crash_after or hang_after");
+ABSL_FLAG(std::string, mode, "crash_after",
+          "crash_after, hang_after or hold_until");
 ABSL_FLAG(int, n, 3, "decisions answered before misbehaving");
 
 int main(int argc, char** argv) {
@@ -28,6 +39,33 @@ int main(int argc, char** argv) {
   arena::v1::RefereeMessage m;
   int answered = 0;
   const std::string mode = absl::GetFlag(FLAGS_mode);
+  const size_t n = static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_n)));
+  auto answer = [&](const arena::v1::DecisionRequest& r) {
+    arena::v1::BotMessage d;
+    d.mutable_decision()->set_match_id(r.match_id());
+    d.mutable_decision()->set_decision_id(r.decision_id());
+    d.mutable_decision()->set_action_index(0);
+    return stream->Write(d);
+  };
+  if (mode == "hold_until") {
+    std::vector<arena::v1::DecisionRequest> held;
+    bool holding = true;
+    while (stream->Read(&m)) {
+      if (!m.has_decision_request()) continue;
+      if (!holding) {
+        answer(m.decision_request());
+        continue;
+      }
+      held.push_back(m.decision_request());
+      if (held.size() < n) continue;
+      std::fprintf(stderr, "bad_bot: holding %zu open decisions at once\n",
+                   held.size());
+      for (const auto& r : held) answer(r);
+      held.clear();
+      holding = false;
+    }
+    return holding ? 4 : 0;
+  }
   while (stream->Read(&m)) {
     if (!m.has_decision_request()) continue;
     if (answered >= absl::GetFlag(FLAGS_n)) {

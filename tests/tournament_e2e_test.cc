@@ -1,6 +1,7 @@
 // End to end: duplicate deals, gauntlets, exit codes, resume after kill -9,
 // and `arena gate`, with the real binaries.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +115,39 @@ TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
                       "/random_bot --bot b=", kBin, "/random_bot --records ", dir, "/a"));
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("already holds a tournament"));
+}
+
+// The reactor referee (issue 13): 4,096 matches live at the same time, on
+// the arena's fixed threads. The holder bot answers nothing until it holds
+// 4,096 open decisions, one per match, so every match is live at once; then
+// all of them finish, and every record verifies. If they were not all live
+// together, the holder would wait, every match would time out and forfeit.
+TEST(Tournament, FourThousandNinetySixMatchesAtOnceCompleteAndVerify) {
+  constexpr int kMatches = 4096;
+  struct rlimit rl;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &rl), 0);
+  if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < kMatches + 512) {
+    GTEST_SKIP() << "the open-file hard limit (" << rl.rlim_max
+                 << ") is below a record file per live match";
+  }
+  const std::string dir = FreshTempDir("4096");
+  Cmd r = Sh(absl::StrCat(
+      kBin, "/arena tournament --game quasenbo --games ", kMatches, " --jobs ",
+      kMatches, " --duplicate=false --decision_ms 120000 --progress=false",
+      " --bot holder='", kBin, "/bad_bot --mode=hold_until --n=", kMatches, "'",
+      " --bot steady=", kBin, "/random_bot --records ", dir));
+  ASSERT_EQ(r.code, 0) << r.output.substr(0, 4000);
+  EXPECT_THAT(r.output, HasSubstr(absl::StrCat(kMatches, " matches played, at most ",
+                                               kMatches, " of them at once")));
+  EXPECT_EQ(RecordFiles(dir).size(), static_cast<size_t>(kMatches));
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), kMatches);
+  for (const auto& row : st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output.substr(0, 4000);
+  EXPECT_THAT(v.output, HasSubstr(absl::StrCat(kMatches, " of ", kMatches,
+                                               " records verified")));
+  Sh("rm -rf " + dir);
 }
 
 // Starts `cmd` under /bin/sh as a child of this process.

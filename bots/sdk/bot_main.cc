@@ -1,6 +1,7 @@
 // The SDK's command-line entry point (flags live only in *_main.cc files).
 #include <cstdlib>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -20,6 +21,8 @@ int BotMain(int argc, char** argv, const std::string& name,
       "An arena bot. Connects to a referee and plays until it ends the "
       "stream.\nUsage: " + name + " [--address HOST:PORT] [--token T]");
   absl::ParseCommandLine(argc, argv);
+  // Debian's Abseil checks lock order on every Lock unless told not to.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   BotOptions options;
   options.address = absl::GetFlag(FLAGS_address);
   options.token = absl::GetFlag(FLAGS_token);

@@ -27,10 +27,13 @@
 //   mem               Heap per match, in process (no gRPC): the peak of
 //                     malloc'd bytes during a match over those before it.
 //
-// The bots run in a child process (this binary again, --role=bots): one
-// thread and one channel (own TCP connection) per bot, a minimal client that
-// answers each DecisionRequest at once with a random index. The floor's
-// clients are the same code, so floor and referee differ only in the server.
+// Each bot runs in a child process of its own (this binary again,
+// --role=bots), as arena runs each bot as its own program: one channel (own
+// TCP connection) and one stream, a minimal client that answers each
+// DecisionRequest at once with a random index. The floor's clients are the
+// same code, one process per stream, so floor and referee differ only in the
+// server. --bots_in_one_process puts every bot of a configuration in one
+// process, a thread each (what this benchmark did before).
 // With --sdk_bots the referee's bots are build/bin/random_bot processes
 // (bots/sdk) instead.
 //
@@ -100,6 +103,12 @@ ABSL_FLAG(bool, sdk_bots, false,
 ABSL_FLAG(std::string, role, "bench", "bench, or bots (internal)");
 ABSL_FLAG(std::string, address, "", "bots: the server's address");
 ABSL_FLAG(std::string, tokens, "", "bots: tokens, one stream each");
+ABSL_FLAG(int, rounds, 1,
+          "run the configurations this many times over, and summarise "
+          "(medians; each ratio against its own round's floor)");
+ABSL_FLAG(bool, bots_in_one_process, false,
+          "run every bot of a configuration in one process (a thread each) "
+          "instead of a process per bot");
 
 namespace arena {
 namespace {
@@ -246,17 +255,28 @@ int BotsMain() {
   return 0;
 }
 
-// Starts the bots for `tokens`: one child process with a thread per token,
-// or (sdk) one random_bot process per token.
+// Starts the bots for `tokens`: a child process per token (or, with
+// --bots_in_one_process, one child with a thread per token), or (sdk) one
+// random_bot process per token.
 std::vector<pid_t> StartBots(const std::string& address,
                              const std::vector<std::string>& tokens, bool sdk) {
   const std::string self = SelfExe();
   if (!sdk) {
-    return {Spawn(self,
-                  {"referee_bench", "--role=bots",
-                   absl::StrCat("--address=", address),
-                   absl::StrCat("--tokens=", absl::StrJoin(tokens, ","))},
-                  {})};
+    std::vector<std::vector<std::string>> groups;
+    if (absl::GetFlag(FLAGS_bots_in_one_process)) {
+      groups.push_back(tokens);
+    } else {
+      for (const auto& t : tokens) groups.push_back({t});
+    }
+    std::vector<pid_t> pids;
+    for (const auto& g : groups) {
+      pids.push_back(Spawn(self,
+                           {"referee_bench", "--role=bots",
+                            absl::StrCat("--address=", address),
+                            absl::StrCat("--tokens=", absl::StrJoin(g, ","))},
+                           {}));
+    }
+    return pids;
   }
   const std::string bot = self.substr(0, self.rfind('/')) + "/random_bot";
   std::vector<pid_t> pids;
@@ -835,6 +855,96 @@ MemoryResult MeasureMatchMemory(const Game& game, const std::string& dir,
 
 // ---------------------------------------------------------------- main
 
+// The floor of the same round at the same concurrency.
+const Row* FloorFor(const std::vector<Row>& rows, const Row& r) {
+  const std::string want = r.concurrency == 1 ? "floor1" : "floor64";
+  for (const Row& f : rows) {
+    if (f.config == want) return &f;
+  }
+  return nullptr;
+}
+
+bool IsCompared(const Row& r) {
+  return r.config.rfind("ref", 0) == 0 || r.config.rfind("handoff", 0) == 0;
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf("%-9s %5s %5s %9s %9s %8s %11s %8s %8s %8s %6s %9s %6s\n",
+              "config", "conc", "bots", "decisions", "per_s", "vs_floor",
+              "target", "srv_us/d", "sys_us/d", "own_us/d", "csw/d",
+              "bots_us/d", "faults");
+  for (const Row& r : rows) {
+    const bool is_ref = IsCompared(r);
+    const Row* floor = FloorFor(rows, r);
+    std::string ratio = "-", target = "-", own = "-";
+    if (is_ref && floor != nullptr && floor->per_second > 0) {
+      const double x = r.per_second / floor->per_second;
+      const double want = r.concurrency == 1 ? 0.80 : 0.70;
+      ratio = absl::StrFormat("%.0f%%", 100 * x);
+      target = r.config.rfind("ref", 0) == 0
+                   ? absl::StrFormat(">=%.0f%% %s", 100 * want,
+                                     x >= want ? "met" : "MISS")
+                   : "(diag)";
+      own = absl::StrFormat("%.1f", r.server_cpu_us - floor->server_cpu_us);
+    }
+    std::printf(
+        "%-9s %5d %5d %9lld %9.0f %8s %11s %8.1f %8.1f %8s %6.1f %9.1f %6lld\n",
+        r.config.c_str(), r.concurrency, r.bots,
+        static_cast<long long>(r.decisions), r.per_second, ratio.c_str(),
+        target.c_str(), r.server_cpu_us, r.server_sys_us, own.c_str(),
+        r.switches, r.bots_cpu_us, static_cast<long long>(r.faults));
+  }
+  std::printf(
+      "\nconc: streams (floor) or matches at once (ref). per_s: round trips "
+      "(floor) or decisions (ref) per second.\nsrv_us/d: CPU of this process "
+      "(server, hub, runners) per decision; own_us/d: srv_us/d minus the "
+      "floor's at the same concurrency (the referee's own work, target <= 10); "
+      "sys_us/d: the kernel's part of srv_us/d; csw/d: context switches of "
+      "this process per decision; bots_us/d: the bot process's CPU.\n");
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Per configuration over the rounds: the median rate, and each round's
+// ratio to that round's floor (median, min, max), the median own CPU.
+void PrintSummary(const std::vector<std::vector<Row>>& all) {
+  std::printf("\nOver %zu rounds (each ratio against the floor of its own round):\n",
+              all.size());
+  std::printf("%-9s %9s %18s %11s %14s %9s\n", "config", "per_s med",
+              "vs_floor med", "(min-max)", "own_us/d med", "target");
+  for (size_t i = 0; i < all.front().size(); ++i) {
+    std::vector<double> rate, ratio, own;
+    for (const auto& rows : all) {
+      if (i >= rows.size()) continue;
+      const Row& r = rows[i];
+      rate.push_back(r.per_second);
+      const Row* floor = FloorFor(rows, r);
+      if (IsCompared(r) && floor != nullptr && floor->per_second > 0) {
+        ratio.push_back(r.per_second / floor->per_second);
+        own.push_back(r.server_cpu_us - floor->server_cpu_us);
+      }
+    }
+    const Row& r = all.front()[i];
+    if (ratio.empty()) {
+      std::printf("%-9s %9.0f\n", r.config.c_str(), Median(rate));
+      continue;
+    }
+    const double want = r.concurrency == 1 ? 0.80 : 0.70;
+    const double med = Median(ratio);
+    std::printf("%-9s %9.0f %17.0f%% %5.0f-%3.0f%% %14.1f %9s\n",
+                r.config.c_str(), Median(rate), 100 * med,
+                100 * *std::min_element(ratio.begin(), ratio.end()),
+                100 * *std::max_element(ratio.begin(), ratio.end()), Median(own),
+                r.config.rfind("ref", 0) != 0 ? "(diag)"
+                : med >= want               ? "met"
+                                            : "MISS");
+  }
+}
+
 int BenchMain() {
   spdlog::set_level(spdlog::level::err);
   const auto game = MakeGame();
@@ -868,96 +978,69 @@ int BenchMain() {
               }());
   std::fflush(stdout);
 
-  std::vector<Row> rows;
-  const Row* floor1 = nullptr;
-  const Row* floor_many = nullptr;
   const std::vector<std::string> configs =
       absl::StrSplit(absl::GetFlag(FLAGS_configs), ',', absl::SkipEmpty());
-  rows.reserve(configs.size());
   const std::string records = absl::GetFlag(FLAGS_records_dir);
-  for (const std::string& c : configs) {
-    std::fprintf(stderr, "running %s ...\n", c.c_str());
-    const int s = game->num_seats();
-    if (c == "mem") {
-      const std::string dir = MakeRecordsDir(records);
-      const MemoryResult file = MeasureMatchMemory(*game, dir, 200);
-      if (!dir.empty()) rmdir(dir.c_str());
-      const MemoryResult mem = MeasureMatchMemory(*game, "", 200);
-      std::printf("Heap per match, in process (peak malloc'd bytes during a "
-                  "match over those before it; 200 matches, mean %.0f and max "
-                  "%lld decisions):\n",
-                  file.mean_decisions, static_cast<long long>(file.max_decisions));
-      std::printf("  records to a file (%s): mean peak %.1f KiB, max %.1f KiB; "
-                  "fit: %.1f KiB + %.0f B per decision\n",
-                  records.c_str(), file.mean_peak / 1024, file.max_peak / 1024.0,
-                  file.fixed / 1024, file.per_decision);
-      std::printf("  records in memory:     mean peak %.1f KiB, max %.1f KiB; "
-                  "fit: %.1f KiB + %.0f B per decision (the record's lines "
-                  "are kept)\n\n",
-                  mem.mean_peak / 1024, mem.max_peak / 1024.0, mem.fixed / 1024,
-                  mem.per_decision);
-      std::fflush(stdout);
-      continue;
+  const int rounds = std::max(1, absl::GetFlag(FLAGS_rounds));
+  std::vector<std::vector<Row>> all;  // per round
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<Row> rows;
+    rows.reserve(configs.size());
+    for (const std::string& c : configs) {
+      std::fprintf(stderr, "round %d: running %s ...\n", round + 1, c.c_str());
+      const int s = game->num_seats();
+      if (c == "mem") {
+        if (round > 0) continue;
+        const std::string dir = MakeRecordsDir(records);
+        const MemoryResult file = MeasureMatchMemory(*game, dir, 200);
+        if (!dir.empty()) rmdir(dir.c_str());
+        const MemoryResult mem = MeasureMatchMemory(*game, "", 200);
+        std::printf("Heap per match, in process (peak malloc'd bytes during a "
+                    "match over those before it; 200 matches, mean %.0f and max "
+                    "%lld decisions):\n",
+                    file.mean_decisions, static_cast<long long>(file.max_decisions));
+        std::printf("  records to a file (%s): mean peak %.1f KiB, max %.1f KiB; "
+                    "fit: %.1f KiB + %.0f B per decision\n",
+                    records.c_str(), file.mean_peak / 1024, file.max_peak / 1024.0,
+                    file.fixed / 1024, file.per_decision);
+        std::printf("  records in memory:     mean peak %.1f KiB, max %.1f KiB; "
+                    "fit: %.1f KiB + %.0f B per decision (the record's lines "
+                    "are kept)\n\n",
+                    mem.mean_peak / 1024, mem.max_peak / 1024.0, mem.fixed / 1024,
+                    mem.per_decision);
+        std::fflush(stdout);
+        continue;
+      }
+      if (c == "floor1") {
+        rows.push_back(RunFloor(c, 1, sample.request, false));
+      } else if (c == "floor64") {
+        rows.push_back(RunFloor(c, many, sample.request, false));
+      } else if (c == "handoff1") {
+        rows.push_back(RunFloor(c, 1, sample.request, true));
+      } else if (c == "handoff64") {
+        rows.push_back(RunFloor(c, many, sample.request, true));
+      } else if (c == "ref1") {
+        rows.push_back(RunReferee(c, *game, 1, s, records));
+      } else if (c == "ref1x1") {
+        rows.push_back(RunReferee(c, *game, 1, 1, records));
+      } else if (c == "ref64") {
+        rows.push_back(RunReferee(c, *game, many, many * s, records));
+      } else if (c == "ref64x2") {
+        rows.push_back(RunReferee(c, *game, many, s, records));
+      } else if (c == "ref1disk") {
+        rows.push_back(RunReferee(c, *game, 1, s, absl::GetFlag(FLAGS_disk_dir)));
+      } else {
+        std::fprintf(stderr, "unknown configuration %s\n", c.c_str());
+        return 2;
+      }
     }
-    if (c == "floor1") {
-      rows.push_back(RunFloor(c, 1, sample.request, false));
-      floor1 = &rows.back();
-    } else if (c == "floor64") {
-      rows.push_back(RunFloor(c, many, sample.request, false));
-      floor_many = &rows.back();
-    } else if (c == "handoff1") {
-      rows.push_back(RunFloor(c, 1, sample.request, true));
-    } else if (c == "handoff64") {
-      rows.push_back(RunFloor(c, many, sample.request, true));
-    } else if (c == "ref1") {
-      rows.push_back(RunReferee(c, *game, 1, s, records));
-    } else if (c == "ref1x1") {
-      rows.push_back(RunReferee(c, *game, 1, 1, records));
-    } else if (c == "ref64") {
-      rows.push_back(RunReferee(c, *game, many, many * s, records));
-    } else if (c == "ref64x2") {
-      rows.push_back(RunReferee(c, *game, many, s, records));
-    } else if (c == "ref1disk") {
-      rows.push_back(RunReferee(c, *game, 1, s, absl::GetFlag(FLAGS_disk_dir)));
-    } else {
-      std::fprintf(stderr, "unknown configuration %s\n", c.c_str());
-      return 2;
-    }
+    if (rounds > 1) std::printf("Round %d of %d:\n", round + 1, rounds);
+    PrintTable(rows);
+    std::fflush(stdout);
+    all.push_back(std::move(rows));
   }
-
-  std::printf("%-9s %5s %5s %9s %9s %8s %11s %8s %8s %8s %6s %9s %6s\n",
-              "config", "conc", "bots", "decisions", "per_s", "vs_floor",
-              "target", "srv_us/d", "sys_us/d", "own_us/d", "csw/d",
-              "bots_us/d", "faults");
-  for (const Row& r : rows) {
-    const bool is_ref = r.config.rfind("ref", 0) == 0 ||
-                        r.config.rfind("handoff", 0) == 0;
-    const Row* floor = r.concurrency == 1 ? floor1 : floor_many;
-    std::string ratio = "-", target = "-", own = "-";
-    if (is_ref && floor != nullptr && floor->per_second > 0) {
-      const double x = r.per_second / floor->per_second;
-      const double want = r.concurrency == 1 ? 0.80 : 0.70;
-      ratio = absl::StrFormat("%.0f%%", 100 * x);
-      target = r.config.rfind("ref", 0) == 0
-                   ? absl::StrFormat(">=%.0f%% %s", 100 * want,
-                                     x >= want ? "met" : "MISS")
-                   : "(diag)";
-      own = absl::StrFormat("%.1f", r.server_cpu_us - floor->server_cpu_us);
-    }
-    std::printf(
-        "%-9s %5d %5d %9lld %9.0f %8s %11s %8.1f %8.1f %8s %6.1f %9.1f %6lld\n",
-        r.config.c_str(), r.concurrency, r.bots,
-        static_cast<long long>(r.decisions), r.per_second, ratio.c_str(),
-        target.c_str(), r.server_cpu_us, r.server_sys_us, own.c_str(),
-        r.switches, r.bots_cpu_us, static_cast<long long>(r.faults));
-  }
-  std::printf(
-      "\nconc: streams (floor) or matches at once (ref). per_s: round trips "
-      "(floor) or decisions (ref) per second.\nsrv_us/d: CPU of this process "
-      "(server, hub, runners) per decision; own_us/d: srv_us/d minus the "
-      "floor's at the same concurrency (the referee's own work, target <= 10); "
-      "sys_us/d: the kernel's part of srv_us/d; csw/d: context switches of "
-      "this process per decision; bots_us/d: the bot process's CPU.\n");
+  if (rounds > 1) PrintSummary(all);
+  const std::vector<Row>& rows = all.back();
   bool any_mem = false;
   for (const Row& r : rows) {
     if (!r.has_memory || r.concurrency < 2) continue;
@@ -977,6 +1060,8 @@ int BenchMain() {
 }  // namespace arena
 
 int main(int argc, char** argv) {
+  // As arena and referee do (their *_main.cc): see docs/benchmarks.md.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::ParseCommandLine(argc, argv);
   if (absl::GetFlag(FLAGS_role) == "bots") return arena::BotsMain();
   return arena::BenchMain();
