@@ -5,6 +5,9 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
@@ -136,7 +139,6 @@ class MatchImpl : public Match {
       if (step_open_) {
         if (!ResolveStep()) break;  // forfeit
         FlushEvents();
-        DiscardSentEvents();
       }
       if (state_->IsTerminal() || state_->step() >= cap_) break;
       if (!BeginStep()) return;  // waiting for answers
@@ -355,17 +357,20 @@ class MatchImpl : public Match {
     result.mutable_reveal()->set_seed(spec_.seed);
     result.mutable_reveal()->set_salt(spec_.seed_salt);
     result.set_header_digest(header_digest_);
+    // One MatchResult, moved rather than copied (a Quodlibet partie's, with
+    // its score lines, is some 25 KiB in memory).
     v1::RecordLine line;
-    *line.mutable_result() = result;
+    line.mutable_result()->Swap(&result);
     Write(line);
-
     v1::MatchEnd end;
     end.set_match_id(spec_.match_id);
-    *end.mutable_result() = result;
+    end.mutable_result()->Swap(line.mutable_result());
+    line.Clear();
     for (int s = 0; s < n_; ++s) {
       end.set_seat(s);
       link_->End(s, end);
     }
+    result.Swap(end.mutable_result());
     // The link and the writer go before `done`: once it has run, the
     // caller may tear down what they use (the hub, the records folder).
     link_.reset();
@@ -390,34 +395,57 @@ class MatchImpl : public Match {
     self_.reset();  // the caller of Drive still holds a reference
   }
 
+  // The events `seat` may know since its previous request, as they were
+  // queued for it when they happened.
   void AddEvents(int seat, v1::View* view) {
-    const auto& events = state_->events();
-    const size_t base = state_->events_discarded();
-    for (size_t i = event_cursor_[seat]; i < base + events.size(); ++i) {
-      if (const v1::Event* e = EventForSeat(events[i - base], seat)) {
-        *view->add_events() = *e;
-      }
+    std::string& pending = pending_events_[seat];
+    if (!pending.empty() && !view->MergeFromString(pending)) {
+      spdlog::error("match {}: seat {}: queued events do not parse", spec_.match_id, seat);
     }
-    event_cursor_[seat] = base + events.size();
+    if (pending.capacity() > kKeptPendingBytes) {
+      std::string().swap(pending);  // a burst's buffer is not kept
+    } else {
+      pending.clear();
+    }
+    event_cursor_[seat] = recorded_events_;
     absl::MutexLock lock(&record_mu_);
     sent_cursor_[seat] = event_cursor_[seat];
   }
 
+  // Writes the state's new events to the record, queues for each seat what
+  // it may see of them (serialized, as View.events entries: a third of the
+  // size of the messages), and lets the state forget them. So the match
+  // keeps nothing per event beyond what a seat has not yet been sent.
   void FlushEvents() {
     const auto& events = state_->events();
     const size_t base = state_->events_discarded();
     v1::RecordLine line;
     for (; recorded_events_ < base + events.size(); ++recorded_events_) {
-      *line.mutable_event() = ToRecordedEvent(events[recorded_events_ - base], n_);
+      const LoggedEvent& e = events[recorded_events_ - base];
+      *line.mutable_event() = ToRecordedEvent(e, n_);
       Write(line);
+      // Each version (the event, its redaction) serialized once.
+      full_.clear();
+      redacted_.clear();
+      for (int seat = 0; seat < n_; ++seat) {
+        const v1::Event* seen = EventForSeat(e, seat);
+        if (seen == nullptr) continue;
+        std::string& bytes = seen == &e.event ? full_ : redacted_;
+        if (bytes.empty()) AppendViewEvent(*seen, &bytes);
+        pending_events_[seat].append(bytes);
+      }
     }
+    state_->DiscardEventsBefore(recorded_events_);
   }
 
-  // Lets the state forget what every seat has been sent and the record holds.
-  void DiscardSentEvents() {
-    size_t keep = recorded_events_;
-    for (size_t c : event_cursor_) keep = std::min(keep, c);
-    state_->DiscardEventsBefore(keep);
+  static void AppendViewEvent(const v1::Event& e, std::string* out) {
+    google::protobuf::io::StringOutputStream raw(out);
+    google::protobuf::io::CodedOutputStream coded(&raw);
+    coded.WriteTag(google::protobuf::internal::WireFormatLite::MakeTag(
+        v1::View::kEventsFieldNumber,
+        google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    coded.WriteVarint32(static_cast<uint32_t>(e.ByteSizeLong()));
+    e.SerializeWithCachedSizes(&coded);
   }
 
   void Write(const v1::RecordLine& line) {
@@ -437,6 +465,10 @@ class MatchImpl : public Match {
   int64_t cap_ = 0;
   std::unique_ptr<State> state_;
   std::vector<size_t> event_cursor_;  // event number each seat was sent up to
+  // Per seat: the events it may see and has not been sent yet, serialized.
+  std::vector<std::string> pending_events_ = std::vector<std::string>(n_);
+  static constexpr size_t kKeptPendingBytes = 16 * 1024;
+  std::string full_, redacted_;  // FlushEvents' buffers
   const int64_t decision_ms_;  // the time control's, or the default
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;

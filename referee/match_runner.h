@@ -18,10 +18,11 @@
 // SeatLink::Send when the link answers at once) or by the shared deadline
 // timer (one thread for every match, see DeadlineTimer). Nothing blocks while
 // a match waits, so thousands of matches live on a small fixed set of
-// threads. Memory is bounded whatever the match length: the state's event
-// log keeps only the events some seat has not yet been sent (or the record
-// not yet written), the record is streamed to its file, and a seat's
-// history for a resync is read back from that file.
+// threads. Memory is bounded whatever the match length: after every step the
+// state's new events are written to the record and queued, serialized, for
+// each seat that may see them (until its next request), and the state's log
+// is emptied; the record is streamed to its file, and a seat's history for a
+// resync is read back from that file.
 //
 // Thread safety: a Match may be driven from any thread; it serialises its own
 // work. RunMatch blocks its caller until the match is over.

@@ -89,7 +89,9 @@ ABSL_FLAG(std::string, configs,
           "configurations to run, in order");
 ABSL_FLAG(double, seconds, 3.0, "measured seconds per configuration");
 ABSL_FLAG(double, warmup, 0.5, "seconds of warm-up before measuring");
-ABSL_FLAG(int, seats, 2, "Quäsenbö seats");
+ABSL_FLAG(std::string, game, "quasenbo",
+          "the game the referee plays (the floor sends its mean request)");
+ABSL_FLAG(int, seats, 0, "seats (0: the game's default)");
 ABSL_FLAG(std::string, options, "", "game options, k=v,k=v");
 ABSL_FLAG(int, many, 64, "streams / matches of the *64 configurations");
 ABSL_FLAG(std::string, disk_dir, "/tmp",
@@ -310,7 +312,17 @@ const Options& GameOptions() {
 }
 
 std::unique_ptr<Game> MakeGame() {
-  auto g = CreateGame("quasenbo", GameOptions(), absl::GetFlag(FLAGS_seats));
+  const std::string name = absl::GetFlag(FLAGS_game);
+  int seats = absl::GetFlag(FLAGS_seats);
+  if (seats == 0) {
+    const GameInfo* info = FindGameInfo(name);
+    if (info == nullptr) {
+      std::fprintf(stderr, "unknown game %s\n", name.c_str());
+      std::exit(1);
+    }
+    seats = info->default_seats;
+  }
+  auto g = CreateGame(name, GameOptions(), seats);
   if (!g.ok()) {
     std::fprintf(stderr, "%s\n", g.status().ToString().c_str());
     std::exit(1);
@@ -338,7 +350,7 @@ RequestSample SampleRequests(const Game& game) {
       std::vector<int> actions;
       for (int seat : s->ActingSeats()) {
         v1::DecisionRequest r;
-        r.set_match_id(absl::StrFormat("quasenbo-s%d-%06d", 1, seed));
+        r.set_match_id(absl::StrFormat("%s-s%d-%06d", game.info().name, 1, seed));
         r.set_seat(seat);
         r.set_decision_id(++id);
         r.set_step(static_cast<int32_t>(s->step()));
@@ -727,7 +739,7 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
   MatchDriver driver(matches, [&](int64_t i, Match::Done done) {
     const int t = static_cast<int>(i % matches);
     MatchSpec spec;
-    spec.game_name = "quasenbo";
+    spec.game_name = game.info().name;
     spec.options = GameOptions();
     for (int s = 0; s < seats; ++s) {
       spec.seat_bots.push_back(ids[(t * seats + s) % num_bots].name);
@@ -735,7 +747,7 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
     spec.time_control.set_decision_ms(60000);
     spec.fault_policy = v1::FAULT_POLICY_FORFEIT;
     spec.auto_moves = v1::AUTO_MOVES_NONE;
-    spec.match_id = absl::StrFormat("quasenbo-s%d-%06d", t, i);
+    spec.match_id = absl::StrFormat("%s-s%d-%06d", spec.game_name, t, i);
     spec.seed = DeriveSeed(static_cast<uint64_t>(t), static_cast<uint64_t>(i));
     auto writer = RecordWriter::Open(dir, spec.match_id);
     if (!writer.ok()) {
@@ -814,14 +826,14 @@ MemoryResult MeasureMatchMemory(const Game& game, const std::string& dir,
                                 int n) {
   MemoryResult m;
   MatchSpec spec;
-  spec.game_name = "quasenbo";
+  spec.game_name = game.info().name;
   spec.options = GameOptions();
   for (int s = 0; s < game.num_seats(); ++s) spec.seat_bots.push_back(absl::StrCat("bot", s));
   spec.time_control.set_decision_ms(60000);
   spec.auto_moves = v1::AUTO_MOVES_NONE;
   double sum = 0, dsum = 0, ddsum = 0, dpsum = 0;
   for (int i = -3; i < n; ++i) {  // 3 matches of warm-up (lazy statics)
-    spec.match_id = absl::StrFormat("quasenbo-s9-%06d", i);
+    spec.match_id = absl::StrFormat("%s-s9-%06d", spec.game_name, i);
     spec.seed = DeriveSeed(9, static_cast<uint64_t>(i));
     PeakLink link(game.num_seats());
     const int64_t before = HeapInUse();
@@ -961,8 +973,9 @@ int BenchMain() {
       }
     }
   }
-  std::printf("referee_bench: quasenbo, %d seats, options {%s}\n",
-              game->num_seats(), absl::GetFlag(FLAGS_options).c_str());
+  std::printf("referee_bench: %s, %d seats, options {%s}\n",
+              game->info().name.c_str(), game->num_seats(),
+              absl::GetFlag(FLAGS_options).c_str());
   std::printf("machine: %s, %ld cores; measured %.1f s per configuration after "
               "%.1f s warm-up\n",
               cpu_model.c_str(), sysconf(_SC_NPROCESSORS_ONLN),

@@ -356,7 +356,7 @@ TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
            {absl::StrCat("--bot $'\\xff\\xfe=", ok_bot, "' --bot b=", ok_bot), "is not valid"},
            {absl::StrCat("--bot '", std::string(65, 'n'), "=", ok_bot, "' --bot b=", ok_bot),
             "is not valid"},
-           {absl::StrCat("--jobs 100000", bots), "at most 1024"},
+           {absl::StrCat("--jobs 100000", bots), "at most 16384"},
            {absl::StrCat("--sandbox maybe", bots), "use bwrap or none"},
            {absl::StrCat("--bot_memory_mb 0", bots), "--bot_memory_mb=0"},
            {absl::StrCat("--seed 3 --secret_file ", dir, "/s", bots), "not both"},
@@ -369,6 +369,15 @@ TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
     EXPECT_THAT(r.output, Not(HasSubstr("started bot"))) << c.args;
   }
   EXPECT_FALSE(std::filesystem::exists(dir + "/../x"));
+  // More live matches than open files allow (a record file each) is refused
+  // before any bot starts, naming the limit.
+  Cmd r = Sh(absl::StrCat("cd ", dir, " && ulimit -n 1024 && ", kBin,
+                          "/arena tournament --games 4000 --jobs 4000 --game quasenbo",
+                          " --records ", dir, "/never", bots));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("open files"));
+  EXPECT_THAT(r.output, HasSubstr("only 1024"));
+  EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
 
   // An asset file over 1 MiB is refused without echoing it.
   const std::string big = dir + "/big.textproto";
