@@ -129,14 +129,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   const int64_t fd_limit = RaiseFdLimit();
   {
-    // A live match holds its record file open; the bots' streams, the
-    // reserve below and the process's own files need a few hundred more.
+    // A live match holds two files open (its record and what its seats were
+    // sent, for a resync); the bots' streams, the reserve below and the
+    // process's own files need a few hundred more.
     const int64_t live = std::min<int64_t>(config.jobs(), config.matches());
-    const int64_t need = live + 2 * config.bots_size() + 256;
+    const int64_t need = 2 * live + 2 * config.bots_size() + 256;
     if (fd_limit > 0 && need > fd_limit) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "--jobs ", config.jobs(), " needs about ", need,
-          " open files (a record file per live match), but this process may "
+          " open files (two per live match), but this process may "
           "open only ", fd_limit, " (ulimit -n, hard limit); lower --jobs or "
           "raise the limit"));
     }

@@ -12,6 +12,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "referee/rng.h"
+#include "referee/sent_log.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -27,7 +28,6 @@ class MatchImpl : public Match {
         records_(std::move(records)),
         done_(std::move(done)),
         n_(game.num_seats()),
-        event_cursor_(n_, 0),
         decision_ms_(spec_.time_control.decision_ms() > 0
                          ? spec_.time_control.decision_ms()
                          : kDefaultDecisionMs),
@@ -48,6 +48,18 @@ class MatchImpl : public Match {
     header_digest_ = HeaderDigest(line.header());
     const std::string commitment = line.header().seed_commitment();
     Write(line);
+    {
+      absl::MutexLock lock(&record_mu_);
+      const std::string part = records_->part_path();
+      auto sent = SentLog::Open(part.empty() ? "" : part + ".sent", n_);
+      if (sent.ok()) {
+        sent_ = *std::move(sent);
+      } else {
+        sent_status_ = sent.status();
+        spdlog::error("match {}: a resync will lack events: {}", spec_.match_id,
+                      sent_status_.ToString());
+      }
+    }
 
     state_ = game_.NewInitialState(spec_.seed);
     state_->set_decision_cap(cap_);
@@ -89,35 +101,9 @@ class MatchImpl : public Match {
   absl::StatusOr<std::string> SentEvents(int seat) override {
     if (seat < 0 || seat >= n_) return absl::InvalidArgumentError("no such seat");
     absl::MutexLock lock(&record_mu_);
-    if (!write_status_.ok()) return write_status_;
-    if (records_ == nullptr) return absl::FailedPreconditionError("the match has ended");
-    auto lines = records_->ReadBack();
-    if (!lines.ok()) return lines.status();
-    // The record holds the actions, not what each seat was told: the match
-    // is played again from them (as verify does) up to the seat's cursor.
-    const size_t upto = sent_cursor_[seat];
-    std::unique_ptr<State> replay = game_.NewInitialState(spec_.seed);
-    replay->set_decision_cap(cap_);
-    std::vector<int> actions;
-    for (const v1::RecordLine& line : *lines) {
-      if (replay->events_end() >= upto) break;
-      if (!line.has_decision()) continue;
-      actions.clear();
-      for (const auto& sa : line.decision().actions()) actions.push_back(sa.action());
-      replay->Apply(actions);
-    }
-    if (replay->events_end() < upto) {
-      return absl::InternalError(absl::StrCat(
-          "match ", spec_.match_id, ": the record holds ", replay->events_end(),
-          " events, seat ", seat, " was sent ", upto));
-    }
-    v1::View view;
-    for (size_t i = 0; i < upto; ++i) {
-      if (const v1::Event* e = EventForSeat(replay->events()[i], seat)) {
-        *view.add_events() = *e;
-      }
-    }
-    return view.SerializeAsString();
+    if (!sent_status_.ok()) return sent_status_;
+    if (sent_ == nullptr) return absl::FailedPreconditionError("the match has ended");
+    return sent_->Read(seat);
   }
 
  private:
@@ -381,6 +367,7 @@ class MatchImpl : public Match {
       outcome.record_status = write_status_;
       outcome.record_path = records_->final_path();
       records_.reset();
+      sent_.reset();  // its file is removed
     }
     if (!outcome.record_status.ok()) {
       spdlog::error("match {}: record not written whole: {}", spec_.match_id,
@@ -402,14 +389,21 @@ class MatchImpl : public Match {
     if (!pending.empty() && !view->MergeFromString(pending)) {
       spdlog::error("match {}: seat {}: queued events do not parse", spec_.match_id, seat);
     }
+    {
+      absl::MutexLock lock(&record_mu_);
+      if (sent_status_.ok() && sent_ != nullptr) {
+        sent_status_ = sent_->Append(seat, pending);
+        if (!sent_status_.ok()) {
+          spdlog::error("match {}: a resync will lack events: {}", spec_.match_id,
+                        sent_status_.ToString());
+        }
+      }
+    }
     if (pending.capacity() > kKeptPendingBytes) {
       std::string().swap(pending);  // a burst's buffer is not kept
     } else {
       pending.clear();
     }
-    event_cursor_[seat] = recorded_events_;
-    absl::MutexLock lock(&record_mu_);
-    sent_cursor_[seat] = event_cursor_[seat];
   }
 
   // Writes the state's new events to the record, queues for each seat what
@@ -464,7 +458,6 @@ class MatchImpl : public Match {
   // The driving thread's (one at a time, handed over under mu_).
   int64_t cap_ = 0;
   std::unique_ptr<State> state_;
-  std::vector<size_t> event_cursor_;  // event number each seat was sent up to
   // Per seat: the events it may see and has not been sent yet, serialized.
   std::vector<std::string> pending_events_ = std::vector<std::string>(n_);
   static constexpr size_t kKeptPendingBytes = 16 * 1024;
@@ -494,8 +487,9 @@ class MatchImpl : public Match {
   // The record, also read back for a resync.
   absl::Mutex record_mu_;
   absl::Status write_status_ ABSL_GUARDED_BY(record_mu_);
-  std::vector<size_t> sent_cursor_ ABSL_GUARDED_BY(record_mu_) =
-      std::vector<size_t>(n_, 0);
+  // What each seat was sent of the events, for a resync (referee/sent_log.h).
+  std::unique_ptr<SentLog> sent_ ABSL_GUARDED_BY(record_mu_);
+  absl::Status sent_status_ ABSL_GUARDED_BY(record_mu_);
 };
 
 }  // namespace

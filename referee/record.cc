@@ -193,12 +193,8 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
   return out;
 }
 
-namespace {
-
-// Reads a record file, plain or compressed. `unfinished`: the file is being
-// written (a flushed zstd stream without its end is then whole so far).
-absl::StatusOr<std::vector<v1::RecordLine>> ReadRecord(const std::string& path,
-                                                       bool unfinished) {
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
+    const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -235,7 +231,7 @@ absl::StatusOr<std::vector<v1::RecordLine>> ReadRecord(const std::string& path,
       if (ib.pos == ib.size && ob.pos < ob.size) break;
     }
     ZSTD_freeDCtx(dctx);
-    if (last != 0 && !unfinished) {
+    if (last != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": the zstd stream is truncated"));
     }
@@ -251,45 +247,6 @@ absl::StatusOr<std::vector<v1::RecordLine>> ReadRecord(const std::string& path,
     start = end + 1;
   }
   return ParseRecordLines(lines, path);
-}
-
-}  // namespace
-
-absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
-    const std::string& path) {
-  return ReadRecord(path, /*unfinished=*/false);
-}
-
-absl::StatusOr<std::vector<v1::RecordLine>> RecordWriter::ReadBack() {
-  if (file_ == nullptr) {
-    if (final_path_.empty()) return ParseRecordLines(lines_, "record in memory");
-    return absl::FailedPreconditionError(
-        absl::StrCat("record ", final_path_, " is finished"));
-  }
-  if (zstd_ != nullptr) {
-    // Ends the current zstd block so that everything written so far can be
-    // decompressed (a little worse compression, on this rare path only).
-    ZSTD_inBuffer in{nullptr, 0, 0};
-    std::string& out = zstd_->out;
-    out.resize(ZSTD_CStreamOutSize());
-    for (;;) {
-      ZSTD_outBuffer ob{out.data(), out.size(), 0};
-      const size_t left = ZSTD_compressStream2(zstd_->cctx, &ob, &in, ZSTD_e_flush);
-      if (ZSTD_isError(left)) {
-        return absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(left)));
-      }
-      if (ob.pos > 0 && std::fwrite(out.data(), 1, ob.pos, file_) != ob.pos) {
-        return absl::UnavailableError(
-            absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
-      }
-      if (left == 0) break;
-    }
-  }
-  if (std::fflush(file_) != 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
-  }
-  return ReadRecord(part_path_, /*unfinished=*/true);
 }
 
 }  // namespace arena

@@ -44,14 +44,13 @@ class RecordWriter {
   absl::Status Append(const v1::RecordLine& line);
   // Flushes and renames the file to its final name.
   absl::Status Finish();
-  // Every line written so far, read back from the file (flushed first; for a
-  // compressed record the current zstd block is ended). For a resync: the
-  // match keeps nothing per decision in memory, the file has it all.
-  absl::StatusOr<std::vector<v1::RecordLine>> ReadBack();
 
   // Every line written so far, when kept in memory (no dir).
   const std::vector<std::string>& lines() const { return lines_; }
   const std::string& final_path() const { return final_path_; }
+  // The file being written (in the hidden in-progress folder); empty when
+  // the lines are kept in memory.
+  const std::string& part_path() const { return part_path_; }
 
  private:
   RecordWriter() = default;

@@ -2,6 +2,7 @@
 // option and game errors.
 #include <map>
 
+#include <filesystem>
 #include <fstream>
 
 #include "arena/launch.h"
@@ -12,6 +13,7 @@
 #include "referee/match_runner.h"
 #include "referee/registry.h"
 #include "referee/rng.h"
+#include "referee/sent_log.h"
 
 namespace arena {
 namespace {
@@ -277,4 +279,56 @@ TEST(Forfeit, TheForfeiterIsLastAndTheOthersKeepTheGamesOwnOrder) {
 }
 
 }  // namespace
+// The sent log: each seat reads back exactly its own bytes, in order, from
+// the file (past several flushes) or from memory; the file goes with the log.
+TEST(SentLog, EachSeatReadsBackItsOwnBytesInOrder) {
+  const std::string path =
+      absl::StrCat(::testing::TempDir(), "/sent-log-test-", ::getpid());
+  for (const std::string& where : {path, std::string()}) {
+    auto log = SentLog::Open(where, 3);
+    ASSERT_TRUE(log.ok()) << log.status();
+    std::vector<std::string> want(3);
+    Rng rng(11);
+    for (int i = 0; i < 2000; ++i) {
+      const int seat = static_cast<int>(rng.Uniform(3));
+      std::string bytes(1 + rng.Uniform(40), static_cast<char>('a' + i % 26));
+      bytes[0] = static_cast<char>(i & 0xff);  // any byte, not only text
+      ASSERT_TRUE((*log)->Append(seat, bytes).ok());
+      want[seat] += bytes;
+      if (!where.empty()) {
+        EXPECT_LE((*log)->buffered_bytes(), 2 * SentLog::kFlushBytes + 64);
+      }
+      if (i % 500 == 499) {
+        for (int s = 0; s < 3; ++s) {
+          auto got = (*log)->Read(s);
+          ASSERT_TRUE(got.ok()) << got.status();
+          EXPECT_EQ(*got, want[s]) << "seat " << s << " after " << i;
+        }
+      }
+    }
+    EXPECT_FALSE((*log)->Read(3).ok());
+    EXPECT_FALSE((*log)->Append(-1, "x").ok());
+    if (!where.empty()) {
+      EXPECT_TRUE(std::filesystem::exists(where));
+    }
+    log->reset();
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+}
+
+// A log file cut short (a frame's length beyond the end) is an error, not
+// a short read passed on to a bot.
+TEST(SentLog, AFrameCutShortIsDataLoss) {
+  const std::string path =
+      absl::StrCat(::testing::TempDir(), "/sent-log-cut-", ::getpid());
+  auto log = SentLog::Open(path, 1);
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->Append(0, std::string(100, 'x')).ok());
+  ASSERT_TRUE((*log)->Read(0).ok());  // flushed to the file
+  std::filesystem::resize_file(path, 50);
+  auto got = (*log)->Read(0);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kDataLoss);
+}
+
 }  // namespace arena

@@ -4,9 +4,11 @@
 // and, where the bot can be told, a Notice; the referee keeps serving the
 // other matches.
 #include <deque>
+#include <filesystem>
 #include <set>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "arena/record_tools.h"
 #include "arena/server_options.h"
 #include "bots/sdk/bot.h"
@@ -14,6 +16,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "referee/bot_hub.h"
+#include "referee/record.h"
 #include "referee/registry.h"
 #include "tests/test_util.h"
 
@@ -150,6 +153,8 @@ class ServiceTest : public ::testing::Test {
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
   }
 
+  std::string records_dir_;  // empty: records in memory
+
   struct Played {
     MatchOutcome outcome;
     std::vector<v1::RecordLine> lines;
@@ -166,11 +171,12 @@ class ServiceTest : public ::testing::Test {
     spec.time_control.set_decision_ms(decision_ms);
     spec.fault_policy = policy;
     spec.auto_moves = v1::AUTO_MOVES_NONE;
-    auto writer = RecordWriter::Open("", id);
+    auto writer = RecordWriter::Open(records_dir_, id);
     auto link = hub_->NewMatchLink(id, spec.seat_bots);
     Played p;
     p.outcome = RunMatch(*game_, spec, *link, **writer);
-    auto parsed = ParseRecordLines((*writer)->lines(), id);
+    auto parsed = records_dir_.empty() ? ParseRecordLines((*writer)->lines(), id)
+                                       : ReadRecordFile(p.outcome.record_path);
     EXPECT_TRUE(parsed.ok());
     p.lines = *parsed;
     absl::Status v = VerifyRecord(p.lines, id);
@@ -503,6 +509,58 @@ TEST_F(ServiceTest, ReconnectWithinGraceGetsAResyncAndPlaysOn) {
             first_request.decision_request().view().events_size());
   EXPECT_EQ(resync.view().game_case(),
             first_request.decision_request().view().game_case());
+}
+
+// A resync mid-match, with the record on disk: the view holds exactly the
+// events the seat was sent in its requests (read back from the match's sent
+// log beside the record, not kept in memory), and the log is gone after.
+TEST_F(ServiceTest, ResyncMidMatchHoldsExactlyTheEventsSentSoFar) {
+  records_dir_ = absl::StrCat(::testing::TempDir(), "/resync-", ::getpid());
+  std::filesystem::remove_all(records_dir_);
+  std::filesystem::create_directories(records_dir_);
+  std::vector<std::string> sent;  // every event the bad seat got, serialized
+  v1::Resync resync;
+  bool log_seen = false;
+  Played p = WithBadBot(
+      [&](RawBot& bot) {
+        v1::RefereeMessage m;
+        for (int i = 0; i < 6; ++i) {
+          if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) return;
+          for (const auto& e : m.decision_request().view().events()) {
+            sent.push_back(e.SerializeAsString());
+          }
+          if (i < 5) bot.Decide(m.decision_request().match_id(),
+                                m.decision_request().decision_id(), 0);
+        }
+        for (const auto& f : std::filesystem::directory_iterator(
+                 records_dir_ + "/" + kInProgressDir)) {
+          if (absl::EndsWith(f.path().string(), ".sent")) log_seen = true;
+        }
+        bot.Hangup();
+        absl::SleepFor(absl::Milliseconds(200));
+        RawBot again(address_, "t-bad");
+        if (!again.Next(v1::RefereeMessage::kResync, &m)) return;
+        resync = m.resync();
+        for (const auto& r : resync.open_decisions()) {
+          again.Decide(r.match_id(), r.decision_id(), 0);
+        }
+        PlayOn(again);
+      },
+      v1::FAULT_POLICY_FORFEIT, 5000);
+  EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT)
+      << p.outcome.result.detail();
+  EXPECT_TRUE(log_seen);
+  ASSERT_GT(sent.size(), 6u);
+  ASSERT_EQ(resync.view().events_size(), static_cast<int>(sent.size()));
+  for (size_t i = 0; i < sent.size(); ++i) {
+    EXPECT_EQ(resync.view().events(static_cast<int>(i)).SerializeAsString(), sent[i])
+        << "event " << i;
+  }
+  for (const auto& f : std::filesystem::directory_iterator(
+           records_dir_ + "/" + kInProgressDir)) {
+    ADD_FAILURE() << "left behind: " << f.path();
+  }
+  std::filesystem::remove_all(records_dir_);
 }
 
 TEST_F(ServiceTest, FrozenBotIsTakenOverByItsRestartWithinTwoSeconds) {

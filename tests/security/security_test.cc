@@ -285,7 +285,9 @@ TEST(Security, TheSameSecretFileDealsTheSameAgain) {
                             " --secret_file ", dir, "/secret --bot a=", kBin,
                             "/random_bot --bot b=", kBin, "/random_bot"));
     ASSERT_EQ(r.code, 0) << r.output;
-    if (run == 0) EXPECT_THAT(r.output, HasSubstr("wrote a new tournament secret"));
+    if (run == 0) {
+      EXPECT_THAT(r.output, HasSubstr("wrote a new tournament secret"));
+    }
     const std::string rec = testing::OnlyRecord(records);
     ids.push_back(rec.substr(rec.rfind('/') + 1));
     deals.push_back(FirstDeal(rec));
