@@ -453,6 +453,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     std::error_code ec;
     const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
     for (const auto& e : std::filesystem::directory_iterator(hidden, ec)) {
+      if (absl::EndsWith(e.path().string(), ".sent")) {
+        // A match's sent log (referee/sent_log.h): only for its resyncs.
+        std::filesystem::remove(e.path(), ec);
+        continue;
+      }
       Reject(dir, e.path().string(), "unfinished");
     }
     for (int i : mine) {
