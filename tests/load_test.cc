@@ -503,6 +503,74 @@ TEST(Network, TournamentOverTls) {
 
 // The Python bot, killed and started again 500 ms later, answers the open
 // decisions of its Resync and forfeits nothing.
+// Seconds of CPU a process has used (user + system), from /proc.
+double CpuSeconds(pid_t pid) {
+  std::istringstream in(ReadFile(absl::StrCat("/proc/", pid, "/stat")));
+  std::string field;
+  std::vector<std::string> f;
+  while (in >> field) f.push_back(field);
+  if (f.size() < 15) return -1;
+  return (std::stod(f[13]) + std::stod(f[14])) / ::sysconf(_SC_CLK_TCK);
+}
+
+// A bot with a valid token that reconnects as fast as it can, 300 times,
+// while its matches are live: every reconnect makes the referee resync each
+// of its live matches (the events its seats were sent, read back from the
+// matches' sent logs). The other bots' matches must not suffer, the resyncs
+// must be cheap, and once a real process takes the token the tournament
+// ends with every record whole.
+TEST(Load, ReconnectStormIsCheapAndHarmsNoOne) {
+  Site s = Configure("storm", 300, 8, 10000, {"one", "two", "three"});
+  Proc referee = StartReferee(s);
+  ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
+  Proc one = StartBot(s, "one", 1), two = StartBot(s, "two", 1);
+  Proc three = StartBot(s, "three", 1);
+  ASSERT_TRUE(WaitForText(s.log, "bot three connected", absl::Seconds(30)));
+  absl::SleepFor(absl::Milliseconds(300));  // matches of three are live
+  three.Kill();
+  three.Wait(absl::Seconds(5));
+  auto channel = grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials());
+  auto stub = v1::Referee::NewStub(channel);
+  const double cpu0 = CpuSeconds(referee.pid);
+  int reconnects = 0, resyncs = 0;
+  for (int i = 0; i < 300 && !referee.Wait(absl::ZeroDuration()); ++i) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    auto stream = stub->Play(&ctx);
+    v1::BotMessage hello;
+    hello.mutable_hello()->set_token("tok-three");
+    if (!stream->Write(hello)) break;
+    v1::RefereeMessage m;
+    // Welcome, then a Resync per live match; the first one is enough.
+    while (stream->Read(&m) && !m.has_resync() && !m.has_decision_request()) {
+    }
+    ++reconnects;
+    if (m.has_resync()) ++resyncs;
+    ctx.TryCancel();
+    stream->Finish();
+  }
+  const double storm_cpu = CpuSeconds(referee.pid) - cpu0;
+  Proc back = StartBot(s, "three", 1);
+  ASSERT_TRUE(referee.Wait(absl::Seconds(240))) << ReadFile(s.log).substr(0, 3000);
+  EXPECT_EQ(referee.ExitCode(), 0);
+  ExpectRecordsWhole(s, 300);
+  EXPECT_GE(reconnects, 100);
+  EXPECT_GE(resyncs, 50);
+  std::printf("reconnect storm: %d reconnects, %d with a resync, referee CPU %.3f s "
+              "(%.2f ms a reconnect)\n",
+              reconnects, resyncs, storm_cpu, 1000 * storm_cpu / std::max(1, reconnects));
+  EXPECT_LT(storm_cpu / std::max(1, reconnects), 0.010);  // under 10 ms each
+  const v1::Standings st = ReadStandings(s.records);
+  for (const auto& row : st.rows()) {
+    if (row.bot() != "three") {
+      EXPECT_EQ(row.faults(), 0) << row.bot() << " " << row.fault_kinds().ShortDebugString();
+    }
+  }
+  one.Wait(absl::Seconds(20));
+  two.Wait(absl::Seconds(20));
+  back.Wait(absl::Seconds(20));
+}
+
 TEST(Load, PythonBotReconnectsWithinTheGrace) {
   Site s = Configure("pyrestart", 60, 2, 4000, {"cpp", "py"});
   Proc referee = StartReferee(s);
