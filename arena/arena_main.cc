@@ -602,33 +602,29 @@ int RunGate(const std::vector<std::string>& options) {
 
   std::map<std::string, std::vector<RatedMatch>> open_groups;
   std::vector<double> counts;
-  size_t seen = 0;
   int groups = 0;
   SprtState decided;
   bool stopped = false;
-  lo.on_recorded = [&](const std::vector<MatchSummary>& all) {
-    for (; seen < all.size(); ++seen) {
-      const MatchSummary& m = all[seen];
-      RatedMatch r;
-      for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
-      r.placements = m.placements;
-      auto& g = open_groups[m.deal_group];
-      g.push_back(std::move(r));
-      if (g.size() < group_size) continue;
-      int max = 0;
-      const int half = GroupHalfPoints(g, 0, 1, &max);
-      open_groups.erase(m.deal_group);
-      if (half < 0) continue;
-      if (counts.empty()) counts.assign(max + 1, 0.0);
-      if (half < static_cast<int>(counts.size())) counts[half] += 1;
-      ++groups;
-      if (!stopped) {
-        SprtState st = Evaluate(counts, elo0, elo1, alpha, beta);
-        decided = st;
-        if (st.decision != SprtDecision::kNone) {
-          stopped = true;
-          decided.decision = st.decision;
-        }
+  lo.on_recorded = [&](const MatchSummary& m) {
+    RatedMatch r;
+    for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
+    r.placements = m.placements;
+    auto& g = open_groups[m.deal_group];
+    g.push_back(std::move(r));
+    if (g.size() < group_size) return !stopped;
+    int max = 0;
+    const int half = GroupHalfPoints(g, 0, 1, &max);
+    open_groups.erase(m.deal_group);
+    if (half < 0) return !stopped;
+    if (counts.empty()) counts.assign(max + 1, 0.0);
+    if (half < static_cast<int>(counts.size())) counts[half] += 1;
+    ++groups;
+    if (!stopped) {
+      SprtState st = Evaluate(counts, elo0, elo1, alpha, beta);
+      decided = st;
+      if (st.decision != SprtDecision::kNone) {
+        stopped = true;
+        decided.decision = st.decision;
       }
     }
     return !stopped;

@@ -32,7 +32,7 @@ struct LaunchOptions {
   // arena gate, which needs whole deal groups as it goes.
   bool fresh_bots_per_rotation = true;
   // Called after each recorded match (TournamentHooks::on_recorded).
-  std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
+  std::function<bool(const MatchSummary&)> on_recorded;
   HubOptions hub;                      // bounds, grace (referee/bot_hub.h)
   std::string tls_cert, tls_key;       // PEM files: listen with TLS
 };

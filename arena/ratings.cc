@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <deque>
 #include <map>
 
 #include "Eigen/Dense"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "referee/rng.h"
 
@@ -118,8 +121,258 @@ std::vector<double> FitBradleyTerry(const PairCounts& c, double prior) {
   return std::vector<double>(r.data(), r.data() + n);
 }
 
+// --- ExactSum ---------------------------------------------------------------
+
+void ExactSum::Add(double x) {
+  if (!std::isfinite(x)) {
+    special_ += x;
+    return;
+  }
+  size_t i = 0;
+  for (size_t k = 0; k < partials_.size(); ++k) {
+    double y = partials_[k];
+    if (std::abs(x) < std::abs(y)) std::swap(x, y);
+    const double hi = x + y;
+    const double lo = y - (hi - x);
+    if (lo != 0.0) partials_[i++] = lo;
+    x = hi;
+  }
+  partials_.resize(i);
+  if (!std::isfinite(x)) {  // the finite terms overflowed
+    special_ += x;
+    partials_.clear();
+    return;
+  }
+  partials_.push_back(x);
+}
+
+double ExactSum::Value() const {
+  if (special_ != 0.0 || std::isnan(special_)) return special_;
+  // The partials are non-overlapping, in increasing magnitude: add them from
+  // the top until the sum is inexact, then correct a half-way rounding.
+  size_t n = partials_.size();
+  if (n == 0) return 0.0;
+  double hi = partials_[--n];
+  double lo = 0;
+  while (n > 0) {
+    const double x = hi;
+    const double y = partials_[--n];
+    hi = x + y;
+    lo = y - (hi - x);
+    if (lo != 0.0) break;
+  }
+  if (n > 0 && ((lo < 0 && partials_[n - 1] < 0) || (lo > 0 && partials_[n - 1] > 0))) {
+    const double y = lo * 2;
+    const double x = hi + y;
+    if (y == x - hi) hi = x;
+  }
+  return hi;
+}
+
+// --- DealGroupComparisons ---------------------------------------------------
+
+namespace {
+
+// A group's name: prefixes[prefix] followed by `number` written with
+// `digits` digits (zero-padded; no digits: the prefix is the whole name).
+struct GroupKey {
+  uint32_t prefix;
+  uint32_t digits;
+  uint64_t number;
+};
+
+// A pair's counts in a group: n comparisons of players i < j, w2 twice the
+// number i won (a tie is one). `next` chains a group's further pairs (1 +
+// index into the overflow cells; 0: none). n == 0: the group has no pair.
+struct Cell {
+  uint32_t i = 0, j = 0;
+  uint32_t n = 0, w2 = 0;
+  uint32_t next = 0;
+};
+
+constexpr uint32_t kMaxDigits = 19;  // a uint64 holds any 19 digits
+
+absl::string_view Digits(const GroupKey& k, char (&buf)[24]) {
+  if (k.digits == 0) return {};
+  std::snprintf(buf, sizeof buf, "%0*llu", static_cast<int>(k.digits),
+                static_cast<unsigned long long>(k.number));
+  return absl::string_view(buf, k.digits);
+}
+
+// a1 + a2 < b1 + b2, bytes compared as unsigned (std::string's order).
+bool ConcatLess(absl::string_view a1, absl::string_view a2, absl::string_view b1,
+                absl::string_view b2) {
+  const size_t la = a1.size() + a2.size(), lb = b1.size() + b2.size();
+  for (size_t k = 0; k < std::min(la, lb); ++k) {
+    const unsigned char ca = k < a1.size() ? a1[k] : a2[k - a1.size()];
+    const unsigned char cb = k < b1.size() ? b1[k] : b2[k - b1.size()];
+    if (ca != cb) return ca < cb;
+  }
+  return la < lb;
+}
+
+}  // namespace
+
+struct DealGroupComparisons::Impl {
+  struct Less {
+    const Impl* impl;
+    bool operator()(const GroupKey& a, const GroupKey& b) const {
+      if (a.prefix == b.prefix && a.digits == b.digits) return a.number < b.number;
+      char da[24], db[24];
+      const absl::string_view sa = Digits(a, da), sb = Digits(b, db);
+      if (a.prefix == b.prefix) return sa < sb;
+      return ConcatLess(impl->prefixes[a.prefix], sa, impl->prefixes[b.prefix], sb);
+    }
+  };
+  Impl() : groups(Less{this}) {}
+
+  uint32_t Intern(absl::string_view prefix) {
+    auto it = prefix_ids.find(prefix);
+    if (it != prefix_ids.end()) return it->second;
+    prefixes.emplace_back(prefix);
+    const uint32_t id = static_cast<uint32_t>(prefixes.size() - 1);
+    prefix_ids.emplace(prefixes.back(), id);
+    return id;
+  }
+  GroupKey KeyOf(absl::string_view name) {
+    size_t d = 0;
+    while (d < name.size() && d < kMaxDigits &&
+           name[name.size() - 1 - d] >= '0' && name[name.size() - 1 - d] <= '9') {
+      ++d;
+    }
+    GroupKey k{0, static_cast<uint32_t>(d), 0};
+    for (size_t p = name.size() - d; p < name.size(); ++p) {
+      k.number = k.number * 10 + static_cast<uint64_t>(name[p] - '0');
+    }
+    k.prefix = Intern(name.substr(0, name.size() - d));
+    return k;
+  }
+  void AddPair(Cell* head, uint32_t i, uint32_t j, uint32_t w2) {
+    Cell* c = head;
+    for (;;) {
+      if (c->n == 0) {
+        c->i = i;
+        c->j = j;
+        c->n = 1;
+        c->w2 = w2;
+        return;
+      }
+      if (c->i == i && c->j == j) {
+        ++c->n;
+        c->w2 += w2;
+        return;
+      }
+      if (c->next == 0) {
+        c->next = static_cast<uint32_t>(overflow.size() + 1);
+        Cell fresh;
+        fresh.i = i;
+        fresh.j = j;
+        fresh.n = 1;
+        fresh.w2 = w2;
+        overflow.push_back(fresh);  // `c` may dangle from here
+        return;
+      }
+      c = &overflow[c->next - 1];
+    }
+  }
+
+  std::deque<std::string> prefixes;  // stable: prefix_ids views them
+  absl::flat_hash_map<absl::string_view, uint32_t> prefix_ids;
+  absl::btree_map<GroupKey, Cell, Less> groups;
+  std::vector<Cell> overflow;
+};
+
+DealGroupComparisons::DealGroupComparisons() : impl_(std::make_unique<Impl>()) {}
+DealGroupComparisons::DealGroupComparisons(DealGroupComparisons&&) noexcept = default;
+DealGroupComparisons& DealGroupComparisons::operator=(DealGroupComparisons&&) noexcept =
+    default;
+DealGroupComparisons::~DealGroupComparisons() = default;
+
+int64_t DealGroupComparisons::groups() const {
+  return static_cast<int64_t>(impl_->groups.size());
+}
+
+absl::Status DealGroupComparisons::Add(absl::string_view deal_group,
+                                       absl::Span<const int> seat_players,
+                                       absl::Span<const int> placements) {
+  if (placements.size() != seat_players.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "deal group ", deal_group, ": ", seat_players.size(), " seats but ",
+        placements.size(), " placements"));
+  }
+  int top = players() - 1;
+  for (size_t s = 0; s < seat_players.size(); ++s) {
+    if (seat_players[s] < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deal group ", deal_group, ": player ", seat_players[s]));
+    }
+    if (placements[s] < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "deal group ", deal_group, ": placement ", placements[s], " (1 is best)"));
+    }
+    top = std::max(top, seat_players[s]);
+  }
+  comparisons_.resize(static_cast<size_t>(top) + 1, 0);
+  for (size_t s = 0; s < seat_players.size(); ++s) {
+    for (size_t t = 0; t < seat_players.size(); ++t) {
+      if (seat_players[t] != seat_players[s]) ++comparisons_[seat_players[s]];
+    }
+  }
+  Cell& head = impl_->groups.try_emplace(impl_->KeyOf(deal_group)).first->second;
+  for (size_t a = 0; a < seat_players.size(); ++a) {
+    for (size_t b = a + 1; b < seat_players.size(); ++b) {
+      uint32_t i = static_cast<uint32_t>(seat_players[a]);
+      uint32_t j = static_cast<uint32_t>(seat_players[b]);
+      if (i == j) continue;
+      uint32_t w2 = placements[a] < placements[b] ? 2 : placements[a] == placements[b] ? 1 : 0;
+      if (i > j) {
+        std::swap(i, j);
+        w2 = 2 - w2;
+      }
+      impl_->AddPair(&head, i, j, w2);
+    }
+  }
+  return absl::OkStatus();
+}
+
+void DealGroupComparisons::ForEachGroup(
+    const std::function<void(absl::Span<const Pair>)>& f) const {
+  std::vector<Pair> pairs;
+  for (const auto& [key, head] : impl_->groups) {
+    pairs.clear();
+    for (const Cell* c = &head; c != nullptr;
+         c = c->next ? &impl_->overflow[c->next - 1] : nullptr) {
+      if (c->n == 0) break;
+      pairs.push_back({static_cast<int>(c->i), static_cast<int>(c->j),
+                       static_cast<double>(c->n), c->w2 / 2.0});
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+      return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    f(pairs);
+  }
+}
+
 absl::StatusOr<Ratings> FitRatings(int players,
                                    const std::vector<RatedMatch>& matches,
+                                   const RatingOptions& options) {
+  DealGroupComparisons groups;
+  for (const RatedMatch& m : matches) {
+    for (int p : m.seat_players) {
+      if (p < 0 || p >= players) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "deal group ", m.deal_group, ": player ", p, " is not one of the ", players));
+      }
+    }
+    if (absl::Status s = groups.Add(m.deal_group, m.seat_players, m.placements); !s.ok()) {
+      return s;
+    }
+  }
+  return FitRatings(players, groups, {}, options);
+}
+
+absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& groups,
+                                   absl::Span<const int> player_of,
                                    const RatingOptions& options) {
   if (players < 1) return absl::InvalidArgumentError("no players to rate");
   if (!(options.prior_draws > 0)) {
@@ -128,68 +381,67 @@ absl::StatusOr<Ratings> FitRatings(int players,
   if (!(options.level > 0 && options.level < 1)) {
     return absl::InvalidArgumentError("interval level must be in (0, 1)");
   }
-  // Group the matches' comparisons by deal group, in name order (so the
-  // result does not depend on the order the matches finished in).
-  std::map<std::string, PairCounts> by_group;
+  if (!player_of.empty() && player_of.size() < static_cast<size_t>(groups.players())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        groups.players(), " players added, ", player_of.size(), " mapped"));
+  }
+  auto map = [&](int k) { return player_of.empty() ? k : player_of[k]; };
   Ratings out;
   out.comparisons.assign(players, 0);
-  for (const RatedMatch& m : matches) {
-    if (m.placements.size() != m.seat_players.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "deal group ", m.deal_group, ": ", m.seat_players.size(), " seats but ",
-          m.placements.size(), " placements"));
+  for (int k = 0; k < groups.players(); ++k) {
+    const int p = map(k);
+    if (p < 0 || p >= players) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("player ", p, " is not one of the ", players));
     }
-    for (size_t s = 0; s < m.seat_players.size(); ++s) {
-      if (m.seat_players[s] < 0 || m.seat_players[s] >= players) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "deal group ", m.deal_group, ": player ", m.seat_players[s],
-            " is not one of the ", players));
-      }
-      if (m.placements[s] < 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "deal group ", m.deal_group, ": placement ", m.placements[s],
-            " (1 is best)"));
-      }
-      for (size_t t = 0; t < m.seat_players.size(); ++t) {
-        if (m.seat_players[t] != m.seat_players[s]) ++out.comparisons[m.seat_players[s]];
-      }
-    }
-    auto it = by_group.try_emplace(m.deal_group, players).first;
-    AddMatch(m, 1.0, &it->second);
+    out.comparisons[p] += groups.comparisons()[k];
   }
-  std::vector<std::vector<Entry>> groups;
+  // Each group's comparisons (in players' terms), the groups in name order
+  // (so the result does not depend on the order the matches finished in):
+  // group k's entries are entries[ends[k - 1] .. ends[k]).
+  std::vector<Entry> entries;
+  std::vector<size_t> ends;
   PairCounts total(players);
-  for (const auto& [name, c] : by_group) {
-    std::vector<Entry> entries;
-    for (int i = 0; i < players; ++i) {
-      for (int j = i + 1; j < players; ++j) {
-        if (c.n[i][j] == 0) continue;
-        entries.push_back({i, j, c.n[i][j], c.w[i][j]});
-        total.n[i][j] += c.n[i][j];
-        total.n[j][i] += c.n[i][j];
-        total.w[i][j] += c.w[i][j];
-        total.w[j][i] += c.n[i][j] - c.w[i][j];
+  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+    const size_t begin = entries.size();
+    for (const auto& p : pairs) {
+      int i = map(p.i), j = map(p.j);
+      double w = p.w;
+      if (i > j) {
+        std::swap(i, j);
+        w = p.n - w;
       }
+      entries.push_back({i, j, p.n, w});
+      total.n[i][j] += p.n;
+      total.n[j][i] += p.n;
+      total.w[i][j] += w;
+      total.w[j][i] += p.n - w;
     }
-    groups.push_back(std::move(entries));
-  }
-  out.deal_groups = static_cast<int>(groups.size());
+    std::sort(entries.begin() + begin, entries.end(), [](const Entry& a, const Entry& b) {
+      return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    ends.push_back(entries.size());
+  });
+  const size_t num_groups = ends.size();
+  out.deal_groups = static_cast<int>(num_groups);
   out.elo = Centred(FitBradleyTerry(total, options.prior_draws));
   out.low = out.high = out.elo;
   out.los.assign(players, std::vector<double>(players, 0.5));
-  const int reps = groups.size() >= 2 ? options.bootstrap : 0;
+  const int reps = num_groups >= 2 ? options.bootstrap : 0;
   if (reps > 0) {
     Rng rng(options.seed);
     std::vector<std::vector<double>> samples(players);  // by player
-    const uint32_t g = static_cast<uint32_t>(groups.size());
+    const uint32_t g = static_cast<uint32_t>(num_groups);
     for (int b = 0; b < reps; ++b) {
       PairCounts c(players);
       for (uint32_t k = 0; k < g; ++k) {
-        for (const Entry& e : groups[rng.Uniform(g)]) {
-          c.n[e.i][e.j] += e.n;
-          c.n[e.j][e.i] += e.n;
-          c.w[e.i][e.j] += e.w;
-          c.w[e.j][e.i] += e.n - e.w;
+        const uint32_t pick = rng.Uniform(g);
+        for (size_t e = pick == 0 ? 0 : ends[pick - 1]; e < ends[pick]; ++e) {
+          const Entry& x = entries[e];
+          c.n[x.i][x.j] += x.n;
+          c.n[x.j][x.i] += x.n;
+          c.w[x.i][x.j] += x.w;
+          c.w[x.j][x.i] += x.n - x.w;
         }
       }
       const std::vector<double> elo = Centred(FitBradleyTerry(c, options.prior_draws));
@@ -228,43 +480,70 @@ absl::StatusOr<Ratings> FitRatings(int players,
   return out;
 }
 
-std::vector<std::vector<HeadToHead>> HeadToHeads(
-    int players, const std::vector<RatedMatch>& matches) {
-  std::vector<std::vector<HeadToHead>> h(players, std::vector<HeadToHead>(players));
-  for (const RatedMatch& m : matches) {
-    // Each present player's mean score and placement in this match.
-    std::map<int, std::pair<double, double>> sum;  // score, placement
-    std::map<int, int> seats;
-    for (size_t s = 0; s < m.seat_players.size(); ++s) {
-      auto& e = sum[m.seat_players[s]];
-      e.first += s < m.scores.size() ? m.scores[s] : 0.0;
-      e.second += m.placements[s];
-      ++seats[m.seat_players[s]];
+void HeadToHeadTable::Add(absl::Span<const int> seat_players,
+                          absl::Span<const int> placements,
+                          absl::Span<const double> scores) {
+  // Each present player's seats, score and placement sums in this match
+  // (a handful of seats: linear search).
+  struct Present {
+    int player, seats;
+    double score, placement;
+  };
+  absl::InlinedVector<Present, 8> present;
+  for (size_t s = 0; s < seat_players.size() && s < placements.size(); ++s) {
+    if (seat_players[s] < 0) continue;
+    auto it = std::find_if(present.begin(), present.end(),
+                           [&](const Present& p) { return p.player == seat_players[s]; });
+    if (it == present.end()) {
+      present.push_back({seat_players[s], 0, 0.0, 0.0});
+      it = present.end() - 1;
     }
-    for (const auto& [a, ea] : sum) {
-      for (const auto& [b, eb] : sum) {
-        if (a == b || a < 0 || b < 0 || a >= players || b >= players) continue;
-        HeadToHead& x = h[a][b];
-        const double sa = ea.first / seats[a], pa = ea.second / seats[a];
-        const double sb = eb.first / seats[b], pb = eb.second / seats[b];
-        ++x.matches;
-        if (pa < pb) ++x.ahead;
-        else if (pa == pb) ++x.tied;
-        else ++x.behind;
-        x.score += sa;
-        x.opponent_score += sb;
-        x.placement += pa;
-        x.opponent_placement += pb;
-      }
+    ++it->seats;
+    it->score += s < scores.size() ? scores[s] : 0.0;
+    it->placement += placements[s];
+  }
+  for (const Present& a : present) {
+    for (const Present& b : present) {
+      if (a.player == b.player) continue;
+      Sums& x = pairs_[{a.player, b.player}];
+      const double sa = a.score / a.seats, pa = a.placement / a.seats;
+      const double sb = b.score / b.seats, pb = b.placement / b.seats;
+      ++x.matches;
+      if (pa < pb) ++x.ahead;
+      else if (pa == pb) ++x.tied;
+      else ++x.behind;
+      x.score.Add(sa);
+      x.opponent_score.Add(sb);
+      x.placement.Add(pa);
+      x.opponent_placement.Add(pb);
     }
   }
-  for (auto& row : h) {
-    for (HeadToHead& x : row) {
-      if (x.matches == 0) continue;
-      x.score /= x.matches;
-      x.opponent_score /= x.matches;
-      x.placement /= x.matches;
-      x.opponent_placement /= x.matches;
+}
+
+HeadToHead HeadToHeadTable::Get(int a, int b) const {
+  HeadToHead h;
+  auto it = pairs_.find({a, b});
+  if (it == pairs_.end() || it->second.matches == 0) return h;
+  const Sums& x = it->second;
+  h.matches = x.matches;
+  h.ahead = x.ahead;
+  h.tied = x.tied;
+  h.behind = x.behind;
+  h.score = x.score.Value() / x.matches;
+  h.opponent_score = x.opponent_score.Value() / x.matches;
+  h.placement = x.placement.Value() / x.matches;
+  h.opponent_placement = x.opponent_placement.Value() / x.matches;
+  return h;
+}
+
+std::vector<std::vector<HeadToHead>> HeadToHeads(
+    int players, const std::vector<RatedMatch>& matches) {
+  HeadToHeadTable table;
+  for (const RatedMatch& m : matches) table.Add(m.seat_players, m.placements, m.scores);
+  std::vector<std::vector<HeadToHead>> h(players, std::vector<HeadToHead>(players));
+  for (int a = 0; a < players; ++a) {
+    for (int b = 0; b < players; ++b) {
+      if (a != b) h[a][b] = table.Get(a, b);
     }
   }
   return h;

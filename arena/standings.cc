@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "arena/ratings.h"
@@ -32,11 +34,13 @@ std::string CsvField(const std::string& s) {
   return q + "\"";
 }
 
+// One bot's counts (integers) and sums (exact until read).
 struct Tally {
-  int matches = 0, seats = 0, wins = 0, forfeits = 0;
-  double score_sum = 0, placement_sum = 0;
+  int64_t matches = 0, seats = 0, wins = 0, forfeits = 0;
+  ExactSum score_sum;
+  int64_t placement_sum = 0;
   v1::FaultCounts faults;
-  std::map<int, int> by_seat;
+  std::vector<int64_t> by_seat;  // seats played, by seat
 };
 
 }  // namespace
@@ -103,70 +107,128 @@ absl::StatusOr<MatchSummary> SummarizeRecord(
   return m;
 }
 
-absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
-                                             std::vector<MatchSummary> matches) {
-  std::sort(matches.begin(), matches.end(),
-            [](const MatchSummary& a, const MatchSummary& b) {
-              return a.match_id < b.match_id;
-            });
-  std::vector<std::string> bots = ctx.bots;
-  std::map<std::string, int> index;
-  for (size_t i = 0; i < bots.size(); ++i) index[bots[i]] = static_cast<int>(i);
-  std::set<std::string> extra;
-  for (const MatchSummary& m : matches) {
-    for (const auto& b : m.seat_bots) {
-      if (!index.count(b)) extra.insert(b);
+struct StandingsAccumulator::Impl {
+  explicit Impl(StandingsContext c) : ctx(std::move(c)), bots(ctx.bots) {
+    for (size_t i = 0; i < bots.size(); ++i) index[bots[i]] = static_cast<int>(i);
+    tally.resize(bots.size());
+  }
+  int IndexOf(const std::string& bot) {
+    auto [it, fresh] = index.try_emplace(bot, static_cast<int>(bots.size()));
+    if (fresh) {
+      bots.push_back(bot);
+      tally.emplace_back();
     }
+    return it->second;
   }
-  for (const auto& b : extra) {
-    index[b] = static_cast<int>(bots.size());
-    bots.push_back(b);
+
+  StandingsContext ctx;
+  // Bots by index: the context's, then the others in the order they came
+  // (Build orders those by name).
+  std::vector<std::string> bots;
+  absl::flat_hash_map<std::string, int> index;
+  std::vector<Tally> tally;
+  DealGroupComparisons groups;
+  HeadToHeadTable h2h;
+  int64_t matches = 0;
+};
+
+StandingsAccumulator::StandingsAccumulator(StandingsContext context)
+    : impl_(std::make_unique<Impl>(std::move(context))) {}
+StandingsAccumulator::StandingsAccumulator(StandingsAccumulator&&) noexcept = default;
+StandingsAccumulator::~StandingsAccumulator() = default;
+
+int64_t StandingsAccumulator::matches() const { return impl_->matches; }
+
+absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
+  const size_t seats = m.seat_bots.size();
+  if (m.placements.size() != seats || m.scores.size() != seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("match ", m.match_id, ": seats, placements and scores differ in number"));
   }
-  const int n = static_cast<int>(bots.size());
-  std::vector<Tally> tally(n);
-  std::vector<RatedMatch> rated;
-  for (const MatchSummary& m : matches) {
-    if (m.placements.size() != m.seat_bots.size() ||
-        m.scores.size() != m.seat_bots.size()) {
+  if (m.forfeit_seat >= static_cast<int>(seats)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("match ", m.match_id, ": forfeit by seat ", m.forfeit_seat, " of ", seats));
+  }
+  for (const SeatFault& f : m.faults) {
+    if (f.seat < 0 || f.seat >= static_cast<int>(seats)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("match ", m.match_id, ": seats, placements and scores differ in number"));
+          absl::StrCat("match ", m.match_id, ": a fault of seat ", f.seat, " of ", seats));
     }
-    RatedMatch r;
-    r.deal_group = m.deal_group.empty() ? m.match_id : m.deal_group;
-    std::set<int> present;
-    for (size_t s = 0; s < m.seat_bots.size(); ++s) {
-      const int b = index[m.seat_bots[s]];
-      r.seat_players.push_back(b);
-      Tally& t = tally[b];
-      present.insert(b);
-      ++t.seats;
-      ++t.by_seat[static_cast<int>(s)];
-      t.score_sum += m.scores[s];
-      t.placement_sum += m.placements[s];
-      if (m.placements[s] == 1) ++t.wins;
-    }
-    for (int b : present) ++tally[b].matches;
-    if (m.forfeit_seat >= 0) ++tally[r.seat_players[m.forfeit_seat]].forfeits;
-    for (const SeatFault& f : m.faults) {
-      CountFault(f.kind, &tally[r.seat_players[f.seat]].faults);
-    }
-    r.placements = m.placements;
-    r.scores = m.scores;
-    rated.push_back(std::move(r));
   }
+  for (int p : m.placements) {
+    if (p < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("match ", m.match_id, ": placement ", p, " (1 is best)"));
+    }
+  }
+  Impl& im = *impl_;
+  absl::InlinedVector<int, 8> players;
+  for (const auto& b : m.seat_bots) players.push_back(im.IndexOf(b));
+  if (absl::Status s = im.groups.Add(m.deal_group.empty() ? m.match_id : m.deal_group,
+                                     players, m.placements);
+      !s.ok()) {
+    return s;  // not reached: checked above
+  }
+  im.h2h.Add(players, m.placements, m.scores);
+  absl::InlinedVector<int, 8> present;
+  for (size_t s = 0; s < seats; ++s) {
+    const int b = players[s];
+    Tally& t = im.tally[b];
+    if (std::find(present.begin(), present.end(), b) == present.end()) {
+      present.push_back(b);
+      ++t.matches;
+    }
+    ++t.seats;
+    if (t.by_seat.size() <= s) t.by_seat.resize(s + 1, 0);
+    ++t.by_seat[s];
+    t.score_sum.Add(m.scores[s]);
+    t.placement_sum += m.placements[s];
+    if (m.placements[s] == 1) ++t.wins;
+  }
+  if (m.forfeit_seat >= 0) ++im.tally[players[m.forfeit_seat]].forfeits;
+  for (const SeatFault& f : m.faults) CountFault(f.kind, &im.tally[players[f.seat]].faults);
+  ++im.matches;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
+                                             const std::vector<MatchSummary>& matches) {
+  StandingsAccumulator acc(ctx);
+  for (const MatchSummary& m : matches) {
+    if (absl::Status s = acc.Add(m); !s.ok()) return s;
+  }
+  return acc.Build();
+}
+
+absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
+  const Impl& im = *impl_;
+  const StandingsContext& ctx = im.ctx;
+  // Rows: the context's bots, then the others by name. canon[k] is the row
+  // index of the bot added as k, added[r] the reverse.
+  const int n = static_cast<int>(im.bots.size());
+  const int known = static_cast<int>(ctx.bots.size());
+  std::vector<int> added(n);
+  for (int i = 0; i < n; ++i) added[i] = i;
+  std::sort(added.begin() + known, added.end(),
+            [&](int a, int b) { return im.bots[a] < im.bots[b]; });
+  std::vector<int> canon(n);
+  for (int r = 0; r < n; ++r) canon[added[r]] = r;
+  std::vector<std::string> bots(n);
+  for (int r = 0; r < n; ++r) bots[r] = im.bots[added[r]];
+  auto tally_of = [&](int r) -> const Tally& { return im.tally[added[r]]; };
+
   RatingOptions ro;
   ro.bootstrap = ctx.bootstrap;
   ro.seed = kStandingsBootstrapSeed;
-  auto ratings = FitRatings(std::max(n, 1), rated, ro);
+  auto ratings = FitRatings(std::max(n, 1), im.groups, canon, ro);
   if (!ratings.ok()) return ratings.status();
-  const auto h2h = HeadToHeads(std::max(n, 1), rated);
 
   v1::Standings st;
   st.set_game(ctx.game);
   for (const auto& [k, v] : ctx.options) (*st.mutable_options())[k] = v;
   st.set_seats(ctx.seats);
   st.set_higher_score_wins(ctx.higher_score_wins);
-  const int played = static_cast<int>(matches.size());
+  const int played = static_cast<int>(im.matches);
   st.set_matches_played(played);
   const int planned = ctx.matches_planned >= 0 ? ctx.matches_planned : played;
   st.set_matches_planned(planned);
@@ -177,11 +239,10 @@ absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
   st.set_bootstrap(ratings->bootstrap);
   st.set_interval_level(ro.level);
   bool balanced = played > 0;
-  for (const Tally& t : tally) {
+  for (const Tally& t : im.tally) {
     if (t.seats == 0) continue;
     auto count = [&](int s) {
-      auto it = t.by_seat.find(s);
-      return it == t.by_seat.end() ? 0 : it->second;
+      return s < static_cast<int>(t.by_seat.size()) ? t.by_seat[s] : int64_t{0};
     };
     for (int s = 1; s < ctx.seats; ++s) {
       if (count(s) != count(0)) balanced = false;
@@ -192,7 +253,8 @@ absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
   auto mean_placement = [&](int b) {
-    return tally[b].seats ? tally[b].placement_sum / tally[b].seats : 0.0;
+    const Tally& t = tally_of(b);
+    return t.seats ? static_cast<double>(t.placement_sum) / t.seats : 0.0;
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     if (ratings->rank[a] != ratings->rank[b]) return ratings->rank[a] < ratings->rank[b];
@@ -200,7 +262,7 @@ absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
     return bots[a] < bots[b];
   });
   for (int b : order) {
-    const Tally& t = tally[b];
+    const Tally& t = tally_of(b);
     v1::StandingRow* row = st.add_rows();
     row->set_bot(bots[b]);
     row->set_rank(ratings->rank[b]);
@@ -210,7 +272,7 @@ absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
     row->set_matches(t.matches);
     row->set_seats_played(t.seats);
     row->set_wins(t.wins);
-    row->set_mean_score(t.seats ? t.score_sum / t.seats : 0);
+    row->set_mean_score(t.seats ? t.score_sum.Value() / t.seats : 0);
     row->set_mean_placement(mean_placement(b));
     row->set_forfeits(t.forfeits);
     *row->mutable_fault_kinds() = t.faults;
@@ -220,8 +282,9 @@ absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
   }
   for (int a : order) {
     for (int b : order) {
-      const HeadToHead& x = h2h[a][b];
-      if (a == b || x.matches == 0) continue;
+      if (a == b) continue;
+      const HeadToHead x = im.h2h.Get(added[a], added[b]);
+      if (x.matches == 0) continue;
       v1::HeadToHeadRow* r = st.add_head_to_head();
       r->set_bot(bots[a]);
       r->set_opponent(bots[b]);

@@ -3,9 +3,9 @@
 //
 // A tournament turns each finished match (its spec, result and faults) into
 // a MatchSummary; `arena standings` makes the same summary from each record
-// file. BuildStandings sorts the summaries by match id before using them, so
-// the standings do not depend on the order in which matches finished, and
-// the ratings' bootstrap uses a fixed seed (kStandingsBootstrapSeed).
+// file. The standings do not depend on the order in which matches finished
+// (StandingsAccumulator), and the ratings' bootstrap uses a fixed seed
+// (kStandingsBootstrapSeed) over the deal groups in name order.
 // docs/ratings.md explains every number.
 //
 // Files: standings.csv (one row per bot), head_to_head.csv (one row per
@@ -18,6 +18,7 @@
 #define ARENA_ARENA_STANDINGS_H_
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,35 @@ struct StandingsContext {
   int bootstrap = kStandingsBootstrap;
 };
 
+// Standings built match by match, as a tournament books its matches: from
+// tallies that do not grow with the number of matches (per bot, per pair of
+// bots that met, and under 50 bytes per deal group for the ratings'
+// bootstrap, arena/ratings.h), so a tournament of any length keeps no match.
+// Build() gives the same standings, to the bit, whatever order the same
+// matches were added in: counts are integers and sums exact until read.
+//
+// Thread safety: none (one owner).
+class StandingsAccumulator {
+ public:
+  explicit StandingsAccumulator(StandingsContext context);
+  StandingsAccumulator(StandingsAccumulator&&) noexcept;
+  ~StandingsAccumulator();
+
+  // Adds one match. Errors (naming the match, and changing nothing) on seats,
+  // placements and scores of different numbers, a placement below 1, or a
+  // fault or forfeit of a seat the match does not have.
+  absl::Status Add(const MatchSummary& match);
+  int64_t matches() const;
+  absl::StatusOr<v1::Standings> Build() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The standings of `matches` (a StandingsAccumulator fed with them).
 absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& context,
-                                             std::vector<MatchSummary> matches);
+                                             const std::vector<MatchSummary>& matches);
 
 // Text table for a terminal (ratings, intervals, LOS and head-to-head
 // matrices for up to 8 bots).

@@ -422,8 +422,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                                        sm.deal + 1)
                      : id;
   };
-  std::vector<MatchSummary> summaries;
+  // The standings so far: tallies, not matches (memory does not grow with
+  // the tournament).
+  StandingsAccumulator standings(context);
   std::vector<int> todo;  // schedule indices still to play
+  bool stop_at_start = false;  // on_recorded said stop while resuming
   if (!hooks.resume) {
     if (absl::Status s = WriteManifest(config, schedule, tournament_id); !s.ok()) return s;
     todo = mine;
@@ -491,9 +494,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         todo.push_back(i);
         continue;
       }
-      summaries.push_back(*std::move(m));
+      if (absl::Status s = standings.Add(*m); !s.ok()) {
+        Reject(dir, path, std::string(s.message()));
+        todo.push_back(i);
+        continue;
+      }
+      if (hooks.on_recorded && !hooks.on_recorded(*m)) stop_at_start = true;
     }
-    spdlog::info("resume: {} of {} matches recorded, {} to play", summaries.size(),
+    spdlog::info("resume: {} of {} matches recorded, {} to play", standings.matches(),
                  planned, todo.size());
   }
 
@@ -533,7 +541,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   const int64_t to_play = static_cast<int64_t>(todo.size());
   std::atomic<int64_t> next{0};
   std::atomic<int64_t> phase_end{0};
-  std::atomic<bool> stopped{false};
+  std::atomic<bool> stopped{stop_at_start};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
   const int every = config.standings_every() > 0 ? config.standings_every() : 20;
@@ -543,10 +551,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   // tournament grows (the final standings are always written).
   absl::Time next_refresh = absl::InfinitePast();
 
-  auto refresh = [&](std::vector<MatchSummary> snapshot) {
+  // Called by this thread only, like `book`: the accumulator is not shared.
+  auto refresh = [&]() {
     absl::MutexLock lock(&write_mu);
     const absl::Time start = absl::Now();
-    auto st = BuildStandings(context, std::move(snapshot));
+    auto st = standings.Build();
     {
       absl::MutexLock lock(&mu);
       next_refresh = absl::Now() + 9 * (absl::Now() - start);
@@ -573,17 +582,20 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   std::deque<Finished> finished;    // ended, to be booked by this thread
   auto book = [&](std::deque<Finished>& batch) {
     for (Finished& f : batch) {
-      std::vector<MatchSummary> snapshot;
+      bool refresh_due = false;
       {
         absl::MutexLock lock(&mu);
         ++done;
         if (f.outcome.record_status.ok()) {  // a match without a whole record does not count
-          summaries.push_back(SummarizeMatch(f.spec, f.outcome));
-          if (hooks.on_recorded && !hooks.on_recorded(summaries)) {
+          const MatchSummary summary = SummarizeMatch(f.spec, f.outcome);
+          if (absl::Status s = standings.Add(summary); !s.ok()) {
+            spdlog::error("standings: {}", s.ToString());  // our own match: a bug
+          }
+          if (hooks.on_recorded && !hooks.on_recorded(summary)) {
             stopped.store(true);  // stop: no further match is started
           }
-          if (summaries.size() % every == 0 && absl::Now() >= next_refresh) {
-            snapshot = summaries;
+          if (standings.matches() % every == 0 && absl::Now() >= next_refresh) {
+            refresh_due = true;
             next_refresh = absl::InfiniteFuture();  // until this one is done
           }
         }
@@ -596,7 +608,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
         }
       }
-      if (!snapshot.empty()) refresh(std::move(snapshot));
+      if (refresh_due) refresh();
     }
     batch.clear();
   };
@@ -682,7 +694,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     spdlog::info("{} matches played, at most {} of them at once", t, peak_live);
   }
 
-  auto st = BuildStandings(context, summaries);
+  auto st = standings.Build();
   if (!st.ok()) return st.status();
   // A failure here is logged; the caller writes the final standings again
   // (with the descriptors it kept in reserve) and fails if that fails too.

@@ -18,7 +18,8 @@
 // policy decides (a forfeit, by default). Every finished match's record is
 // written whole before it counts in the standings.
 //
-// Thread safety: RunTournament blocks; it runs `jobs` threads of its own.
+// Thread safety: RunTournament blocks; its matches run on gRPC's threads and
+// the deadline timer, and it books them (standings, hooks) on its own thread.
 #ifndef ARENA_ARENA_TOURNAMENT_H_
 #define ARENA_ARENA_TOURNAMENT_H_
 
@@ -41,9 +42,10 @@ struct TournamentHooks {
   // Fixed seating for every match (arena match): bot indices by seat.
   std::vector<int> fixed_seating;
   bool show_progress = true;
-  // Called (under the tournament's lock) after each recorded match with every
-  // match recorded so far; returning false starts no further match.
-  std::function<bool(const std::vector<MatchSummary>&)> on_recorded;
+  // Called (under the tournament's lock) with each recorded match, in the
+  // order they are booked (with --resume, first the matches already
+  // recorded); returning false starts no further match.
+  std::function<bool(const MatchSummary&)> on_recorded;
   // Resume the tournament in config.records_dir: its manifest must be this
   // config's (same schedule, same secret). Matches with a complete record
   // that verifies count as played; other records of scheduled matches (and

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "referee/rng.h"
@@ -196,6 +199,142 @@ TEST(Ratings, BadInputIsNamed) {
   RatingOptions o;
   o.prior_draws = 0;
   EXPECT_FALSE(FitRatings(2, {}, o).ok());
+}
+
+
+TEST(ExactSum, IsExactAndTheSameInAnyOrder) {
+  // 1e100 + 1 - 1e100 is 1 exactly (a plain sum gives 0).
+  ExactSum a;
+  for (double x : {1e100, 1.0, -1e100}) a.Add(x);
+  EXPECT_EQ(a.Value(), 1.0);
+  // Ten times 0.1: the exact sum of the ten doubles nearest 0.1, rounded
+  // once, is 1 (a plain left-to-right sum gives 0.9999999999999999).
+  ExactSum tenth;
+  for (int i = 0; i < 10; ++i) tenth.Add(0.1);
+  EXPECT_EQ(tenth.Value(), 1.0);
+  // Thirds, sevenths and large and small terms, in shuffled orders: every
+  // order gives the same bits.
+  std::vector<double> terms;
+  for (int i = 1; i <= 300; ++i) {
+    terms.push_back(1.0 / (i % 7 + 1) + (i % 3 == 0 ? 1e12 : 0) - (i % 5 == 0 ? 1e-9 : 0));
+  }
+  auto sum_in = [](const std::vector<double>& v) {
+    ExactSum s;
+    for (double x : v) s.Add(x);
+    return s.Value();
+  };
+  const double first = sum_in(terms);
+  Rng rng(7);
+  for (int round = 0; round < 20; ++round) {
+    for (size_t i = terms.size() - 1; i > 0; --i) {
+      std::swap(terms[i], terms[rng.Uniform(static_cast<uint32_t>(i + 1))]);
+    }
+    EXPECT_EQ(sum_in(terms), first) << "order " << round;
+  }
+  ExactSum empty;
+  EXPECT_EQ(empty.Value(), 0.0);
+  ExactSum inf;
+  for (double x : {1.0, HUGE_VAL, 2.0}) inf.Add(x);
+  EXPECT_EQ(inf.Value(), HUGE_VAL);
+  inf.Add(-HUGE_VAL);
+  EXPECT_TRUE(std::isnan(inf.Value()));
+}
+
+std::vector<std::string> GroupOrder(const std::vector<std::string>& names) {
+  // Each group's one pair is (0, k): k tells the groups apart.
+  std::vector<std::pair<std::string, int>> added;
+  for (size_t k = 0; k < names.size(); ++k) added.push_back({names[k], int(k) + 1});
+  DealGroupComparisons c;
+  for (const auto& [name, k] : added) {
+    const std::vector<int> players = {0, k}, places = {1, 2};
+    EXPECT_TRUE(c.Add(name, players, places).ok());
+  }
+  std::vector<std::string> order;
+  c.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+    EXPECT_EQ(pairs.size(), 1u);
+    order.push_back(names[pairs[0].j - 1]);
+  });
+  return order;
+}
+
+TEST(DealGroupComparisons, GroupsComeInNameOrderWhateverTheOrderAdded) {
+  // Byte order of the names (as a std::map<std::string> would give):
+  // "g10" < "g9", "g009" < "g01" < "g1", "" first, a name of 25 digits.
+  const std::vector<std::string> sorted = {
+      "",  "1234567890123456789012345", "9", "g", "g009", "g01", "g1", "g10",
+      "g9", "g9x", "h-000001", "h-000002", "h-000010", "x18446744073709551616"};
+  std::vector<std::string> shuffled = {sorted[7], sorted[13], sorted[4], sorted[0],
+                                       sorted[10], sorted[1], sorted[12], sorted[2],
+                                       sorted[5], sorted[9], sorted[3], sorted[11],
+                                       sorted[8], sorted[6]};
+  EXPECT_EQ(GroupOrder(shuffled), sorted);
+  EXPECT_EQ(GroupOrder(sorted), sorted);
+}
+
+TEST(DealGroupComparisons, CountsAPairsComparisonsAcrossTheGroupsMatches) {
+  DealGroupComparisons c;
+  // Group g1: players 3 and 1 meet twice (3 wins once, one tie); player 2
+  // plays 1 once and wins; a match of 1 against itself compares nothing.
+  ASSERT_TRUE(c.Add("g1", std::vector<int>{3, 1}, std::vector<int>{1, 2}).ok());
+  ASSERT_TRUE(c.Add("g1", std::vector<int>{1, 3}, std::vector<int>{1, 1}).ok());
+  ASSERT_TRUE(c.Add("g1", std::vector<int>{1, 2}, std::vector<int>{2, 1}).ok());
+  ASSERT_TRUE(c.Add("g0", std::vector<int>{1, 1}, std::vector<int>{1, 2}).ok());
+  EXPECT_EQ(c.groups(), 2);
+  EXPECT_EQ(c.players(), 4);
+  // Comparisons, per seat against each seat of another player: player 1 has
+  // one in each of the first three matches, 3 one in each of the first two,
+  // 2 one; the g0 match has none.
+  EXPECT_EQ(c.comparisons(), (std::vector<int64_t>{0, 3, 1, 2}));
+  std::vector<std::vector<DealGroupComparisons::Pair>> seen;
+  c.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> p) {
+    seen.emplace_back(p.begin(), p.end());
+  });
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_TRUE(seen[0].empty());  // g0: a group with no comparison still counts
+  ASSERT_EQ(seen[1].size(), 2u);
+  EXPECT_EQ(seen[1][0].i, 1);
+  EXPECT_EQ(seen[1][0].j, 2);
+  EXPECT_EQ(seen[1][0].n, 1);
+  EXPECT_EQ(seen[1][0].w, 0);  // 2 won
+  EXPECT_EQ(seen[1][1].i, 1);
+  EXPECT_EQ(seen[1][1].j, 3);
+  EXPECT_EQ(seen[1][1].n, 2);
+  EXPECT_EQ(seen[1][1].w, 0.5);  // lost once, tied once
+  // Bad matches change nothing.
+  EXPECT_FALSE(c.Add("g2", std::vector<int>{0, -1}, std::vector<int>{1, 2}).ok());
+  EXPECT_FALSE(c.Add("g2", std::vector<int>{0, 5}, std::vector<int>{1, 0}).ok());
+  EXPECT_FALSE(c.Add("g2", std::vector<int>{0, 5}, std::vector<int>{1}).ok());
+  EXPECT_EQ(c.groups(), 2);
+  EXPECT_EQ(c.players(), 4);
+}
+
+TEST(DealGroupComparisons, FitIsTheSameAsFromTheMatchesWithPlayersRenumbered) {
+  Rng rng(99);
+  std::vector<RatedMatch> ms = Simulate({-100, 0, 60, 40}, 40, rng);
+  RatingOptions o;
+  o.bootstrap = 200;
+  auto direct = FitRatings(4, ms, o);
+  ASSERT_TRUE(direct.ok());
+  // The same matches added in reverse order, player p added as 3 - p.
+  DealGroupComparisons c;
+  for (auto it = ms.rbegin(); it != ms.rend(); ++it) {
+    std::vector<int> renamed;
+    for (int p : it->seat_players) renamed.push_back(3 - p);
+    ASSERT_TRUE(c.Add(it->deal_group, renamed, it->placements).ok());
+  }
+  const std::vector<int> player_of = {3, 2, 1, 0};
+  auto grouped = FitRatings(4, c, player_of, o);
+  ASSERT_TRUE(grouped.ok());
+  EXPECT_EQ(grouped->elo, direct->elo);
+  EXPECT_EQ(grouped->low, direct->low);
+  EXPECT_EQ(grouped->high, direct->high);
+  EXPECT_EQ(grouped->los, direct->los);
+  EXPECT_EQ(grouped->comparisons, direct->comparisons);
+  EXPECT_EQ(grouped->deal_groups, 40);
+  // A player mapped out of range is named.
+  auto bad = FitRatings(3, c, player_of, o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("player 3"), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "arena/standings.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,8 +9,10 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/rng.h"
 
 namespace arena {
 namespace {
@@ -199,6 +202,133 @@ TEST(Standings, FilesAreReplacedWhole) {
   EXPECT_EQ(ss.str(), StandingsCsv(*st));
   EXPECT_FALSE(WriteStandings(*st, dir + "/missing/folder").ok());
   std::filesystem::remove_all(dir);
+}
+
+
+// Random matches of `seats` seats among bots a..e (c and e are not in the
+// context; a bot may hold several seats), with fractional scores, faults and
+// forfeits, in deal groups of mixed name widths.
+std::vector<MatchSummary> RandomMatches(int count, int seats, uint64_t seed) {
+  Rng rng(seed);
+  const std::vector<std::string> bots = {"a", "b", "c", "d", "e"};
+  std::vector<MatchSummary> out;
+  for (int i = 0; i < count; ++i) {
+    MatchSummary m;
+    m.match_id = absl::StrCat("m", i);
+    m.deal_group = i % 5 == 0 ? "" : absl::StrCat("g", rng.Uniform(i % 2 ? 40 : 400));
+    for (int s = 0; s < seats; ++s) {
+      m.seat_bots.push_back(bots[rng.Uniform(5)]);
+      m.placements.push_back(1 + static_cast<int>(rng.Uniform(seats)));
+      m.scores.push_back(static_cast<double>(rng.Uniform(100)) / (1 + rng.Uniform(7)));
+    }
+    if (rng.Uniform(10) == 0) m.forfeit_seat = static_cast<int>(rng.Uniform(seats));
+    if (rng.Uniform(4) == 0) {
+      m.faults.push_back({static_cast<int>(rng.Uniform(seats)),
+                          static_cast<v1::FaultKind>(1 + rng.Uniform(4))});
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::string AllFiles(const v1::Standings& st) {
+  return absl::StrCat(*StandingsJson(st), StandingsCsv(st), HeadToHeadCsv(st));
+}
+
+TEST(StandingsAccumulator, AnyOrderOfAddingGivesTheSameBytes) {
+  StandingsContext c = Context();
+  c.bootstrap = 50;
+  for (int seats : {2, 3, 4}) {
+    c.seats = seats;
+    std::vector<MatchSummary> ms = RandomMatches(600, seats, 11 + seats);
+    StandingsAccumulator in_order(c);
+    for (const auto& m : ms) ASSERT_TRUE(in_order.Add(m).ok());
+    auto want = in_order.Build();
+    ASSERT_TRUE(want.ok()) << want.status();
+    EXPECT_EQ(want->matches_played(), 600);
+    EXPECT_EQ(want->rows_size(), 5);  // a, b, then c, d, e by name
+    EXPECT_EQ(want->head_to_head_size(), 20);
+    Rng rng(seats);
+    for (int round = 0; round < 5; ++round) {
+      for (size_t i = ms.size() - 1; i > 0; --i) {
+        std::swap(ms[i], ms[rng.Uniform(static_cast<uint32_t>(i + 1))]);
+      }
+      StandingsAccumulator shuffled(c);
+      for (const auto& m : ms) ASSERT_TRUE(shuffled.Add(m).ok());
+      auto got = shuffled.Build();
+      ASSERT_TRUE(got.ok());
+      EXPECT_EQ(AllFiles(*got), AllFiles(*want)) << seats << " seats, order " << round;
+      auto built = BuildStandings(c, ms);
+      ASSERT_TRUE(built.ok());
+      EXPECT_EQ(AllFiles(*built), AllFiles(*want));
+    }
+  }
+}
+
+TEST(StandingsAccumulator, ABadMatchIsNamedAndChangesNothing) {
+  StandingsContext c = Context();
+  StandingsAccumulator acc(c);
+  ASSERT_TRUE(acc.Add(Match("m1", "g1", {"a", "b", "a"}, {1, 2, 3}, {3, 2, 1})).ok());
+  const std::string before = AllFiles(*acc.Build());
+  MatchSummary fault = Match("m2", "g1", {"a", "z", "b"}, {1, 2, 3}, {3, 2, 1});
+  fault.faults = {{3, v1::FAULT_KIND_TIMEOUT}};
+  MatchSummary forfeit = Match("m3", "g2", {"a", "z", "b"}, {1, 2, 3}, {3, 2, 1});
+  forfeit.forfeit_seat = 5;
+  const std::vector<MatchSummary> bad = {
+      fault, forfeit, Match("m4", "g2", {"a", "z", "b"}, {1, 0, 3}, {3, 2, 1}),
+      Match("m5", "g2", {"a", "z", "b"}, {1, 2}, {3, 2, 1}),
+      Match("m6", "g2", {"a", "z", "b"}, {1, 2, 3}, {3, 2})};
+  for (const MatchSummary& m : bad) {
+    absl::Status s = acc.Add(m);
+    ASSERT_FALSE(s.ok()) << m.match_id;
+    EXPECT_THAT(std::string(s.message()), HasSubstr(m.match_id));
+  }
+  EXPECT_EQ(acc.matches(), 1);
+  EXPECT_EQ(AllFiles(*acc.Build()), before);  // no bot "z", no group g2
+}
+
+TEST(StandingsAccumulator, KeepsUnderSixtyFourBytesPerDealGroupAndNoMatch) {
+  // A 100,000-match round robin of 8 bots, two seats, duplicate deals (two
+  // matches per group) named as a tournament names them: what the
+  // accumulator holds grows by the groups' compact counts only, not by the
+  // matches (a MatchSummary alone is some 300 bytes).
+  StandingsContext c;
+  c.game = "quasenbo";
+  c.seats = 2;
+  for (int b = 0; b < 8; ++b) c.bots.push_back(absl::StrCat("bot", b));
+  c.bootstrap = 5;
+  StandingsAccumulator acc(c);
+  auto add = [&](int from, int to) {
+    for (int i = from; i < to; ++i) {
+      const int g = i / 2, p = g % 28;
+      int x = 0, y = 1;  // the p-th pair of bots
+      for (int k = 0; k < p; ++k) {
+        if (++y == 8) y = ++x + 1;
+      }
+      MatchSummary m = Match(absl::StrFormat("quasenbo-0123456789abcdef-%06d", i + 1),
+                             absl::StrFormat("quasenbo-0123456789abcdef-g%06d", g + 1),
+                             {c.bots[i % 2 ? y : x], c.bots[i % 2 ? x : y]},
+                             {1 + (i + g) % 2, 2 - (i + g) % 2},
+                             {static_cast<double>((i + g) % 2), 0});
+      ASSERT_TRUE(acc.Add(m).ok());
+    }
+  };
+  add(0, 1000);
+  const size_t at_1000 = mallinfo2().uordblks;
+  add(1000, 100000);
+  const size_t at_100000 = mallinfo2().uordblks;
+  const double per_group = (static_cast<double>(at_100000) - at_1000) / 49500;
+  std::printf("heap in use: %zu bytes more at 100,000 matches than at 1,000: "
+              "%.1f bytes per deal group\n", at_100000 - at_1000, per_group);
+  EXPECT_LT(per_group, 64.0);  // 46.5 measured (Debian bookworm, x86-64)
+  auto st = acc.Build();
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st->matches_played(), 100000);
+  EXPECT_EQ(st->deal_groups(), 50000);
+  int64_t bot_matches = 0;
+  for (const auto& r : st->rows()) bot_matches += r.matches();
+  EXPECT_EQ(bot_matches, 200000);  // two bots a match
+  EXPECT_TRUE(st->balanced());
 }
 
 }  // namespace
