@@ -38,12 +38,6 @@ double LogLikelihood(const PairCounts& c, double prior, const Eigen::VectorXd& r
   return ll;
 }
 
-// One comparison entry of a deal group (i < j).
-struct Entry {
-  int i, j;
-  double n, w;  // comparisons, won by i
-};
-
 double Quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * (v.size() - 1);
@@ -173,30 +167,34 @@ double ExactSum::Value() const {
 
 namespace {
 
-// A group's name: prefixes[prefix] followed by `number` written with
-// `digits` digits (zero-padded; no digits: the prefix is the whole name).
+// A group's name: prefixes[prefix()] followed by number() written with
+// digits() digits (zero-padded; no digits: the prefix is the whole name).
+// Twelve bytes, aligned to four, so that a group's slot in the tree is 28.
 struct GroupKey {
-  uint32_t prefix;
-  uint32_t digits;
-  uint64_t number;
+  uint32_t prefix_digits;  // prefix << 5 | digits
+  uint32_t number_hi, number_lo;
+  uint32_t prefix() const { return prefix_digits >> 5; }
+  uint32_t digits() const { return prefix_digits & 31; }
+  uint64_t number() const { return uint64_t{number_hi} << 32 | number_lo; }
 };
 
 // A pair's counts in a group: n comparisons of players i < j, w2 twice the
-// number i won (a tie is one). `next` chains a group's further pairs (1 +
-// index into the overflow cells; 0: none). n == 0: the group has no pair.
+// number i won (a tie is one). n == 0: the group has no pair (yet). The
+// first pair of a group sits beside its key; its kMore bit says that the
+// group has further pairs (in the overflow tree).
 struct Cell {
   uint32_t i = 0, j = 0;
   uint32_t n = 0, w2 = 0;
-  uint32_t next = 0;
 };
-
-constexpr uint32_t kMaxDigits = 19;  // a uint64 holds any 19 digits
+constexpr uint32_t kMore = 1u << 31;
+constexpr uint32_t kMaxDigits = 19;         // a uint64 holds any 19 digits
+constexpr uint32_t kMaxPrefixes = 1u << 27;  // prefix ids fit in 27 bits
 
 absl::string_view Digits(const GroupKey& k, char (&buf)[24]) {
-  if (k.digits == 0) return {};
-  std::snprintf(buf, sizeof buf, "%0*llu", static_cast<int>(k.digits),
-                static_cast<unsigned long long>(k.number));
-  return absl::string_view(buf, k.digits);
+  if (k.digits() == 0) return {};
+  std::snprintf(buf, sizeof buf, "%0*llu", static_cast<int>(k.digits()),
+                static_cast<unsigned long long>(k.number()));
+  return absl::string_view(buf, k.digits());
 }
 
 // a1 + a2 < b1 + b2, bytes compared as unsigned (std::string's order).
@@ -217,69 +215,69 @@ struct DealGroupComparisons::Impl {
   struct Less {
     const Impl* impl;
     bool operator()(const GroupKey& a, const GroupKey& b) const {
-      if (a.prefix == b.prefix && a.digits == b.digits) return a.number < b.number;
+      if (a.prefix_digits == b.prefix_digits) return a.number() < b.number();
       char da[24], db[24];
       const absl::string_view sa = Digits(a, da), sb = Digits(b, db);
-      if (a.prefix == b.prefix) return sa < sb;
-      return ConcatLess(impl->prefixes[a.prefix], sa, impl->prefixes[b.prefix], sb);
+      if (a.prefix() == b.prefix()) return sa < sb;
+      return ConcatLess(impl->prefixes[a.prefix()], sa, impl->prefixes[b.prefix()], sb);
     }
   };
-  Impl() : groups(Less{this}) {}
+  Impl() : groups(Less{this}), overflow(Less{this}) {}
 
-  uint32_t Intern(absl::string_view prefix) {
-    auto it = prefix_ids.find(prefix);
-    if (it != prefix_ids.end()) return it->second;
-    prefixes.emplace_back(prefix);
-    const uint32_t id = static_cast<uint32_t>(prefixes.size() - 1);
-    prefix_ids.emplace(prefixes.back(), id);
-    return id;
-  }
-  GroupKey KeyOf(absl::string_view name) {
+  // The key of `name`; false if it would need a prefix beyond kMaxPrefixes.
+  bool KeyOf(absl::string_view name, GroupKey* key) {
     size_t d = 0;
     while (d < name.size() && d < kMaxDigits &&
            name[name.size() - 1 - d] >= '0' && name[name.size() - 1 - d] <= '9') {
       ++d;
     }
-    GroupKey k{0, static_cast<uint32_t>(d), 0};
+    uint64_t number = 0;
     for (size_t p = name.size() - d; p < name.size(); ++p) {
-      k.number = k.number * 10 + static_cast<uint64_t>(name[p] - '0');
+      number = number * 10 + static_cast<uint64_t>(name[p] - '0');
     }
-    k.prefix = Intern(name.substr(0, name.size() - d));
-    return k;
+    const absl::string_view prefix = name.substr(0, name.size() - d);
+    uint32_t id;
+    auto it = prefix_ids.find(prefix);
+    if (it != prefix_ids.end()) {
+      id = it->second;
+    } else {
+      if (prefixes.size() >= kMaxPrefixes) return false;
+      prefixes.emplace_back(prefix);
+      id = static_cast<uint32_t>(prefixes.size() - 1);
+      prefix_ids.emplace(prefixes.back(), id);
+    }
+    *key = GroupKey{id << 5 | static_cast<uint32_t>(d), static_cast<uint32_t>(number >> 32),
+                    static_cast<uint32_t>(number)};
+    return true;
   }
-  void AddPair(Cell* head, uint32_t i, uint32_t j, uint32_t w2) {
-    Cell* c = head;
-    for (;;) {
-      if (c->n == 0) {
-        c->i = i;
-        c->j = j;
-        c->n = 1;
-        c->w2 = w2;
-        return;
-      }
-      if (c->i == i && c->j == j) {
-        ++c->n;
-        c->w2 += w2;
-        return;
-      }
-      if (c->next == 0) {
-        c->next = static_cast<uint32_t>(overflow.size() + 1);
-        Cell fresh;
-        fresh.i = i;
-        fresh.j = j;
-        fresh.n = 1;
-        fresh.w2 = w2;
-        overflow.push_back(fresh);  // `c` may dangle from here
-        return;
-      }
-      c = &overflow[c->next - 1];
+  void AddPair(const GroupKey& key, Cell* head, uint32_t i, uint32_t j, uint32_t w2) {
+    if (head->n == 0) {
+      *head = Cell{i, j, 1, w2};
+      return;
     }
+    if (head->i == i && head->j == j) {
+      ++head->n;
+      head->w2 += w2;
+      return;
+    }
+    if (head->n & kMore) {
+      auto [from, to] = overflow.equal_range(key);
+      for (auto it = from; it != to; ++it) {
+        if (it->second.i == i && it->second.j == j) {
+          ++it->second.n;
+          it->second.w2 += w2;
+          return;
+        }
+      }
+    }
+    head->n |= kMore;
+    overflow.insert({key, Cell{i, j, 1, w2}});
   }
 
   std::deque<std::string> prefixes;  // stable: prefix_ids views them
   absl::flat_hash_map<absl::string_view, uint32_t> prefix_ids;
   absl::btree_map<GroupKey, Cell, Less> groups;
-  std::vector<Cell> overflow;
+  absl::btree_multimap<GroupKey, Cell, Less> overflow;  // second and later pairs
 };
 
 DealGroupComparisons::DealGroupComparisons() : impl_(std::make_unique<Impl>()) {}
@@ -312,13 +310,18 @@ absl::Status DealGroupComparisons::Add(absl::string_view deal_group,
     }
     top = std::max(top, seat_players[s]);
   }
+  GroupKey key;
+  if (!impl_->KeyOf(deal_group, &key)) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "deal group ", deal_group, ": more than ", kMaxPrefixes, " distinct group names"));
+  }
   comparisons_.resize(static_cast<size_t>(top) + 1, 0);
   for (size_t s = 0; s < seat_players.size(); ++s) {
     for (size_t t = 0; t < seat_players.size(); ++t) {
       if (seat_players[t] != seat_players[s]) ++comparisons_[seat_players[s]];
     }
   }
-  Cell& head = impl_->groups.try_emplace(impl_->KeyOf(deal_group)).first->second;
+  Cell& head = impl_->groups.try_emplace(key).first->second;
   for (size_t a = 0; a < seat_players.size(); ++a) {
     for (size_t b = a + 1; b < seat_players.size(); ++b) {
       uint32_t i = static_cast<uint32_t>(seat_players[a]);
@@ -329,7 +332,7 @@ absl::Status DealGroupComparisons::Add(absl::string_view deal_group,
         std::swap(i, j);
         w2 = 2 - w2;
       }
-      impl_->AddPair(&head, i, j, w2);
+      impl_->AddPair(key, &head, i, j, w2);
     }
   }
   return absl::OkStatus();
@@ -340,11 +343,14 @@ void DealGroupComparisons::ForEachGroup(
   std::vector<Pair> pairs;
   for (const auto& [key, head] : impl_->groups) {
     pairs.clear();
-    for (const Cell* c = &head; c != nullptr;
-         c = c->next ? &impl_->overflow[c->next - 1] : nullptr) {
-      if (c->n == 0) break;
-      pairs.push_back({static_cast<int>(c->i), static_cast<int>(c->j),
-                       static_cast<double>(c->n), c->w2 / 2.0});
+    auto add = [&](const Cell& c) {
+      pairs.push_back({static_cast<int>(c.i), static_cast<int>(c.j),
+                       static_cast<double>(c.n & ~kMore), c.w2 / 2.0});
+    };
+    if (head.n != 0) add(head);
+    if (head.n & kMore) {
+      auto [from, to] = impl_->overflow.equal_range(key);
+      for (auto it = from; it != to; ++it) add(it->second);
     }
     std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
       return a.i != b.i ? a.i < b.i : a.j < b.j;
@@ -396,14 +402,11 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     }
     out.comparisons[p] += groups.comparisons()[k];
   }
-  // Each group's comparisons (in players' terms), the groups in name order
-  // (so the result does not depend on the order the matches finished in):
-  // group k's entries are entries[ends[k - 1] .. ends[k]).
-  std::vector<Entry> entries;
-  std::vector<size_t> ends;
-  PairCounts total(players);
-  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
-    const size_t begin = entries.size();
+  // Adds `times` the comparisons of one group (in players' terms) to `c`.
+  // Counts are integers and halves, so every sum is exact and the order of
+  // adding does not matter.
+  auto add_group = [&](absl::Span<const DealGroupComparisons::Pair> pairs, double times,
+                       PairCounts* c) {
     for (const auto& p : pairs) {
       int i = map(p.i), j = map(p.j);
       double w = p.w;
@@ -411,18 +414,18 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
         std::swap(i, j);
         w = p.n - w;
       }
-      entries.push_back({i, j, p.n, w});
-      total.n[i][j] += p.n;
-      total.n[j][i] += p.n;
-      total.w[i][j] += w;
-      total.w[j][i] += p.n - w;
+      c->n[i][j] += times * p.n;
+      c->n[j][i] += times * p.n;
+      c->w[i][j] += times * w;
+      c->w[j][i] += times * (p.n - w);
     }
-    std::sort(entries.begin() + begin, entries.end(), [](const Entry& a, const Entry& b) {
-      return a.i != b.i ? a.i < b.i : a.j < b.j;
-    });
-    ends.push_back(entries.size());
+  };
+  PairCounts total(players);
+  size_t num_groups = 0;
+  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+    add_group(pairs, 1.0, &total);
+    ++num_groups;
   });
-  const size_t num_groups = ends.size();
   out.deal_groups = static_cast<int>(num_groups);
   out.elo = Centred(FitBradleyTerry(total, options.prior_draws));
   out.low = out.high = out.elo;
@@ -432,18 +435,20 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     Rng rng(options.seed);
     std::vector<std::vector<double>> samples(players);  // by player
     const uint32_t g = static_cast<uint32_t>(num_groups);
+    // A replicate draws g groups (their indices in name order) with
+    // replacement; it adds each group as many times as it was drawn, in one
+    // pass over the groups (so nothing the size of the groups' comparisons
+    // is copied: only these counts).
+    std::vector<uint32_t> drawn(g);
     for (int b = 0; b < reps; ++b) {
+      std::fill(drawn.begin(), drawn.end(), 0);
+      for (uint32_t k = 0; k < g; ++k) ++drawn[rng.Uniform(g)];
       PairCounts c(players);
-      for (uint32_t k = 0; k < g; ++k) {
-        const uint32_t pick = rng.Uniform(g);
-        for (size_t e = pick == 0 ? 0 : ends[pick - 1]; e < ends[pick]; ++e) {
-          const Entry& x = entries[e];
-          c.n[x.i][x.j] += x.n;
-          c.n[x.j][x.i] += x.n;
-          c.w[x.i][x.j] += x.w;
-          c.w[x.j][x.i] += x.n - x.w;
-        }
-      }
+      size_t k = 0;
+      groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+        const uint32_t times = drawn[k++];
+        if (times > 0) add_group(pairs, times, &c);
+      });
       const std::vector<double> elo = Centred(FitBradleyTerry(c, options.prior_draws));
       for (int i = 0; i < players; ++i) samples[i].push_back(elo[i]);
     }

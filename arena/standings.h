@@ -63,7 +63,7 @@ struct StandingsContext {
 
 // Standings built match by match, as a tournament books its matches: from
 // tallies that do not grow with the number of matches (per bot, per pair of
-// bots that met, and under 50 bytes per deal group for the ratings'
+// bots that met, and about 33 bytes per deal group for the ratings'
 // bootstrap, arena/ratings.h), so a tournament of any length keeps no match.
 // Build() gives the same standings, to the bit, whatever order the same
 // matches were added in: counts are integers and sums exact until read.
