@@ -8,8 +8,10 @@
 #include <cstring>
 #include <fstream>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
@@ -28,10 +30,51 @@ constexpr size_t kMaxDecompressedBytes = size_t{1} << 30;
 
 }  // namespace
 
-struct RecordWriter::ZstdContext {
-  ZSTD_CCtx* cctx = nullptr;
-  std::string out;
-  ~ZstdContext() { ZSTD_freeCCtx(cctx); }
+// zstd compression contexts, shared: a finishing match takes one (or makes
+// one) and gives it back, so there are at most as many as matches finishing
+// at once (the threads that finish them), not one per live match.
+class ZstdPool {
+ public:
+  struct Context {
+    ZSTD_CCtx* cctx = nullptr;
+    std::string in, out;  // read and write buffers
+    ~Context() { ZSTD_freeCCtx(cctx); }
+  };
+  static ZstdPool& Get() {
+    static ZstdPool* pool = new ZstdPool();  // never destroyed: no exit order issue
+    return *pool;
+  }
+  std::unique_ptr<Context> Take() {
+    {
+      absl::MutexLock lock(&mu_);
+      if (!free_.empty()) {
+        std::unique_ptr<Context> c = std::move(free_.back());
+        free_.pop_back();
+        return c;
+      }
+    }
+    auto c = std::make_unique<Context>();
+    c->cctx = ZSTD_createCCtx();
+    if (c->cctx == nullptr ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, 3)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_windowLog, 17))) {
+      return nullptr;
+    }
+    c->in.resize(ZSTD_CStreamInSize());
+    c->out.resize(ZSTD_CStreamOutSize());
+    return c;
+  }
+  void Give(std::unique_ptr<Context> c) {
+    // A context that failed midway is reset before it is used again.
+    ZSTD_CCtx_reset(c->cctx, ZSTD_reset_session_only);
+    absl::MutexLock lock(&mu_);
+    if (free_.size() < kKeep) free_.push_back(std::move(c));
+  }
+
+ private:
+  static constexpr size_t kKeep = 8;
+  absl::Mutex mu_;
+  std::vector<std::unique_ptr<Context>> free_ ABSL_GUARDED_BY(mu_);
 };
 
 bool IsRecordFileName(const std::string& name) {
@@ -50,18 +93,9 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
   }
   const char* suffix = compress ? kCompressedSuffix : ".jsonl";
   w->final_path_ = absl::StrCat(dir, "/", match_id, suffix);
-  w->part_path_ = absl::StrCat(hidden, "/", match_id, suffix, ".part");
-  if (compress) {
-    w->zstd_ = std::make_unique<ZstdContext>();
-    w->zstd_->cctx = ZSTD_createCCtx();
-    if (w->zstd_->cctx == nullptr ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(w->zstd_->cctx,
-                                            ZSTD_c_compressionLevel, 3)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(w->zstd_->cctx, ZSTD_c_windowLog,
-                                            17))) {
-      return absl::InternalError("cannot set up zstd compression");
-    }
-  }
+  // Plain as the match runs, compressed or not (see the file comment).
+  w->part_path_ = absl::StrCat(hidden, "/", match_id, ".jsonl.part");
+  w->compress_ = compress;
   const int fd = ::open(w->part_path_.c_str(),
                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
                         0600);
@@ -115,24 +149,70 @@ std::string RecordLineToJson(const v1::RecordLine& line) {
   return out;
 }
 
-absl::Status RecordWriter::WriteCompressed(const char* data, size_t size,
-                                           bool end) {
-  ZSTD_inBuffer in{data, size, 0};
-  std::string& out = zstd_->out;
-  out.resize(ZSTD_CStreamOutSize());
-  for (;;) {
-    ZSTD_outBuffer ob{out.data(), out.size(), 0};
-    const size_t left = ZSTD_compressStream2(
-        zstd_->cctx, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
-    if (ZSTD_isError(left)) {
-      return absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(left)));
-    }
-    if (ob.pos > 0 && std::fwrite(out.data(), 1, ob.pos, file_) != ob.pos) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
-    }
-    if (end ? left == 0 : in.pos == in.size) return absl::OkStatus();
+absl::Status RecordWriter::Compress() {
+  const std::string zst_part =
+      absl::StrCat(final_path_.substr(0, final_path_.rfind('/')), "/", kInProgressDir,
+                   final_path_.substr(final_path_.rfind('/')), ".part");
+  FILE* in = std::fopen(part_path_.c_str(), "rb");
+  if (in == nullptr) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot read record ", part_path_, ": ", ErrnoText()));
   }
+  const int fd = ::open(zst_part.c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd >= 0) ::fchmod(fd, 0600);
+  FILE* out = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
+  if (out == nullptr) {
+    const std::string why = ErrnoText();
+    if (fd >= 0) ::close(fd);
+    std::fclose(in);
+    return absl::UnavailableError(absl::StrCat("cannot write record ", zst_part, ": ", why));
+  }
+  std::unique_ptr<ZstdPool::Context> z = ZstdPool::Get().Take();
+  absl::Status status = z == nullptr ? absl::InternalError("cannot set up zstd compression")
+                                     : absl::OkStatus();
+  while (status.ok()) {
+    const size_t got = std::fread(z->in.data(), 1, z->in.size(), in);
+    if (got < z->in.size() && std::ferror(in)) {
+      status = absl::UnavailableError(
+          absl::StrCat("cannot read record ", part_path_, ": ", ErrnoText()));
+      break;
+    }
+    const bool end = got < z->in.size();
+    ZSTD_inBuffer ib{z->in.data(), got, 0};
+    size_t left;
+    do {
+      ZSTD_outBuffer ob{z->out.data(), z->out.size(), 0};
+      left = ZSTD_compressStream2(z->cctx, &ob, &ib, end ? ZSTD_e_end : ZSTD_e_continue);
+      if (ZSTD_isError(left)) {
+        status = absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(left)));
+        break;
+      }
+      if (ob.pos > 0 && std::fwrite(z->out.data(), 1, ob.pos, out) != ob.pos) {
+        status = absl::UnavailableError(
+            absl::StrCat("cannot write record ", zst_part, ": ", ErrnoText()));
+        break;
+      }
+    } while (end ? left != 0 : ib.pos < ib.size);
+    if (end) break;
+  }
+  if (z != nullptr) ZstdPool::Get().Give(std::move(z));
+  std::fclose(in);
+  const bool closed = std::fflush(out) == 0 && std::fclose(out) == 0;
+  if (status.ok() && !closed) {
+    status = absl::UnavailableError(
+        absl::StrCat("cannot write record ", zst_part, ": ", ErrnoText()));
+  }
+  if (status.ok() && std::rename(zst_part.c_str(), final_path_.c_str()) != 0) {
+    status = absl::UnavailableError(
+        absl::StrCat("cannot finish record ", final_path_, ": ", ErrnoText()));
+  }
+  if (!status.ok()) {
+    std::remove(zst_part.c_str());  // the plain part stays: the match is unfinished
+    return status;
+  }
+  std::remove(part_path_.c_str());
+  return absl::OkStatus();
 }
 
 absl::Status RecordWriter::Append(const v1::RecordLine& line) {
@@ -142,7 +222,6 @@ absl::Status RecordWriter::Append(const v1::RecordLine& line) {
     return absl::OkStatus();
   }
   json.push_back('\n');
-  if (zstd_ != nullptr) return WriteCompressed(json.data(), json.size(), false);
   if (std::fwrite(json.data(), 1, json.size(), file_) != json.size()) {
     return absl::UnavailableError(
         absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
@@ -155,12 +234,10 @@ absl::Status RecordWriter::Finish() {
   // Flushed to the operating system, then renamed: a crash of the referee
   // cannot leave a half-written <id>.jsonl. (No fsync: it costs about 8 ms a
   // match here and only guards against the machine itself going down.)
-  if (zstd_ != nullptr) {
-    if (absl::Status s = WriteCompressed(nullptr, 0, true); !s.ok()) return s;
-  }
   bool ok = std::fflush(file_) == 0;
   ok = (std::fclose(file_) == 0) && ok;
   file_ = nullptr;
+  if (ok && compress_) return Compress();
   if (!ok || std::rename(part_path_.c_str(), final_path_.c_str()) != 0) {
     return absl::UnavailableError(absl::StrCat(
         "cannot finish record ", final_path_, ": ", ErrnoText()));
