@@ -402,11 +402,24 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     }
     out.comparisons[p] += groups.comparisons()[k];
   }
-  // Adds `times` the comparisons of one group (in players' terms) to `c`.
-  // Counts are integers and halves, so every sum is exact and the order of
-  // adding does not matter.
-  auto add_group = [&](absl::Span<const DealGroupComparisons::Pair> pairs, double times,
-                       PairCounts* c) {
+  // Groups of the same content (the same pairs with the same counts, in
+  // players' terms) are interchangeable: the fit and the bootstrap need only
+  // each group's type (its index in name order -> type) and each type's
+  // pairs. A round robin of 8 bots in two seats has a few hundred types
+  // however many groups it plays, so this costs 4 bytes per group.
+  struct TypePair {
+    int i, j;     // i < j
+    double n, w;  // comparisons, won by i
+  };
+  std::vector<TypePair> type_pairs;  // type t's: [type_end[t - 1], type_end[t])
+  std::vector<size_t> type_end;
+  std::vector<uint32_t> type_of;     // by group, in name order
+  type_of.reserve(static_cast<size_t>(groups.groups()));
+  absl::flat_hash_map<std::string, uint32_t> type_ids;
+  std::vector<TypePair> mapped;
+  std::string key;
+  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+    mapped.clear();
     for (const auto& p : pairs) {
       int i = map(p.i), j = map(p.j);
       double w = p.w;
@@ -414,18 +427,40 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
         std::swap(i, j);
         w = p.n - w;
       }
-      c->n[i][j] += times * p.n;
-      c->n[j][i] += times * p.n;
-      c->w[i][j] += times * w;
-      c->w[j][i] += times * (p.n - w);
+      mapped.push_back({i, j, p.n, w});
+    }
+    std::sort(mapped.begin(), mapped.end(), [](const TypePair& a, const TypePair& b) {
+      return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    key.assign(reinterpret_cast<const char*>(mapped.data()),
+               mapped.size() * sizeof(TypePair));
+    auto [it, fresh] = type_ids.try_emplace(key, static_cast<uint32_t>(type_end.size()));
+    if (fresh) {
+      type_pairs.insert(type_pairs.end(), mapped.begin(), mapped.end());
+      type_end.push_back(type_pairs.size());
+    }
+    type_of.push_back(it->second);
+  });
+  // Adds each type's pairs `times[t]` times. Counts are integers and
+  // halves, so every sum is exact and the grouping changes nothing.
+  auto add_types = [&](const std::vector<uint32_t>& times, PairCounts* c) {
+    for (size_t t = 0; t < type_end.size(); ++t) {
+      if (times[t] == 0) continue;
+      for (size_t e = t == 0 ? 0 : type_end[t - 1]; e < type_end[t]; ++e) {
+        const TypePair& x = type_pairs[e];
+        const double k = times[t];
+        c->n[x.i][x.j] += k * x.n;
+        c->n[x.j][x.i] += k * x.n;
+        c->w[x.i][x.j] += k * x.w;
+        c->w[x.j][x.i] += k * (x.n - x.w);
+      }
     }
   };
+  const size_t num_groups = type_of.size();
+  std::vector<uint32_t> times(type_end.size(), 0);
+  for (uint32_t t : type_of) ++times[t];
   PairCounts total(players);
-  size_t num_groups = 0;
-  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
-    add_group(pairs, 1.0, &total);
-    ++num_groups;
-  });
+  add_types(times, &total);
   out.deal_groups = static_cast<int>(num_groups);
   out.elo = Centred(FitBradleyTerry(total, options.prior_draws));
   out.low = out.high = out.elo;
@@ -436,19 +471,12 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     std::vector<std::vector<double>> samples(players);  // by player
     const uint32_t g = static_cast<uint32_t>(num_groups);
     // A replicate draws g groups (their indices in name order) with
-    // replacement; it adds each group as many times as it was drawn, in one
-    // pass over the groups (so nothing the size of the groups' comparisons
-    // is copied: only these counts).
-    std::vector<uint32_t> drawn(g);
+    // replacement and adds each drawn group's type once per draw.
     for (int b = 0; b < reps; ++b) {
-      std::fill(drawn.begin(), drawn.end(), 0);
-      for (uint32_t k = 0; k < g; ++k) ++drawn[rng.Uniform(g)];
+      std::fill(times.begin(), times.end(), 0);
+      for (uint32_t k = 0; k < g; ++k) ++times[type_of[rng.Uniform(g)]];
       PairCounts c(players);
-      size_t k = 0;
-      groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
-        const uint32_t times = drawn[k++];
-        if (times > 0) add_group(pairs, times, &c);
-      });
+      add_types(times, &c);
       const std::vector<double> elo = Centred(FitBradleyTerry(c, options.prior_draws));
       for (int i = 0; i < players; ++i) samples[i].push_back(elo[i]);
     }

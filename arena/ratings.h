@@ -24,9 +24,12 @@
 // Intervals: percentile bootstrap (`bootstrap` replicates, linear
 // interpolation between order statistics) over deal groups drawn with
 // replacement by referee/rng.h's generator from `seed`, so they are the same
-// on every machine. LOS(i, j), the likelihood that i is stronger than j, is
-// Phi(d / s) where d is the fitted Elo difference and s the standard
-// deviation of that difference over the bootstrap replicates.
+// on every machine (the groups are indexed in name order; groups of the
+// same content share a type, and a replicate counts its draws per type,
+// which gives the same sums as adding the drawn groups one by one, since
+// every count is an integer or a half). LOS(i, j), the likelihood that i
+// is stronger than j, is Phi(d / s) where d is the fitted Elo difference and
+// s the standard deviation of that difference over the bootstrap replicates.
 //
 // Ranks: 1 + the number of bots rated strictly higher (equal ratings, to
 // 1e-6 Elo, share a rank).
