@@ -47,7 +47,7 @@ class MatchImpl : public Match {
     *line.mutable_header() = MakeHeader(game_, spec_);
     header_digest_ = HeaderDigest(line.header());
     const std::string commitment = line.header().seed_commitment();
-    Write(line);
+    WriteNow(line);
     {
       absl::MutexLock lock(&record_mu_);
       const std::string part = records_->part_path();
@@ -181,6 +181,7 @@ class MatchImpl : public Match {
     for (size_t k = 0; k < out.size(); ++k) {
       link_->Send(sends_[k].first, std::move(out[k]), sends_[k].second);
     }
+    WriteDeferred();  // still the driving thread: answers only fill slots_
     absl::MutexLock lock(&mu_);
     if (remaining_ > 0) {
       driving_ = false;
@@ -304,7 +305,7 @@ class MatchImpl : public Match {
       f->set_seat(seat);
       f->set_fault(reply.fault);
       f->set_detail(detail);
-      Write(fl);
+      Write(&fl);
       forfeit_ = ForfeitResult(*state_, seat,
                                absl::StrCat("seat ", seat, " (",
                                             spec_.seat_bots[seat],
@@ -313,7 +314,7 @@ class MatchImpl : public Match {
       forfeited_ = true;
       return false;
     }
-    Write(line);
+    Write(&line);
     state_->Apply(actions_);
     return true;
   }
@@ -347,7 +348,8 @@ class MatchImpl : public Match {
     // its score lines, is some 25 KiB in memory).
     v1::RecordLine line;
     line.mutable_result()->Swap(&result);
-    Write(line);
+    WriteDeferred();  // the lines before it
+    WriteNow(line);
     v1::MatchEnd end;
     end.set_match_id(spec_.match_id);
     end.mutable_result()->Swap(line.mutable_result());
@@ -417,7 +419,7 @@ class MatchImpl : public Match {
     for (; recorded_events_ < base + events.size(); ++recorded_events_) {
       const LoggedEvent& e = events[recorded_events_ - base];
       *line.mutable_event() = ToRecordedEvent(e, n_);
-      Write(line);
+      Write(&line);
       // Each version (the event, its redaction) serialized once.
       full_.clear();
       redacted_.clear();
@@ -442,10 +444,27 @@ class MatchImpl : public Match {
     e.SerializeWithCachedSizes(&coded);
   }
 
-  void Write(const v1::RecordLine& line) {
+  // Record lines wait in deferred_ (taken from `line`, which is left empty)
+  // until the next step's requests are sent: their JSON is written while the
+  // bots think, not before they are asked. Same lines, same order.
+  void Write(v1::RecordLine* line) {
+    deferred_.emplace_back();
+    deferred_.back().Swap(line);
+  }
+  void WriteDeferred() {
+    if (deferred_.empty()) return;
+    {
+      absl::MutexLock lock(&record_mu_);
+      for (const v1::RecordLine& l : deferred_) {
+        if (!write_status_.ok()) break;
+        write_status_ = records_->Append(l);
+      }
+    }
+    deferred_.clear();
+  }
+  void WriteNow(const v1::RecordLine& line) {
     absl::MutexLock lock(&record_mu_);
-    if (!write_status_.ok()) return;
-    write_status_ = records_->Append(line);
+    if (write_status_.ok()) write_status_ = records_->Append(line);
   }
 
   const Game& game_;
@@ -468,6 +487,7 @@ class MatchImpl : public Match {
   std::vector<int> actions_;
   std::vector<std::pair<int, int>> sends_;  // (seat, legal actions) asked
   std::vector<SeatFault> faults_;
+  std::vector<v1::RecordLine> deferred_;  // written after the step's sends
   Rng fault_rng_;
   std::string header_digest_;
   bool forfeited_ = false;

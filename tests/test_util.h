@@ -3,8 +3,10 @@
 #define ARENA_TESTS_TEST_UTIL_H_
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "google/protobuf/descriptor.h"
@@ -32,6 +34,16 @@ struct LocalMatch {
 };
 
 // Plays one match in process, keeping the record in memory.
+//
+// `tap` sees every message the seats were sent, in order, and `*writer_out`
+// the record as it stood when that message was sent. A match writes a
+// step's record lines just after it has sent the step's requests
+// (referee/match_runner.cc), so the taps run once the match is over, each
+// against a copy of the record cut where its message was sent: a MatchStart
+// after the header; a DecisionRequest of step s before the first decision
+// line of step s or later (or the forfeit or result line), which is what the
+// record held when the match asked it, whenever the lines were written; a
+// MatchEnd after the whole record.
 inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
                             LocalSeatLink::Policy policy,
                             LocalSeatLink::Tap tap = nullptr,
@@ -44,10 +56,46 @@ inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
   if (spec.match_id.empty()) spec.match_id = "local";
   auto writer = RecordWriter::Open("", spec.match_id);
   if (writer_out) *writer_out = writer->get();
-  LocalSeatLink link(std::move(policy), std::move(tap));
+  std::vector<std::pair<int, std::unique_ptr<google::protobuf::Message>>> sent;
+  LocalSeatLink::Tap keep = nullptr;
+  if (tap) {
+    keep = [&sent](int seat, const google::protobuf::Message& m) {
+      std::unique_ptr<google::protobuf::Message> copy(m.New());
+      copy->CopyFrom(m);
+      sent.emplace_back(seat, std::move(copy));
+    };
+  }
+  LocalSeatLink link(std::move(policy), std::move(keep));
   LocalMatch m;
   m.outcome = RunMatch(game, spec, link, **writer);
   m.record_lines = (*writer)->lines();
+  if (!tap) return m;
+  auto parsed = ParseRecordLines(m.record_lines, "record");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  if (!parsed.ok()) return m;
+  static std::vector<std::unique_ptr<RecordWriter>> shown_writers;  // outlive the taps' users
+  shown_writers.push_back(*RecordWriter::Open("", spec.match_id));
+  RecordWriter* shown = shown_writers.back().get();
+  if (writer_out) *writer_out = shown;
+  size_t cut = 0;  // lines shown so far
+  for (auto& [seat, message] : sent) {
+    size_t end = parsed->size();
+    if (dynamic_cast<const v1::MatchStart*>(message.get()) != nullptr) {
+      end = 1;
+    } else if (const auto* r = dynamic_cast<const v1::DecisionRequest*>(message.get())) {
+      end = cut;
+      while (end < parsed->size()) {
+        const v1::RecordLine& l = (*parsed)[end];
+        if ((l.has_decision() && l.decision().step() >= r->step()) || l.has_forfeit() ||
+            l.has_result()) {
+          break;
+        }
+        ++end;
+      }
+    }
+    for (; cut < end; ++cut) EXPECT_TRUE(shown->Append((*parsed)[cut]).ok());
+    tap(seat, *message);
+  }
   return m;
 }
 
