@@ -20,6 +20,12 @@
 //   ref64x2           As ref64, but the 64 matches share 2 bots (2 streams).
 //   ref1disk          As ref1 with the records on disk (--disk_dir): shows
 //                     the cost of each match's fsync.
+//   relay1, relay64   Diagnostic: the floor of the referee's message pattern
+//                     with a stream per seat. Streams in pairs (1 and 64
+//                     pairs, a process per stream); a message read on one
+//                     stream is answered on the other, as a 2-seat match
+//                     asks the other seat once one has played. ref1 and ref64
+//                     are also shown against them.
 //   handoff1, handoff64  Diagnostic: the floor, but each reply is sent by
 //                     a thread of the stream's own, woken through a CondVar,
 //                     as the referee's runner thread is woken by the hub.
@@ -451,6 +457,19 @@ void Measure(Row* row, const std::vector<pid_t>& bots,
 
 class FloorService;
 
+// How the floor answers a stream's message.
+enum class FloorMode {
+  kEcho,     // at once, on the same stream (floor1, floor64)
+  kHandoff,  // on the same stream, from a thread woken through a CondVar
+  kRelay,    // on the partner stream of a pair (relay1, relay64)
+};
+
+// The two streams of a relay pair (tokens t<2i> and t<2i+1>).
+struct RelayPair {
+  absl::Mutex mu;
+  class FloorReactor* side[2] ABSL_GUARDED_BY(mu) = {nullptr, nullptr};
+};
+
 class FloorReactor
     : public grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage> {
  public:
@@ -459,18 +478,37 @@ class FloorReactor
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override {
     if (!ok) {
-      Finish(grpc::Status::OK);
+      FinishOnce();
       return;
     }
-    StartRead(&in_);
+    if (!relay_) {
+      StartRead(&in_);
+      return;
+    }
+    // A relay stream always has a read out; its partner's bot may have
+    // answered (and so asked for this stream's next write) before this
+    // write's completion came back: that write waited for it.
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (pending_) {
+      pending_ = false;
+      writing_ = true;
+      Reply();
+    }
   }
   void OnDone() override;
 
  private:
+  friend class FloorService;
   void Reply() {
     out_.mutable_decision_request()->set_decision_id(++next_id_);
     StartWrite(&out_);
   }
+  // Finish, once (a failed read and a failed write may both ask). In a
+  // relay pair, under the pair's lock, so that the partner never writes
+  // to a finished stream.
+  void FinishOnce();
+  void OnRelayRead();
   // With handoff: a thread of its own (as a match's runner thread) is woken
   // through a CondVar to send each reply, as the referee's runner is.
   void Worker() {
@@ -485,7 +523,23 @@ class FloorReactor
     }
   }
 
+  // Relay: writes one at a time (gRPC allows one outstanding write).
+  void RelayWrite() {
+    absl::MutexLock lock(&mu_);
+    if (writing_) {
+      pending_ = true;
+      return;
+    }
+    writing_ = true;
+    Reply();
+  }
+
   FloorService* const service_;
+  const bool relay_;
+  bool writing_ = false;  // relay, under mu_
+  RelayPair* pair_ = nullptr;  // relay: set by the hello
+  int side_ = 0;
+  std::atomic<bool> finished_{false};
   v1::BotMessage in_;
   v1::RefereeMessage out_;
   uint64_t next_id_ = 0;
@@ -498,28 +552,44 @@ class FloorReactor
 
 class FloorService : public v1::Referee::CallbackService {
  public:
-  FloorService(const v1::DecisionRequest& request, bool handoff)
-      : handoff(handoff) {
+  FloorService(const v1::DecisionRequest& request, FloorMode mode, int streams)
+      : mode(mode), pairs_(mode == FloorMode::kRelay ? streams / 2 : 0) {
     *message_.mutable_decision_request() = request;
+    for (auto& p : pairs_) p = std::make_unique<RelayPair>();
   }
-  const bool handoff;
+  const FloorMode mode;
   grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage>* Play(
       grpc::CallbackServerContext*) override {
     return new FloorReactor(this);
   }
   const v1::RefereeMessage& message() const { return message_; }
+  // The pair of a relay stream's token "t<k>" (side k % 2), or null.
+  RelayPair* PairOf(const std::string& token, int* side) {
+    int k = -1;
+    if (token.size() < 2 || !absl::SimpleAtoi(token.substr(1), &k) || k < 0 ||
+        static_cast<size_t>(k / 2) >= pairs_.size()) {
+      return nullptr;
+    }
+    *side = k % 2;
+    return pairs_[k / 2].get();
+  }
   std::atomic<int64_t> round_trips{0};
   std::atomic<int> live{0};
   std::atomic<bool> stop{false};
 
  private:
   v1::RefereeMessage message_;
+  std::vector<std::unique_ptr<RelayPair>> pairs_;
 };
 
 FloorReactor::FloorReactor(FloorService* service)
-    : service_(service), out_(service->message()) {
+    : service_(service),
+      relay_(service->mode == FloorMode::kRelay),
+      out_(service->message()) {
   service_->live.fetch_add(1);
-  if (service_->handoff) worker_ = std::thread([this] { Worker(); });
+  if (service_->mode == FloorMode::kHandoff) {
+    worker_ = std::thread([this] { Worker(); });
+  }
   StartRead(&in_);
 }
 
@@ -534,15 +604,57 @@ FloorReactor::~FloorReactor() {
   }
 }
 
+void FloorReactor::FinishOnce() {
+  if (pair_ != nullptr) {
+    absl::MutexLock lock(&pair_->mu);
+    if (finished_.exchange(true)) return;
+    Finish(grpc::Status::OK);
+    return;
+  }
+  if (finished_.exchange(true)) return;
+  Finish(grpc::Status::OK);
+}
+
+// Relay: the hello pairs the stream (the pair's first request goes to side
+// 0 once both are there); each decision is answered on the partner stream,
+// as a 2-seat match asks the other seat after one has played.
+void FloorReactor::OnRelayRead() {
+  if (pair_ == nullptr) {
+    if (in_.kind_case() != v1::BotMessage::kHello) return;
+    pair_ = service_->PairOf(in_.hello().token(), &side_);
+    if (pair_ == nullptr) return;
+    StartRead(&in_);
+    absl::MutexLock lock(&pair_->mu);
+    pair_->side[side_] = this;
+    FloorReactor* first = pair_->side[0];
+    if (pair_->side[0] != nullptr && pair_->side[1] != nullptr &&
+        !first->finished_.load()) {
+      first->RelayWrite();
+    }
+    return;
+  }
+  const bool decision = in_.kind_case() == v1::BotMessage::kDecision;
+  StartRead(&in_);  // in_ is not read again below
+  if (!decision) return;
+  service_->round_trips.fetch_add(1, std::memory_order_relaxed);
+  absl::MutexLock lock(&pair_->mu);
+  FloorReactor* partner = pair_->side[1 - side_];
+  if (partner != nullptr && !partner->finished_.load()) partner->RelayWrite();
+}
+
 void FloorReactor::OnReadDone(bool ok) {
   if (!ok || service_->stop.load(std::memory_order_relaxed)) {
-    Finish(grpc::Status::OK);
+    FinishOnce();
+    return;
+  }
+  if (relay_) {
+    OnRelayRead();
     return;
   }
   if (in_.kind_case() == v1::BotMessage::kDecision) {
     service_->round_trips.fetch_add(1, std::memory_order_relaxed);
   }
-  if (service_->handoff) {
+  if (service_->mode == FloorMode::kHandoff) {
     absl::MutexLock lock(&mu_);
     pending_ = true;
     cv_.Signal();
@@ -552,6 +664,10 @@ void FloorReactor::OnReadDone(bool ok) {
 }
 
 void FloorReactor::OnDone() {
+  if (pair_ != nullptr) {
+    absl::MutexLock lock(&pair_->mu);
+    pair_->side[side_] = nullptr;
+  }
   service_->live.fetch_sub(1);
   delete this;
 }
@@ -570,12 +686,13 @@ std::unique_ptr<grpc::Server> StartServer(grpc::Service* service, int* port) {
 }
 
 Row RunFloor(const std::string& name, int streams,
-             const v1::DecisionRequest& request, bool handoff) {
+             const v1::DecisionRequest& request, FloorMode mode) {
   Row row;
   row.config = name;
-  row.concurrency = streams;
+  // A relay pair carries one round trip at a time, as one 2-seat match.
+  row.concurrency = mode == FloorMode::kRelay ? streams / 2 : streams;
   row.bots = streams;
-  FloorService service(request, handoff);
+  FloorService service(request, mode, streams);
   int port = 0;
   auto server = StartServer(&service, &port);
   std::vector<std::string> tokens;
@@ -877,7 +994,48 @@ const Row* FloorFor(const std::vector<Row>& rows, const Row& r) {
 }
 
 bool IsCompared(const Row& r) {
-  return r.config.rfind("ref", 0) == 0 || r.config.rfind("handoff", 0) == 0;
+  return r.config.rfind("ref", 0) == 0 || r.config.rfind("handoff", 0) == 0 ||
+         r.config.rfind("relay", 0) == 0;
+}
+
+// The relay floor of the referee's own message pattern: ref1 against
+// relay1, ref64 against relay64 (a stream per seat; an answer on one stream,
+// the next request on the other).
+const Row* RelayFor(const std::vector<Row>& rows, const Row& r) {
+  std::string want;
+  if (r.config == "ref1") want = "relay1";
+  if (r.config == "ref64") want = "relay64";
+  for (const Row& f : rows) {
+    if (!want.empty() && f.config == want) return &f;
+  }
+  return nullptr;
+}
+
+void PrintAgainstRelay(const std::vector<std::vector<Row>>& all) {
+  bool any = false;
+  for (size_t i = 0; i < all.front().size(); ++i) {
+    std::vector<double> ratio, own;
+    for (const auto& rows : all) {
+      if (i >= rows.size()) continue;
+      const Row* relay = RelayFor(rows, rows[i]);
+      if (relay == nullptr || relay->per_second <= 0) continue;
+      ratio.push_back(rows[i].per_second / relay->per_second);
+      own.push_back(rows[i].server_cpu_us - relay->server_cpu_us);
+    }
+    if (ratio.empty()) continue;
+    if (!any) {
+      std::printf("\nAgainst the relay floor of the same pattern (diagnostic; "
+                  "medians over %zu round(s)):\n", all.size());
+      any = true;
+    }
+    std::sort(ratio.begin(), ratio.end());
+    std::sort(own.begin(), own.end());
+    std::printf("  %-7s %.0f%% of %s (%.0f-%.0f%%), server CPU %+.1f us per "
+                "decision beyond it\n",
+                all.front()[i].config.c_str(), 100 * ratio[ratio.size() / 2],
+                all.front()[i].config == "ref1" ? "relay1" : "relay64",
+                100 * ratio.front(), 100 * ratio.back(), own[own.size() / 2]);
+  }
 }
 
 void PrintTable(const std::vector<Row>& rows) {
@@ -1025,13 +1183,17 @@ int BenchMain() {
         continue;
       }
       if (c == "floor1") {
-        rows.push_back(RunFloor(c, 1, sample.request, false));
+        rows.push_back(RunFloor(c, 1, sample.request, FloorMode::kEcho));
       } else if (c == "floor64") {
-        rows.push_back(RunFloor(c, many, sample.request, false));
+        rows.push_back(RunFloor(c, many, sample.request, FloorMode::kEcho));
       } else if (c == "handoff1") {
-        rows.push_back(RunFloor(c, 1, sample.request, true));
+        rows.push_back(RunFloor(c, 1, sample.request, FloorMode::kHandoff));
       } else if (c == "handoff64") {
-        rows.push_back(RunFloor(c, many, sample.request, true));
+        rows.push_back(RunFloor(c, many, sample.request, FloorMode::kHandoff));
+      } else if (c == "relay1") {
+        rows.push_back(RunFloor(c, 2, sample.request, FloorMode::kRelay));
+      } else if (c == "relay64") {
+        rows.push_back(RunFloor(c, 2 * many, sample.request, FloorMode::kRelay));
       } else if (c == "ref1") {
         rows.push_back(RunReferee(c, *game, 1, s, records));
       } else if (c == "ref1x1") {
@@ -1053,6 +1215,7 @@ int BenchMain() {
     all.push_back(std::move(rows));
   }
   if (rounds > 1) PrintSummary(all);
+  PrintAgainstRelay(all);
   const std::vector<Row>& rows = all.back();
   bool any_mem = false;
   for (const Row& r : rows) {
