@@ -91,7 +91,7 @@
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, configs,
-          "mem,floor1,handoff1,ref1x1,ref1,ref1disk,floor64,handoff64,ref64,ref64x2",
+          "mem,floor1,relay1,handoff1,ref1x1,ref1,ref1disk,floor64,relay64,handoff64,ref64,ref64x2",
           "configurations to run, in order");
 ABSL_FLAG(double, seconds, 3.0, "measured seconds per configuration");
 ABSL_FLAG(double, warmup, 0.5, "seconds of warm-up before measuring");
