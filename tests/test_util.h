@@ -36,7 +36,8 @@ struct LocalMatch {
 // Plays one match in process, keeping the record in memory.
 //
 // `tap` sees every message the seats were sent, in order, and `*writer_out`
-// the record as it stood when that message was sent. A match writes a
+// the record as it stood when that message was sent (valid only inside the
+// taps: *writer_out is null once PlayLocal returns). A match writes a
 // step's record lines just after it has sent the step's requests
 // (referee/match_runner.cc), so the taps run once the match is over, each
 // against a copy of the record cut where its message was sent: a MatchStart
@@ -69,13 +70,17 @@ inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
   LocalMatch m;
   m.outcome = RunMatch(game, spec, link, **writer);
   m.record_lines = (*writer)->lines();
-  if (!tap) return m;
+  if (!tap) {
+    if (writer_out) *writer_out = nullptr;  // the writer ends with this call
+    return m;
+  }
   auto parsed = ParseRecordLines(m.record_lines, "record");
   EXPECT_TRUE(parsed.ok()) << parsed.status();
   if (!parsed.ok()) return m;
-  static std::vector<std::unique_ptr<RecordWriter>> shown_writers;  // outlive the taps' users
-  shown_writers.push_back(*RecordWriter::Open("", spec.match_id));
-  RecordWriter* shown = shown_writers.back().get();
+  auto shown_writer = RecordWriter::Open("", spec.match_id);
+  EXPECT_TRUE(shown_writer.ok()) << shown_writer.status();
+  if (!shown_writer.ok()) return m;
+  RecordWriter* shown = shown_writer->get();
   if (writer_out) *writer_out = shown;
   size_t cut = 0;  // lines shown so far
   for (auto& [seat, message] : sent) {
@@ -96,6 +101,7 @@ inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
     for (; cut < end; ++cut) EXPECT_TRUE(shown->Append((*parsed)[cut]).ok());
     tap(seat, *message);
   }
+  if (writer_out) *writer_out = nullptr;  // both writers end with this call
   return m;
 }
 
