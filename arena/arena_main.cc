@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
@@ -696,10 +697,11 @@ int RunGate(const std::vector<std::string>& options) {
 }
 
 // `arena standings DIR...`: each folder's standings rebuilt from its records
-// (and manifest); with several folders, also their combined standings.
+// (and manifest); with several folders, also their combined standings. The
+// records are read one at a time into accumulators: what is kept grows with
+// the bots and deal groups, not with the matches (but for the match ids, to
+// refuse a match counted twice).
 int RunStandings(const std::vector<std::string>& dirs, const std::string& out_dir) {
-  std::vector<MatchSummary> all;
-  std::map<std::string, std::string> seen_ids;  // match id -> folder
   for (size_t d = 0; d < dirs.size(); ++d) {
     for (size_t e = 0; e < d; ++e) {
       std::error_code ec;
@@ -709,17 +711,35 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
       }
     }
   }
+  const bool combine = dirs.size() > 1 || !out_dir.empty();
+  absl::flat_hash_map<std::string, int> seen_ids;  // match id -> folder
+  StandingsAccumulator all{StandingsContext{}};
   StandingsContext combined;
   int planned = 0;
   bool any_problem = false;
   for (size_t d = 0; d < dirs.size(); ++d) {
     const std::string& dir = dirs[d];
+    FolderContext folder(dir);
+    if (absl::Status s = folder.Init(); !s.ok()) return Fail(s);
+    StandingsAccumulator acc(folder.from_manifest() ? *folder.Get() : StandingsContext{});
     std::vector<std::string> problems;
-    auto summaries = ReadRecordSummaries(dir, &problems);
-    if (!summaries.ok()) return Fail(summaries.status());
+    absl::Status walked = ForEachRecordSummary(
+        dir, &problems,
+        [&](const MatchSummary& m, const std::vector<v1::RecordLine>& lines) -> absl::Status {
+          auto [it, fresh] = seen_ids.emplace(m.match_id, static_cast<int>(d));
+          if (!fresh) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                "match ", m.match_id, " is in both ", dirs[it->second], " and ", dir,
+                ": combining them would count it twice"));
+          }
+          folder.See(m, lines);
+          if (absl::Status s = acc.Add(m); !s.ok()) return s;
+          return combine ? all.Add(m) : absl::OkStatus();
+        });
     for (const auto& p : problems) std::cerr << "arena: skipped " << p << "\n";
     any_problem |= !problems.empty();
-    auto context = StandingsContextForDir(dir, *summaries);
+    if (!walked.ok()) return Fail(walked);
+    auto context = folder.Get();
     if (!context.ok()) return Fail(context.status());
     const StandingsContext& ctx = *context;
     if (d == 0) {
@@ -737,24 +757,17 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
       }
     }
     planned += ctx.matches_planned >= 0 ? ctx.matches_planned
-                                        : static_cast<int>(summaries->size());
-    auto st = BuildStandings(ctx, *summaries);
+                                        : static_cast<int>(acc.matches());
+    acc.SetContext(ctx);
+    auto st = acc.Build();
     if (!st.ok()) return Fail(st.status());
     if (absl::Status s = WriteStandings(*st, dir); !s.ok()) return Fail(s);
     std::cout << dir << ":\n" << StandingsTable(*st);
-    for (const auto& m : *summaries) {
-      auto [it, fresh] = seen_ids.emplace(m.match_id, dir);
-      if (!fresh) {
-        return Fail(absl::InvalidArgumentError(absl::StrCat(
-            "match ", m.match_id, " is in both ", it->second, " and ", dir,
-            ": combining them would count it twice")));
-      }
-    }
-    all.insert(all.end(), summaries->begin(), summaries->end());
   }
-  if (dirs.size() > 1 || !out_dir.empty()) {
+  if (combine) {
     combined.matches_planned = planned;
-    auto st = BuildStandings(combined, std::move(all));
+    all.SetContext(combined);
+    auto st = all.Build();
     if (!st.ok()) return Fail(st.status());
     if (dirs.size() > 1) {
       std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);

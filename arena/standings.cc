@@ -108,9 +108,8 @@ absl::StatusOr<MatchSummary> SummarizeRecord(
 }
 
 struct StandingsAccumulator::Impl {
-  explicit Impl(StandingsContext c) : ctx(std::move(c)), bots(ctx.bots) {
-    for (size_t i = 0; i < bots.size(); ++i) index[bots[i]] = static_cast<int>(i);
-    tally.resize(bots.size());
+  explicit Impl(StandingsContext c) : ctx(std::move(c)) {
+    for (const std::string& b : ctx.bots) IndexOf(b);
   }
   int IndexOf(const std::string& bot) {
     auto [it, fresh] = index.try_emplace(bot, static_cast<int>(bots.size()));
@@ -138,6 +137,11 @@ StandingsAccumulator::StandingsAccumulator(StandingsAccumulator&&) noexcept = de
 StandingsAccumulator::~StandingsAccumulator() = default;
 
 int64_t StandingsAccumulator::matches() const { return impl_->matches; }
+
+void StandingsAccumulator::SetContext(StandingsContext context) {
+  impl_->ctx = std::move(context);
+  for (const std::string& b : impl_->ctx.bots) impl_->IndexOf(b);
+}
 
 absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
   const size_t seats = m.seat_bots.size();
@@ -205,10 +209,23 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
   const StandingsContext& ctx = im.ctx;
   // Rows: the context's bots, then the others by name. canon[k] is the row
   // index of the bot added as k, added[r] the reverse.
+  // (The context's bots are all known: the constructor and SetContext
+  // register them.)
   const int n = static_cast<int>(im.bots.size());
-  const int known = static_cast<int>(ctx.bots.size());
-  std::vector<int> added(n);
-  for (int i = 0; i < n; ++i) added[i] = i;
+  std::vector<int> added;
+  added.reserve(n);
+  std::vector<bool> placed(n, false);
+  for (const std::string& b : ctx.bots) {
+    const int k = im.index.at(b);
+    if (!placed[k]) {
+      placed[k] = true;
+      added.push_back(k);
+    }
+  }
+  const size_t known = added.size();
+  for (int k = 0; k < n; ++k) {
+    if (!placed[k]) added.push_back(k);
+  }
   std::sort(added.begin() + known, added.end(),
             [&](int a, int b) { return im.bots[a] < im.bots[b]; });
   std::vector<int> canon(n);
@@ -409,8 +426,9 @@ absl::StatusOr<std::string> StandingsJson(const v1::Standings& st) {
   return json;
 }
 
-absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
-    const std::string& dir, std::vector<std::string>* problems) {
+absl::Status ForEachRecordSummary(const std::string& dir,
+                                  std::vector<std::string>* problems,
+                                  const RecordSummaryFn& fn) {
   std::error_code ec;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
@@ -423,7 +441,6 @@ absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
     return absl::NotFoundError(absl::StrCat("cannot read folder ", dir, ": ", ec.message()));
   }
   std::sort(files.begin(), files.end());
-  std::vector<MatchSummary> out;
   for (const auto& f : files) {
     auto lines = ReadRecordFile(f);
     absl::StatusOr<MatchSummary> m =
@@ -432,8 +449,20 @@ absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
       if (problems != nullptr) problems->push_back(std::string(m.status().message()));
       continue;
     }
-    out.push_back(*std::move(m));
+    if (absl::Status s = fn(*m, *lines); !s.ok()) return s;
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
+    const std::string& dir, std::vector<std::string>* problems) {
+  std::vector<MatchSummary> out;
+  absl::Status s = ForEachRecordSummary(
+      dir, problems, [&out](const MatchSummary& m, const std::vector<v1::RecordLine>&) {
+        out.push_back(m);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
   return out;
 }
 

@@ -17,6 +17,7 @@
 #ifndef ARENA_ARENA_STANDINGS_H_
 #define ARENA_ARENA_STANDINGS_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -79,6 +80,11 @@ class StandingsAccumulator {
   // placements and scores of different numbers, a placement below 1, or a
   // fault or forfeit of a seat the match does not have.
   absl::Status Add(const MatchSummary& match);
+  // Replaces the context Build() reads (game, seats, the bots' row order,
+  // matches planned, deal mode...): for a caller that learns it only once
+  // the matches are in, as `arena standings` does of a folder without a
+  // manifest, or of several folders combined. The matches added are kept.
+  void SetContext(StandingsContext context);
   int64_t matches() const;
   absl::StatusOr<v1::Standings> Build() const;
 
@@ -108,6 +114,15 @@ absl::Status WriteStandings(const v1::Standings& standings,
 // `problems` (nothing else is lost).
 absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
     const std::string& dir, std::vector<std::string>* problems);
+
+// The same records one at a time, in the same order, each with its lines
+// (valid during the call only), so that a caller keeps no match: `fn`'s
+// first error stops the walk and is returned.
+using RecordSummaryFn = std::function<absl::Status(
+    const MatchSummary&, const std::vector<v1::RecordLine>&)>;
+absl::Status ForEachRecordSummary(const std::string& dir,
+                                  std::vector<std::string>* problems,
+                                  const RecordSummaryFn& fn);
 
 // Writes `text` to `path` atomically (a temporary file beside it, renamed).
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text);

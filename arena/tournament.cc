@@ -263,41 +263,61 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   return WriteFileAtomically(absl::StrCat(dir, "/manifest.json"), json);
 }
 
+absl::Status FolderContext::Init() {
+  auto manifest = ReadManifest(dir_);
+  if (manifest.ok()) {
+    ctx_ = StandingsContextFor(manifest->config(), manifest->matches_planned());
+    from_manifest_ = true;
+    return absl::OkStatus();
+  }
+  if (!absl::IsNotFound(manifest.status())) return manifest.status();
+  ctx_.deal_mode = v1::DEAL_MODE_INDEPENDENT;
+  return absl::OkStatus();
+}
+
+void FolderContext::See(const MatchSummary& m, const std::vector<v1::RecordLine>& lines) {
+  ++seen_;
+  if (from_manifest_) return;
+  if (!have_header_ && !lines.empty() && lines.front().has_header()) {
+    const auto& h = lines.front().header();
+    ctx_.game = h.game();
+    ctx_.options = {h.options().begin(), h.options().end()};
+    ctx_.seats = h.num_seats();
+    if (lines.back().has_result()) {
+      ctx_.higher_score_wins = lines.back().result().higher_score_wins();
+    }
+    have_header_ = true;
+  }
+  if (!m.deal_group.empty() && m.deal_group != m.match_id) {
+    ctx_.deal_mode = v1::DEAL_MODE_DUPLICATE;
+  }
+}
+
+absl::StatusOr<StandingsContext> FolderContext::Get() const {
+  if (!from_manifest_ && seen_ == 0) {
+    return absl::NotFoundError(absl::StrCat("no records in ", dir_));
+  }
+  return ctx_;
+}
+
 absl::StatusOr<StandingsContext> StandingsContextForDir(
     const std::string& dir, const std::vector<MatchSummary>& summaries) {
-  StandingsContext ctx;
-  auto manifest = ReadManifest(dir);
-  if (manifest.ok()) {
-    ctx = StandingsContextFor(manifest->config(), manifest->matches_planned());
-  } else if (absl::IsNotFound(manifest.status())) {
-    // No manifest: what the records say.
-    if (summaries.empty()) {
-      return absl::NotFoundError(absl::StrCat("no records in ", dir));
-    }
-    std::string first = absl::StrCat(dir, "/", summaries.front().match_id, ".jsonl");
-    if (!std::filesystem::exists(first)) {
-      first = absl::StrCat(dir, "/", summaries.front().match_id, kCompressedSuffix);
-    }
-    auto lines = ReadRecordFile(first);
-    if (lines.ok() && !lines->empty() && lines->front().has_header()) {
-      const auto& h = lines->front().header();
-      ctx.game = h.game();
-      ctx.options = {h.options().begin(), h.options().end()};
-      ctx.seats = h.num_seats();
-      if (lines->back().has_result()) {
-        ctx.higher_score_wins = lines->back().result().higher_score_wins();
+  FolderContext fc(dir);
+  if (absl::Status s = fc.Init(); !s.ok()) return s;
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    std::vector<v1::RecordLine> lines;
+    if (i == 0 && !fc.from_manifest()) {
+      // The first record's header (game, options, seats, how scores read).
+      std::string first = absl::StrCat(dir, "/", summaries[0].match_id, ".jsonl");
+      if (!std::filesystem::exists(first)) {
+        first = absl::StrCat(dir, "/", summaries[0].match_id, kCompressedSuffix);
       }
+      auto read = ReadRecordFile(first);
+      if (read.ok()) lines = *std::move(read);
     }
-    ctx.deal_mode = v1::DEAL_MODE_INDEPENDENT;
-    for (const auto& m : summaries) {
-      if (!m.deal_group.empty() && m.deal_group != m.match_id) {
-        ctx.deal_mode = v1::DEAL_MODE_DUPLICATE;
-      }
-    }
-  } else {
-    return manifest.status();
+    fc.See(summaries[i], lines);
   }
-  return ctx;
+  return fc.Get();
 }
 
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {

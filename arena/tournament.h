@@ -118,6 +118,29 @@ absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
 absl::StatusOr<StandingsContext> StandingsContextForDir(
     const std::string& dir, const std::vector<MatchSummary>& summaries);
 
+// The same context learnt as the folder's records stream by, for a caller
+// that keeps no match (`arena standings`): Init() reads the manifest (a
+// missing one is not an error), See() each record as it is read (in file
+// name order), then Get(). Thread safety: none.
+class FolderContext {
+ public:
+  explicit FolderContext(std::string dir) : dir_(std::move(dir)) {}
+  absl::Status Init();
+  bool from_manifest() const { return from_manifest_; }
+  // `lines`: the record's lines (only the first record's header is read;
+  // empty is allowed for the others).
+  void See(const MatchSummary& m, const std::vector<v1::RecordLine>& lines);
+  // Not found: no manifest and no record.
+  absl::StatusOr<StandingsContext> Get() const;
+
+ private:
+  std::string dir_;
+  StandingsContext ctx_;
+  bool from_manifest_ = false;
+  bool have_header_ = false;
+  int64_t seen_ = 0;
+};
+
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,

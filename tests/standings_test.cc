@@ -265,6 +265,45 @@ TEST(StandingsAccumulator, AnyOrderOfAddingGivesTheSameBytes) {
   }
 }
 
+// `arena standings` learns a folder's context (and the combined one of
+// several folders) only once its records are read: the context given last
+// decides, as if it had been given first.
+TEST(StandingsAccumulator, AContextSetAfterTheMatchesIsAsIfGivenFirst) {
+  std::vector<MatchSummary> ms = RandomMatches(300, 3, 5);  // bots a to e
+  StandingsContext late = Context();
+  late.bootstrap = 50;
+  late.bots = {"d", "a", "x"};  // x, in the config, never played
+  late.matches_planned = 310;
+  late.deal_mode = v1::DEAL_MODE_INDEPENDENT;
+  auto want = BuildStandings(late, ms);
+  ASSERT_TRUE(want.ok()) << want.status();
+  StandingsContext early = Context();  // other bots, other figures
+  early.bots = {"b", "c"};
+  early.seats = 7;
+  StandingsAccumulator acc(early);
+  for (const auto& m : ms) ASSERT_TRUE(acc.Add(m).ok());
+  acc.SetContext(late);
+  auto got = acc.Build();
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(AllFiles(*got), AllFiles(*want));
+  EXPECT_EQ(got->matches_planned(), 310);
+  EXPECT_EQ(got->seats(), 3);
+  EXPECT_EQ(got->deal_mode(), v1::DEAL_MODE_INDEPENDENT);
+  ASSERT_EQ(got->rows_size(), 6);  // a to e, and x with no seat
+  int x_seats = -1;
+  for (const auto& row : got->rows()) {
+    if (row.bot() == "x") x_seats = static_cast<int>(row.seats_played());
+  }
+  EXPECT_EQ(x_seats, 0);
+  // With no context at first either.
+  StandingsAccumulator none{StandingsContext{}};
+  for (const auto& m : ms) ASSERT_TRUE(none.Add(m).ok());
+  none.SetContext(late);
+  auto also = none.Build();
+  ASSERT_TRUE(also.ok());
+  EXPECT_EQ(AllFiles(*also), AllFiles(*want));
+}
+
 TEST(StandingsAccumulator, ABadMatchIsNamedAndChangesNothing) {
   StandingsContext c = Context();
   StandingsAccumulator acc(c);
