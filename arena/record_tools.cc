@@ -403,9 +403,13 @@ void ListRecords(const std::string& dir, bool part_only,
 // standings its verified records give (built as `arena standings` builds
 // them): matches, and each bot's seats, wins, forfeits, mean score and mean
 // placement.
-void CheckStandingsFile(const std::string& dir,
-                        const std::vector<MatchSummary>& matches,
-                        VerifySummary* sum) {
+//
+// The verified records were added to `matches` as they were read; `folder`
+// saw them (its Init status is `init`), and `added` is the first error of
+// adding one, if any.
+void CheckStandingsFile(const std::string& dir, const absl::Status& init,
+                        const FolderContext& folder, const absl::Status& added,
+                        StandingsAccumulator& matches, VerifySummary* sum) {
   const std::string path = absl::StrCat(dir, "/standings.json");
   std::ifstream in(path);
   if (!in) return;
@@ -419,9 +423,17 @@ void CheckStandingsFile(const std::string& dir,
     sum->failures.push_back(absl::StrCat(path, ": not a standings file"));
     return;
   }
-  auto context = StandingsContextForDir(dir, matches);
-  auto rebuilt = context.ok() ? BuildStandings(*context, matches)
-                              : absl::StatusOr<v1::Standings>(context.status());
+  absl::StatusOr<StandingsContext> context =
+      init.ok() ? folder.Get() : absl::StatusOr<StandingsContext>(init);
+  absl::StatusOr<v1::Standings> rebuilt = absl::UnknownError("not built");
+  if (!context.ok()) {
+    rebuilt = context.status();
+  } else if (!added.ok()) {
+    rebuilt = added;
+  } else {
+    matches.SetContext(*context);
+    rebuilt = matches.Build();
+  }
   if (!rebuilt.ok()) {
     sum->failures.push_back(absl::StrCat(path, ": cannot rebuild the standings "
                                          "from the records: ",
@@ -431,10 +443,10 @@ void CheckStandingsFile(const std::string& dir,
   std::map<std::string, const v1::StandingRow*> truth;
   for (const auto& row : rebuilt->rows()) truth[row.bot()] = &row;
   std::vector<std::string> wrong;
-  if (st.matches_played() != static_cast<int64_t>(matches.size())) {
+  if (st.matches_played() != matches.matches()) {
     wrong.push_back(absl::StrCat("it counts ", st.matches_played(),
                                  " matches played, the folder holds ",
-                                 matches.size(), " verified records"));
+                                 matches.matches(), " verified records"));
   }
   auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * (1 + std::abs(b)); };
   const v1::StandingRow none;
@@ -485,7 +497,13 @@ VerifySummary VerifyPath(const std::string& path) {
   } else {
     files.push_back(path);
   }
-  std::vector<MatchSummary> matches;  // of the verified records
+  // The verified records' standings, built as they are read (no match is
+  // kept), and the folder's context for them.
+  FolderContext folder(path);
+  const absl::Status init = is_dir ? folder.Init() : absl::OkStatus();
+  StandingsAccumulator matches(init.ok() && folder.from_manifest() ? *folder.Get()
+                                                                  : StandingsContext{});
+  absl::Status added;
   for (const auto& f : files) {
     ++sum.files;
     if (absl::EndsWith(f, ".part")) {
@@ -497,12 +515,15 @@ VerifySummary VerifyPath(const std::string& path) {
     absl::Status s = lines.ok() ? VerifyRecord(*lines, f) : lines.status();
     if (s.ok()) {
       ++sum.passed;
-      if (auto m = SummarizeRecord(*lines, f); m.ok()) matches.push_back(*std::move(m));
+      if (auto m = SummarizeRecord(*lines, f); m.ok() && is_dir) {
+        folder.See(*m, *lines);
+        if (added.ok()) added = matches.Add(*m);
+      }
     } else {
       sum.failures.push_back(absl::StrCat(f, ": ", s.message()));
     }
   }
-  if (is_dir) CheckStandingsFile(path, matches, &sum);
+  if (is_dir) CheckStandingsFile(path, init, folder, added, matches, &sum);
   return sum;
 }
 

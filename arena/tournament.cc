@@ -300,26 +300,6 @@ absl::StatusOr<StandingsContext> FolderContext::Get() const {
   return ctx_;
 }
 
-absl::StatusOr<StandingsContext> StandingsContextForDir(
-    const std::string& dir, const std::vector<MatchSummary>& summaries) {
-  FolderContext fc(dir);
-  if (absl::Status s = fc.Init(); !s.ok()) return s;
-  for (size_t i = 0; i < summaries.size(); ++i) {
-    std::vector<v1::RecordLine> lines;
-    if (i == 0 && !fc.from_manifest()) {
-      // The first record's header (game, options, seats, how scores read).
-      std::string first = absl::StrCat(dir, "/", summaries[0].match_id, ".jsonl");
-      if (!std::filesystem::exists(first)) {
-        first = absl::StrCat(dir, "/", summaries[0].match_id, kCompressedSuffix);
-      }
-      auto read = ReadRecordFile(first);
-      if (read.ok()) lines = *std::move(read);
-    }
-    fc.See(summaries[i], lines);
-  }
-  return fc.Get();
-}
-
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/manifest.json");
   std::ifstream in(path);

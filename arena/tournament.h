@@ -111,17 +111,13 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
                            const Schedule& schedule, const std::string& tournament_id);
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
 
-// The standings context of a records folder holding `summaries`: from its
-// manifest, or, with none, from its first record's header (game, options,
-// seats, how scores read) and the deal groups the records name. Used alike
-// by `arena standings` and by `arena verify`.
-absl::StatusOr<StandingsContext> StandingsContextForDir(
-    const std::string& dir, const std::vector<MatchSummary>& summaries);
-
-// The same context learnt as the folder's records stream by, for a caller
-// that keeps no match (`arena standings`): Init() reads the manifest (a
-// missing one is not an error), See() each record as it is read (in file
-// name order), then Get(). Thread safety: none.
+// The standings context of a records folder, learnt as its records stream
+// by (no match is kept): from its manifest, or, with none, from its first
+// record's header (game, options, seats, how scores read) and the deal
+// groups the records name. Used alike by `arena standings` and `arena
+// verify`: Init() reads the manifest (a missing one is not an error), See()
+// each record as it is read (in file name order), then Get().
+// Thread safety: none.
 class FolderContext {
  public:
   explicit FolderContext(std::string dir) : dir_(std::move(dir)) {}

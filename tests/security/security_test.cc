@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -185,6 +186,11 @@ TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
   Cmd ok = Sh(absl::StrCat(kBin, "/arena verify ", records));
   EXPECT_EQ(ok.code, 0) << ok.output;
   EXPECT_THAT(ok.output, HasSubstr("the standings agree with them"));
+  std::string ok_json;
+  {
+    std::ifstream in(records + "/standings.json");
+    ok_json.assign(std::istreambuf_iterator<char>(in), {});
+  }
   v1::Standings st = ReadStandings(records);
   st.mutable_rows(1)->set_wins(st.rows(1).wins() + 1);
   std::string json;
@@ -194,6 +200,21 @@ TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
   EXPECT_EQ(bad.code, 1) << bad.output;
   EXPECT_THAT(bad.output, HasSubstr("standings.json: does not match the records"));
   EXPECT_THAT(bad.output, HasSubstr("bot " + st.rows(1).bot()));
+
+  // The true standings back, and a manifest that cannot be read: the
+  // records still verify, and the standings check says why it cannot run.
+  std::ofstream(records + "/standings.json") << ok_json;
+  std::ofstream(records + "/manifest.json") << "{ \"format_version\": ";
+  Cmd broken = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(broken.code, 1) << broken.output;
+  EXPECT_THAT(broken.output, HasSubstr("4 of 4 records verified"));
+  EXPECT_THAT(broken.output, HasSubstr("cannot rebuild the standings from the records"));
+  EXPECT_THAT(broken.output, HasSubstr("manifest.json"));
+  // No manifest at all: the context comes from the records themselves.
+  ASSERT_EQ(std::remove((records + "/manifest.json").c_str()), 0);
+  Cmd bare = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(bare.code, 0) << bare.output;
+  EXPECT_THAT(bare.output, HasSubstr("the standings agree with them"));
 }
 
 // The deal group of every record in `dir`, by match id.
