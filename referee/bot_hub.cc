@@ -100,7 +100,36 @@ class BotConnection
       writing_ = true;
       StartWrite(out_.front().first.get());
     }
+    if (read_due_) {
+      // The read put off after the bot's last answer (see OnReadDone).
+      read_due_ = false;
+      StartRead(&in_);
+    }
     return Queued::kOk;
+  }
+
+  // Starts the put-off read if it has waited `wait` (from the hub's reaper:
+  // what a bot that owes nothing sends anyway is read within about that).
+  // The caller holds the hub's mutex.
+  void StartDueRead(absl::Time now, absl::Duration wait) {
+    absl::MutexLock lock(&mu_);
+    if (!read_due_ || closing_ || now - due_since_ < wait) return;
+    read_due_ = false;
+    StartRead(&in_);
+  }
+
+  // An open decision is now owed on this stream (Ask: before its request is
+  // queued), or no longer (Unask: answered, legally or not, withdrawn, or
+  // moved to another stream; for an answer, before it reaches its match and
+  // so before the match can ask again). Kept by the links as their open
+  // decisions change streams.
+  void Ask() {
+    absl::MutexLock lock(&mu_);
+    ++asked_;
+  }
+  void Unask() {
+    absl::MutexLock lock(&mu_);
+    --asked_;  // may go below 0 for a moment, when it overtakes its Ask
   }
 
   // Marks the stream closing: nothing more is queued on it.
@@ -184,18 +213,43 @@ class BotConnection
     hub_->CountCutOff(bot_name_);
   }
 
+  // After the bot's answer to the last decision it was asked, the next read
+  // is put off until something is next written to it (HubOptions::
+  // lazy_reads): gRPC 1.51 answers every message read while another read is
+  // out with a WINDOW_UPDATE frame of its own, which, when the next request
+  // goes to another bot, costs a write and wakes this bot's process for
+  // nothing. Put off, the update leaves with the next request. A bot that
+  // owes nothing has nothing to say; what it sends anyway (a late answer)
+  // waits in gRPC's flow-control window, and a stream that breaks meanwhile
+  // is seen by OnCancel.
   void OnReadDone(bool ok) override {
     if (!ok) {
       Close(grpc::Status::OK);
       return;
     }
-    Handle();
-    bool closing;
+    const bool answered = Handle();
     {
       absl::MutexLock lock(&mu_);
-      closing = closing_;
+      if (closing_) return;
+      if (answered && asked_ == 0 && hub_->options_.lazy_reads) {
+        read_due_ = true;
+        due_since_ = absl::Now();
+        return;
+      }
     }
-    if (!closing) StartRead(&in_);
+    StartRead(&in_);
+  }
+
+  // The call was cancelled (the peer went away, or the hub cancelled it):
+  // with no read out, nothing else would tell.
+  void OnCancel() override {
+    bool idle;
+    {
+      absl::MutexLock lock(&mu_);
+      idle = read_due_ && !closing_;  // a closing stream is already known
+      read_due_ = false;
+    }
+    if (idle) Close(grpc::Status::OK);
   }
 
   void OnWriteDone(bool ok) override {
@@ -239,13 +293,15 @@ class BotConnection
  private:
   friend class BotHub;
 
-  void Handle() {
+  // Handles the message read; true if it was an answer that closed an open
+  // decision of this stream.
+  bool Handle() {
     switch (in_.kind_case()) {
       case v1::BotMessage::kHello: {
         if (!bot_name_.empty()) {
           SendNotice(v1::NOTICE_KIND_MALFORMED, "", 0,
                      "Hello sent twice on one stream; ignored");
-          return;
+          return false;
         }
         absl::Status s = hub_->Register(this, in_.hello().token());
         if (!s.ok()) {
@@ -253,10 +309,10 @@ class BotConnection
                                  ? grpc::StatusCode::UNAVAILABLE
                                  : grpc::StatusCode::UNAUTHENTICATED,
                              std::string(s.message())));
-          return;
+          return false;
         }
         hub_->ResyncBot(bot_name_, id_);
-        return;
+        return false;
       }
       case v1::BotMessage::kDecision:
         if (bot_name_.empty()) {
@@ -264,23 +320,23 @@ class BotConnection
                                          " sent a decision before Hello"));
           Close(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                              "the first message must be Hello with a token"));
-          return;
+          return false;
         }
         if (in_.decision().match_id().empty()) {
           SendNotice(v1::NOTICE_KIND_MALFORMED, "", in_.decision().decision_id(),
                      "Decision without a match_id; ignored");
-          return;
+          return false;
         }
-        hub_->OnDecision(this, in_.decision());
-        return;
+        return hub_->OnDecision(this, in_.decision());
       default:
         if (bot_name_.empty()) {
           Close(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                              "the first message must be Hello with a token"));
-          return;
+          return false;
         }
         SendNotice(v1::NOTICE_KIND_MALFORMED, "", 0,
                    "message with no known content; ignored");
+        return false;
     }
   }
 
@@ -298,6 +354,12 @@ class BotConnection
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   grpc::Status status_ ABSL_GUARDED_BY(mu_);
+  // Open decisions on this stream (the links' pending decisions whose
+  // stream this is), and whether the next read waits for the next write
+  // (OnReadDone).
+  int asked_ ABSL_GUARDED_BY(mu_) = 0;
+  bool read_due_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time due_since_ ABSL_GUARDED_BY(mu_);
   // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
   // Recursive: a cancel may run reactions inline on the calling thread.
   std::recursive_mutex cancel_mu_;
@@ -389,6 +451,7 @@ class HubMatchLink : public SeatLink {
            absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
       return;
     }
+    hub_->Ask(cid);
     // A bot that reconnected mid-match is told about the match first.
     if (need_start) hub_->SendOn(cid, std::move(start));
     if (hub_->SendOn(cid, std::move(msg))) return;
@@ -407,43 +470,61 @@ class HubMatchLink : public SeatLink {
         again->mutable_decision_request()->ParseFromString(last_request_[seat]);
       } else if (grace) {
         p.conn = 0;
-        return;
       } else {
         waited = absl::Now() - p.sent;
         pending_.erase(it);
       }
     }
+    hub_->Unask(cid);
     if (now_cid != 0 && now_cid != cid) {
+      hub_->Ask(now_cid);
       hub_->SendOn(now_cid, std::move(again));
       return;
     }
+    if (grace) return;
     Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
          absl::StrCat("stream to bot ", bot, " is closed"), waited);
   }
 
   void Withdraw(int seat, uint64_t decision_id) override {
-    absl::MutexLock lock(&mu_);
-    pending_.erase(decision_id);  // from now on, an answer to it is stale
+    uint64_t conn = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = pending_.find(decision_id);
+      if (it == pending_.end()) return;
+      conn = it->second.conn;
+      pending_.erase(it);  // from now on, an answer to it is stale
+    }
+    if (conn != 0) hub_->Unask(conn);
   }
 
   void End(int seat, const v1::MatchEnd& end) override {
     const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
+    std::vector<uint64_t> unasked;
     {
       absl::MutexLock lock(&mu_);
       ended_ = true;
       for (auto it = pending_.begin(); it != pending_.end();) {
-        it = it->second.seat == seat ? pending_.erase(it) : std::next(it);
+        if (it->second.seat != seat) {
+          ++it;
+          continue;
+        }
+        if (it->second.conn != 0) unasked.push_back(it->second.conn);
+        it = pending_.erase(it);
       }
       last_request_[seat].clear();
       last_request_[seat].shrink_to_fit();
     }
+    for (uint64_t c : unasked) hub_->Unask(c);
     if (cid == 0) return;
     OutMessage msg;
     *msg->mutable_match_end() = end;
     hub_->SendOn(cid, std::move(msg));
   }
 
-  void OnDecision(BotConnection* conn, const v1::Decision& d) {
+  // True if `d` closed an open decision of `conn` (answered it, legally or
+  // not).
+  bool OnDecision(BotConnection* conn, const v1::Decision& d) {
     const std::string& bot = conn->bot_name();
     v1::NoticeKind kind = v1::NOTICE_KIND_UNSPECIFIED;
     std::string why;
@@ -481,6 +562,7 @@ class HubMatchLink : public SeatLink {
         pending_.erase(it);
       }
     }
+    if (seat >= 0) conn->Unask();  // before the match may ask it again
     // An answer the match no longer waits for (its deadline passed as it
     // came) is stale like any other.
     if (seat >= 0 && !Deliver(seat, d.decision_id(), std::move(reply)) &&
@@ -496,6 +578,7 @@ class HubMatchLink : public SeatLink {
     if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
       conn->SendNotice(kind, d.match_id(), d.decision_id(), why);
     }
+    return seat >= 0;
   }
 
   // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
@@ -506,6 +589,7 @@ class HubMatchLink : public SeatLink {
       OutMessage msg;
     };
     std::vector<Seat> out;
+    std::vector<std::pair<uint64_t, uint64_t>> moved;  // (from, to) stream
     {
       absl::MutexLock lock(&mu_);
       if (ended_) return;
@@ -526,11 +610,16 @@ class HubMatchLink : public SeatLink {
         // A seat has at most one open decision: its latest request.
         for (auto& [id, p] : pending_) {
           if (p.seat != static_cast<int>(s)) continue;
+          if (p.conn != cid) moved.emplace_back(p.conn, cid);
           p.conn = cid;
           if (id == last_decision_[s]) *r->add_open_decisions() = latest;
         }
         out.push_back(std::move(seat));
       }
+    }
+    for (const auto& [from, to] : moved) {
+      if (from != 0) hub_->Unask(from);
+      hub_->Ask(to);
     }
     std::shared_ptr<Listener> match = listener();
     for (auto& seat : out) {
@@ -843,6 +932,9 @@ void BotHub::ReaperLoop() {
       }
     }
     for (auto* c : silent) unauthenticated_.erase(c);
+    if (options_.lazy_reads) {
+      for (auto& [id, c] : by_id_) c->StartDueRead(now, options_.lazy_read_wait);
+    }
     std::vector<BotConnection*> stuck;
     for (auto it = draining_.begin(); it != draining_.end();) {
       if (now >= it->second) {
@@ -958,7 +1050,7 @@ int BotHub::Unauthenticated() const {
   return static_cast<int>(unauthenticated_.size());
 }
 
-void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
+bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
   std::shared_ptr<HubMatchLink> link;
   {
     absl::MutexLock lock(&mu_);
@@ -970,9 +1062,21 @@ void BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
                      d.decision_id(),
                      absl::StrCat("no running match has id '", Clip(d.match_id()),
                                   "' (it has ended, or never started)"));
-    return;
+    return false;
   }
-  link->OnDecision(conn, d);
+  return link->OnDecision(conn, d);
+}
+
+void BotHub::Ask(uint64_t conn_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = by_id_.find(conn_id);
+  if (it != by_id_.end()) it->second->Ask();
+}
+
+void BotHub::Unask(uint64_t conn_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = by_id_.find(conn_id);
+  if (it != by_id_.end()) it->second->Unask();
 }
 
 uint64_t BotHub::CurrentConnection(const std::string& bot) const {

@@ -66,6 +66,17 @@ struct HubOptions {
   // the max) before its next Hello is looked at.
   absl::Duration token_backoff_first = absl::Milliseconds(100);
   absl::Duration token_backoff_max = absl::Seconds(2);
+  // Once a bot has answered every decision it was asked, its stream's next
+  // read starts with the next message written to it rather than at once
+  // (referee/bot_hub.cc, BotConnection::OnReadDone): one write and one
+  // wake-up of the bot fewer per decision. If nothing is written to it
+  // within lazy_read_wait, the read starts then (checked every 100 ms), so
+  // what a bot that owes nothing sends anyway (a stale answer) still gets
+  // its Notice, up to ~lazy_read_wait + 100 ms late. A stream that breaks
+  // meanwhile is seen at once (the call is cancelled). False: always a read
+  // out.
+  bool lazy_reads = true;
+  absl::Duration lazy_read_wait = absl::Milliseconds(50);
 };
 
 // Ids a client sent are echoed (in notices and logs) clipped to this many
@@ -144,7 +155,8 @@ class BotHub {
   void CountCutOff(const std::string& bot);
   void Unregister(BotConnection* conn);
   void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
-  void OnDecision(BotConnection* conn, const v1::Decision& d);
+  // True if `d` closed an open decision of `conn`.
+  bool OnDecision(BotConnection* conn, const v1::Decision& d);
   // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
   // warning level.
   void Log(const std::string& who, spdlog::level::level_enum level,
@@ -157,6 +169,10 @@ class BotHub {
   // True if the bot is disconnected but within its reconnect grace.
   bool InGrace(const std::string& bot) const;
   bool SendOn(uint64_t conn_id, OutMessage msg);
+  // Stream `conn_id` is owed (Ask) or no longer owed (Unask) an answer to
+  // one more decision (BotConnection::Ask).
+  void Ask(uint64_t conn_id);
+  void Unask(uint64_t conn_id);
   void RemoveLink(const std::string& match_id);
 
   void Unpin(BotConnection* conn);

@@ -667,6 +667,108 @@ TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {
   }
 }
 
+// Lazy reads (HubOptions::lazy_reads): once a bot owes no answer, its
+// stream's next read waits for the next message written to it, so that
+// gRPC's flow-control update for the answer leaves with that message
+// instead of on its own. These show the read is put off, that a write or
+// the reaper starts it again, and that a bot leaving meanwhile is seen.
+
+// Asks `seat` of `link` for decision `id` (3 legal actions).
+void Ask(SeatLink& link, int seat, uint64_t id) {
+  OutMessage req;
+  req->mutable_decision_request()->set_match_id("lazy");
+  req->mutable_decision_request()->set_seat(seat);
+  req->mutable_decision_request()->set_decision_id(id);
+  link.Send(seat, std::move(req), 3);
+}
+
+class LazyReadServiceTest : public ServiceTest {
+ protected:
+  LazyReadServiceTest() { options_.lazy_read_wait = absl::Hours(1); }
+};
+
+TEST_F(LazyReadServiceTest, AfterItsLastAnswerABotIsReadAgainWithItsNextRequest) {
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
+  auto catcher = std::make_shared<ReplyCatcher>();
+  link->set_listener(catcher);
+  v1::MatchStart start;
+  start.set_match_id("lazy");
+  link->Start(0, start);
+  Ask(*link, 0, 1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  bad.Decide("lazy", 1, 2);
+  SeatReply r = catcher->Await(1, absl::Seconds(5));
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.action, 2);
+  // It owes nothing now: what it sends is not read (no notice comes)...
+  bad.Decide("lazy", 1, 0);
+  EXPECT_FALSE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Milliseconds(700)));
+  // ...until the hub writes to it: then the stale answer gets its notice,
+  // and the new decision is answered as usual.
+  Ask(*link, 0, 2);
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  EXPECT_EQ(m.decision_request().decision_id(), 2u);
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Seconds(5)));
+  EXPECT_EQ(m.notice().kind(), v1::NOTICE_KIND_STALE);
+  EXPECT_EQ(m.notice().decision_id(), 1u);
+  bad.Decide("lazy", 2, 1);
+  r = catcher->Await(2, absl::Seconds(5));
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.action, 1);
+}
+
+TEST_F(LazyReadServiceTest, ABotThatOwesNothingAndGoesAwayIsSeenAtOnce) {
+  auto bad = std::make_unique<RawBot>(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
+  auto catcher = std::make_shared<ReplyCatcher>();
+  link->set_listener(catcher);
+  v1::MatchStart start;
+  start.set_match_id("lazy");
+  link->Start(0, start);
+  Ask(*link, 0, 1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad->Next(v1::RefereeMessage::kDecisionRequest, &m));
+  bad->Decide("lazy", 1, 0);
+  ASSERT_TRUE(catcher->Await(1, absl::Seconds(5)).ok);
+  // No read is out (and the reaper would wait an hour): only the call's
+  // cancellation can tell the hub.
+  const absl::Time t0 = absl::Now();
+  bad.reset();  // cancels its call
+  while (hub_->IsConnected("bad") && absl::Now() - t0 < absl::Seconds(5)) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_FALSE(hub_->IsConnected("bad"));
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(2));
+}
+
+// With the default wait, what a bot that owes nothing sends is read by the
+// reaper's next rounds even though nothing is written to it.
+TEST_F(ServiceTest, AStaleAnswerFromABotThatOwesNothingGetsItsNoticeWithinASecond) {
+  ASSERT_TRUE(options_.lazy_reads);
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
+  auto catcher = std::make_shared<ReplyCatcher>();
+  link->set_listener(catcher);
+  v1::MatchStart start;
+  start.set_match_id("lazy");
+  link->Start(0, start);
+  Ask(*link, 0, 1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  bad.Decide("lazy", 1, 0);
+  ASSERT_TRUE(catcher->Await(1, absl::Seconds(5)).ok);
+  const absl::Time t0 = absl::Now();
+  bad.Decide("lazy", 1, 0);
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Seconds(5)));
+  EXPECT_EQ(m.notice().kind(), v1::NOTICE_KIND_STALE);
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(1));
+}
+
 class BoundsServiceTest : public ServiceTest {
  protected:
   BoundsServiceTest() {

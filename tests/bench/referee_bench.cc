@@ -82,6 +82,7 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "arena/server_options.h"
 #include "referee/bot_hub.h"
 #include "referee/game.h"
 #include "referee/match_runner.h"
@@ -100,6 +101,16 @@ ABSL_FLAG(std::string, game, "quasenbo",
 ABSL_FLAG(int, seats, 0, "seats (0: the game's default)");
 ABSL_FLAG(std::string, options, "", "game options, k=v,k=v");
 ABSL_FLAG(int, many, 64, "streams / matches of the *64 configurations");
+ABSL_FLAG(bool, arena_server, true,
+          "configure every server (floor, relay and referee) as arena's "
+          "(arena/server_options.h: limits, keepalive, no BDP probe); false: "
+          "gRPC's defaults");
+ABSL_FLAG(bool, lazy_reads, true,
+          "the referee's HubOptions::lazy_reads (false: a read always out, "
+          "as before)");
+ABSL_FLAG(bool, relay_lazy_read, false,
+          "relay: start a stream's next read with its next write, not as soon "
+          "as a message is read (experiment)");
 ABSL_FLAG(std::string, disk_dir, "/tmp",
           "where ref1disk writes its records (a disk, not tmpfs)");
 ABSL_FLAG(std::string, records_dir, "/dev/shm",
@@ -494,6 +505,10 @@ class FloorReactor
       pending_ = false;
       writing_ = true;
       Reply();
+      if (read_due_) {
+        read_due_ = false;
+        StartRead(&in_);
+      }
     }
   }
   void OnDone() override;
@@ -532,11 +547,16 @@ class FloorReactor
     }
     writing_ = true;
     Reply();
+    if (read_due_) {
+      read_due_ = false;
+      StartRead(&in_);
+    }
   }
 
   FloorService* const service_;
   const bool relay_;
   bool writing_ = false;  // relay, under mu_
+  bool read_due_ = false;  // relay with --relay_lazy_read, under mu_
   RelayPair* pair_ = nullptr;  // relay: set by the hello
   int side_ = 0;
   std::atomic<bool> finished_{false};
@@ -609,6 +629,12 @@ void FloorReactor::FinishOnce() {
     absl::MutexLock lock(&pair_->mu);
     if (finished_.exchange(true)) return;
     Finish(grpc::Status::OK);
+    // With lazy reads the partner may have no read out to notice the end.
+    FloorReactor* partner = pair_->side[1 - side_];
+    if (absl::GetFlag(FLAGS_relay_lazy_read) && partner != nullptr &&
+        !partner->finished_.exchange(true)) {
+      partner->Finish(grpc::Status::OK);
+    }
     return;
   }
   if (finished_.exchange(true)) return;
@@ -634,7 +660,12 @@ void FloorReactor::OnRelayRead() {
     return;
   }
   const bool decision = in_.kind_case() == v1::BotMessage::kDecision;
-  StartRead(&in_);  // in_ is not read again below
+  if (!decision || !absl::GetFlag(FLAGS_relay_lazy_read)) {
+    StartRead(&in_);  // in_ is not read again below
+  } else {
+    absl::MutexLock lock(&mu_);
+    read_due_ = true;  // started with this stream's next write
+  }
   if (!decision) return;
   service_->round_trips.fetch_add(1, std::memory_order_relaxed);
   absl::MutexLock lock(&pair_->mu);
@@ -674,6 +705,7 @@ void FloorReactor::OnDone() {
 
 std::unique_ptr<grpc::Server> StartServer(grpc::Service* service, int* port) {
   grpc::ServerBuilder builder;
+  if (absl::GetFlag(FLAGS_arena_server)) ConfigureServer(&builder);
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
                            port);
   builder.RegisterService(service);
@@ -837,7 +869,9 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
     ids.push_back({absl::StrCat("bot", i), absl::StrCat("token-", i)});
     tokens.push_back(ids.back().token);
   }
-  BotHub hub(ids);
+  HubOptions hub_options;
+  hub_options.lazy_reads = absl::GetFlag(FLAGS_lazy_reads);
+  BotHub hub(ids, hub_options);
   int port = 0;
   auto server = StartServer(hub.service(), &port);
   const std::vector<pid_t> bots = StartBots(
