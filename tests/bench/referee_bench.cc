@@ -43,6 +43,13 @@
 // With --sdk_bots the referee's bots are build/bin/random_bot processes
 // (bots/sdk) instead.
 //
+// Every server (floor, relay, referee) is configured as arena's
+// (ConfigureServer: no BDP probe, the same limits) unless --arena_server=false.
+// --lazy_reads=false runs the referee's hub with a read always out, as before
+// HubOptions::lazy_reads; --relay_lazy_read gives the relay floor the same
+// lazy reads (what showed that gRPC's per-read WINDOW_UPDATE is the cost of
+// the relay pattern; docs/benchmarks.md).
+//
 // CPU: getrusage(RUSAGE_SELF) of this process (the server only; the bots are
 // another process) over the measured window, divided by the decisions (round
 // trips) in it. The bots' CPU is read from /proc/<pid>/stat. Memory: mallinfo2
