@@ -231,7 +231,8 @@ class BotConnection
     {
       absl::MutexLock lock(&mu_);
       if (closing_) return;
-      if (answered && asked_ == 0 && hub_->options_.lazy_reads) {
+      // (Not once cancelled: OnCancel may have looked before this.)
+      if (answered && asked_ == 0 && hub_->options_.lazy_reads && !cancelled_) {
         read_due_ = true;
         due_since_ = absl::Now();
         return;
@@ -246,6 +247,7 @@ class BotConnection
     bool idle;
     {
       absl::MutexLock lock(&mu_);
+      cancelled_ = true;
       idle = read_due_ && !closing_;  // a closing stream is already known
       read_due_ = false;
     }
@@ -360,6 +362,7 @@ class BotConnection
   int asked_ ABSL_GUARDED_BY(mu_) = 0;
   bool read_due_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time due_since_ ABSL_GUARDED_BY(mu_);
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // OnCancel has run
   // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
   // Recursive: a cancel may run reactions inline on the calling thread.
   std::recursive_mutex cancel_mu_;
