@@ -26,6 +26,11 @@
 //                     stream is answered on the other, as a 2-seat match
 //                     asks the other seat once one has played. ref1 and ref64
 //                     are also shown against them.
+//   relay1lazy, relay64lazy  The relay floors with the hub's lazy reads: a
+//                     stream's next read starts with its next write once a
+//                     decision is read (what showed that gRPC's per-read
+//                     WINDOW_UPDATE is the cost of the relay pattern;
+//                     docs/benchmarks.md).
 //   handoff1, handoff64  Diagnostic: the floor, but each reply is sent by
 //                     a thread of the stream's own, woken through a CondVar,
 //                     as the referee's runner thread is woken by the hub.
@@ -46,9 +51,7 @@
 // Every server (floor, relay, referee) is configured as arena's
 // (ConfigureServer: no BDP probe, the same limits) unless --arena_server=false.
 // --lazy_reads=false runs the referee's hub with a read always out, as before
-// HubOptions::lazy_reads; --relay_lazy_read gives the relay floor the same
-// lazy reads (what showed that gRPC's per-read WINDOW_UPDATE is the cost of
-// the relay pattern; docs/benchmarks.md).
+// HubOptions::lazy_reads.
 //
 // CPU: getrusage(RUSAGE_SELF) of this process (the server only; the bots are
 // another process) over the measured window, divided by the decisions (round
@@ -99,7 +102,7 @@
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, configs,
-          "mem,floor1,relay1,handoff1,ref1x1,ref1,ref1disk,floor64,relay64,handoff64,ref64,ref64x2",
+          "mem,floor1,relay1,relay1lazy,handoff1,ref1x1,ref1,ref1disk,floor64,relay64,relay64lazy,handoff64,ref64,ref64x2",
           "configurations to run, in order");
 ABSL_FLAG(double, seconds, 3.0, "measured seconds per configuration");
 ABSL_FLAG(double, warmup, 0.5, "seconds of warm-up before measuring");
@@ -115,9 +118,6 @@ ABSL_FLAG(bool, arena_server, true,
 ABSL_FLAG(bool, lazy_reads, true,
           "the referee's HubOptions::lazy_reads (false: a read always out, "
           "as before)");
-ABSL_FLAG(bool, relay_lazy_read, false,
-          "relay: start a stream's next read with its next write, not as soon "
-          "as a message is read (experiment)");
 ABSL_FLAG(std::string, disk_dir, "/tmp",
           "where ref1disk writes its records (a disk, not tmpfs)");
 ABSL_FLAG(std::string, records_dir, "/dev/shm",
@@ -563,7 +563,7 @@ class FloorReactor
   FloorService* const service_;
   const bool relay_;
   bool writing_ = false;  // relay, under mu_
-  bool read_due_ = false;  // relay with --relay_lazy_read, under mu_
+  bool read_due_ = false;  // lazy relay, under mu_
   RelayPair* pair_ = nullptr;  // relay: set by the hello
   int side_ = 0;
   std::atomic<bool> finished_{false};
@@ -579,12 +579,16 @@ class FloorReactor
 
 class FloorService : public v1::Referee::CallbackService {
  public:
-  FloorService(const v1::DecisionRequest& request, FloorMode mode, int streams)
-      : mode(mode), pairs_(mode == FloorMode::kRelay ? streams / 2 : 0) {
+  FloorService(const v1::DecisionRequest& request, FloorMode mode, int streams,
+               bool lazy)
+      : mode(mode), lazy(lazy), pairs_(mode == FloorMode::kRelay ? streams / 2 : 0) {
     *message_.mutable_decision_request() = request;
     for (auto& p : pairs_) p = std::make_unique<RelayPair>();
   }
   const FloorMode mode;
+  // Relay: after a decision is read, the stream's next read starts with its
+  // next write (as the hub's HubOptions::lazy_reads), not at once.
+  const bool lazy;
   grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage>* Play(
       grpc::CallbackServerContext*) override {
     return new FloorReactor(this);
@@ -638,7 +642,7 @@ void FloorReactor::FinishOnce() {
     Finish(grpc::Status::OK);
     // With lazy reads the partner may have no read out to notice the end.
     FloorReactor* partner = pair_->side[1 - side_];
-    if (absl::GetFlag(FLAGS_relay_lazy_read) && partner != nullptr &&
+    if (service_->lazy && partner != nullptr &&
         !partner->finished_.exchange(true)) {
       partner->Finish(grpc::Status::OK);
     }
@@ -667,7 +671,7 @@ void FloorReactor::OnRelayRead() {
     return;
   }
   const bool decision = in_.kind_case() == v1::BotMessage::kDecision;
-  if (!decision || !absl::GetFlag(FLAGS_relay_lazy_read)) {
+  if (!decision || !service_->lazy) {
     StartRead(&in_);  // in_ is not read again below
   } else {
     absl::MutexLock lock(&mu_);
@@ -725,13 +729,14 @@ std::unique_ptr<grpc::Server> StartServer(grpc::Service* service, int* port) {
 }
 
 Row RunFloor(const std::string& name, int streams,
-             const v1::DecisionRequest& request, FloorMode mode) {
+             const v1::DecisionRequest& request, FloorMode mode,
+             bool lazy = false) {
   Row row;
   row.config = name;
   // A relay pair carries one round trip at a time, as one 2-seat match.
   row.concurrency = mode == FloorMode::kRelay ? streams / 2 : streams;
   row.bots = streams;
-  FloorService service(request, mode, streams);
+  FloorService service(request, mode, streams, lazy);
   int port = 0;
   auto server = StartServer(&service, &port);
   std::vector<std::string> tokens;
@@ -1039,29 +1044,29 @@ bool IsCompared(const Row& r) {
          r.config.rfind("relay", 0) == 0;
 }
 
-// The relay floor of the referee's own message pattern: ref1 against
-// relay1, ref64 against relay64 (a stream per seat; an answer on one stream,
-// the next request on the other).
-const Row* RelayFor(const std::vector<Row>& rows, const Row& r) {
-  std::string want;
-  if (r.config == "ref1") want = "relay1";
-  if (r.config == "ref64") want = "relay64";
+// The relay floors of the referee's own message pattern (a stream per seat;
+// an answer on one stream, the next request on the other): ref1 against
+// relay1 and relay1lazy, ref64 against relay64 and relay64lazy.
+const Row* Named(const std::vector<Row>& rows, const std::string& name) {
   for (const Row& f : rows) {
-    if (!want.empty() && f.config == want) return &f;
+    if (f.config == name) return &f;
   }
   return nullptr;
 }
 
 void PrintAgainstRelay(const std::vector<std::vector<Row>>& all) {
+  static const std::pair<const char*, const char*> kPairs[] = {
+      {"ref1", "relay1"}, {"ref1", "relay1lazy"},
+      {"ref64", "relay64"}, {"ref64", "relay64lazy"}};
   bool any = false;
-  for (size_t i = 0; i < all.front().size(); ++i) {
+  for (const auto& [ref, floor] : kPairs) {
     std::vector<double> ratio, own;
     for (const auto& rows : all) {
-      if (i >= rows.size()) continue;
-      const Row* relay = RelayFor(rows, rows[i]);
-      if (relay == nullptr || relay->per_second <= 0) continue;
-      ratio.push_back(rows[i].per_second / relay->per_second);
-      own.push_back(rows[i].server_cpu_us - relay->server_cpu_us);
+      const Row* r = Named(rows, ref);
+      const Row* relay = Named(rows, floor);
+      if (r == nullptr || relay == nullptr || relay->per_second <= 0) continue;
+      ratio.push_back(r->per_second / relay->per_second);
+      own.push_back(r->server_cpu_us - relay->server_cpu_us);
     }
     if (ratio.empty()) continue;
     if (!any) {
@@ -1073,14 +1078,13 @@ void PrintAgainstRelay(const std::vector<std::vector<Row>>& all) {
     std::sort(own.begin(), own.end());
     std::printf("  %-7s %.0f%% of %s (%.0f-%.0f%%), server CPU %+.1f us per "
                 "decision beyond it\n",
-                all.front()[i].config.c_str(), 100 * ratio[ratio.size() / 2],
-                all.front()[i].config == "ref1" ? "relay1" : "relay64",
+                ref, 100 * ratio[ratio.size() / 2], floor,
                 100 * ratio.front(), 100 * ratio.back(), own[own.size() / 2]);
   }
 }
 
 void PrintTable(const std::vector<Row>& rows) {
-  std::printf("%-9s %5s %5s %9s %9s %8s %11s %8s %8s %8s %6s %9s %6s\n",
+  std::printf("%-11s %5s %5s %9s %9s %8s %11s %8s %8s %8s %6s %9s %6s\n",
               "config", "conc", "bots", "decisions", "per_s", "vs_floor",
               "target", "srv_us/d", "sys_us/d", "own_us/d", "csw/d",
               "bots_us/d", "faults");
@@ -1099,7 +1103,7 @@ void PrintTable(const std::vector<Row>& rows) {
       own = absl::StrFormat("%.1f", r.server_cpu_us - floor->server_cpu_us);
     }
     std::printf(
-        "%-9s %5d %5d %9lld %9.0f %8s %11s %8.1f %8.1f %8s %6.1f %9.1f %6lld\n",
+        "%-11s %5d %5d %9lld %9.0f %8s %11s %8.1f %8.1f %8s %6.1f %9.1f %6lld\n",
         r.config.c_str(), r.concurrency, r.bots,
         static_cast<long long>(r.decisions), r.per_second, ratio.c_str(),
         target.c_str(), r.server_cpu_us, r.server_sys_us, own.c_str(),
@@ -1125,7 +1129,7 @@ double Median(std::vector<double> v) {
 void PrintSummary(const std::vector<std::vector<Row>>& all) {
   std::printf("\nOver %zu rounds (each ratio against the floor of its own round):\n",
               all.size());
-  std::printf("%-9s %9s %18s %11s %14s %9s\n", "config", "per_s med",
+  std::printf("%-11s %9s %18s %11s %14s %9s\n", "config", "per_s med",
               "vs_floor med", "(min-max)", "own_us/d med", "target");
   for (size_t i = 0; i < all.front().size(); ++i) {
     std::vector<double> rate, ratio, own;
@@ -1141,12 +1145,12 @@ void PrintSummary(const std::vector<std::vector<Row>>& all) {
     }
     const Row& r = all.front()[i];
     if (ratio.empty()) {
-      std::printf("%-9s %9.0f\n", r.config.c_str(), Median(rate));
+      std::printf("%-11s %9.0f\n", r.config.c_str(), Median(rate));
       continue;
     }
     const double want = r.concurrency == 1 ? 0.80 : 0.70;
     const double med = Median(ratio);
-    std::printf("%-9s %9.0f %17.0f%% %5.0f-%3.0f%% %14.1f %9s\n",
+    std::printf("%-11s %9.0f %17.0f%% %5.0f-%3.0f%% %14.1f %9s\n",
                 r.config.c_str(), Median(rate), 100 * med,
                 100 * *std::min_element(ratio.begin(), ratio.end()),
                 100 * *std::max_element(ratio.begin(), ratio.end()), Median(own),
@@ -1235,6 +1239,10 @@ int BenchMain() {
         rows.push_back(RunFloor(c, 2, sample.request, FloorMode::kRelay));
       } else if (c == "relay64") {
         rows.push_back(RunFloor(c, 2 * many, sample.request, FloorMode::kRelay));
+      } else if (c == "relay1lazy") {
+        rows.push_back(RunFloor(c, 2, sample.request, FloorMode::kRelay, true));
+      } else if (c == "relay64lazy") {
+        rows.push_back(RunFloor(c, 2 * many, sample.request, FloorMode::kRelay, true));
       } else if (c == "ref1") {
         rows.push_back(RunReferee(c, *game, 1, s, records));
       } else if (c == "ref1x1") {
