@@ -454,10 +454,9 @@ class HubMatchLink : public SeatLink {
            absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
       return;
     }
-    hub_->Ask(cid);
     // A bot that reconnected mid-match is told about the match first.
     if (need_start) hub_->SendOn(cid, std::move(start));
-    if (hub_->SendOn(cid, std::move(msg))) return;
+    if (hub_->SendOn(cid, std::move(msg), /*ask=*/true)) return;
     // The stream closed under us: a newer stream, the grace, or a fault.
     const uint64_t now_cid = hub_->CurrentConnection(bot);
     const bool grace = now_cid == 0 && hub_->InGrace(bot);
@@ -480,8 +479,7 @@ class HubMatchLink : public SeatLink {
     }
     hub_->Unask(cid);
     if (now_cid != 0 && now_cid != cid) {
-      hub_->Ask(now_cid);
-      hub_->SendOn(now_cid, std::move(again));
+      hub_->SendOn(now_cid, std::move(again), /*ask=*/true);
       return;
     }
     if (grace) return;
@@ -1094,13 +1092,14 @@ bool BotHub::InGrace(const std::string& bot) const {
   return it != bots_.end() && it->second.away;
 }
 
-bool BotHub::SendOn(uint64_t conn_id, OutMessage msg) {
+bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
   BotConnection* cut = nullptr;
   BotConnection::Queued q;
   {
     absl::MutexLock lock(&mu_);
     auto it = by_id_.find(conn_id);
     if (it == by_id_.end()) return false;
+    if (ask) it->second->Ask();  // before it can be answered
     q = it->second->Enqueue(std::move(msg));
     if (q == BotConnection::Queued::kOverflow) {
       cut = it->second;

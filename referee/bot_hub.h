@@ -173,7 +173,9 @@ class BotHub {
   uint64_t CurrentConnection(const std::string& bot) const;
   // True if the bot is disconnected but within its reconnect grace.
   bool InGrace(const std::string& bot) const;
-  bool SendOn(uint64_t conn_id, OutMessage msg);
+  // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the
+  // stream is first counted as owed one more answer (Ask below).
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask = false);
   // Stream `conn_id` is owed (Ask) or no longer owed (Unask) an answer to
   // one more decision (BotConnection::Ask).
   void Ask(uint64_t conn_id);

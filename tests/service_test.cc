@@ -673,14 +673,38 @@ TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {
 // instead of on its own. These show the read is put off, that a write or
 // the reaper starts it again, and that a bot leaving meanwhile is seen.
 
-// Asks `seat` of `link` for decision `id` (3 legal actions).
-void Ask(SeatLink& link, int seat, uint64_t id) {
-  OutMessage req;
-  req->mutable_decision_request()->set_match_id("lazy");
-  req->mutable_decision_request()->set_seat(seat);
-  req->mutable_decision_request()->set_decision_id(id);
-  link.Send(seat, std::move(req), 3);
-}
+// Match "lazy", seat 0 held by bot "bad" (seat 1 by "good1", never asked):
+// its link, started for seat 0, and what its answers reach.
+struct LazyMatch {
+  explicit LazyMatch(BotHub& hub)
+      : link(hub.NewMatchLink("lazy", {"bad", "good1"})),
+        catcher(std::make_shared<ReplyCatcher>()) {
+    link->set_listener(catcher);
+    v1::MatchStart start;
+    start.set_match_id("lazy");
+    link->Start(0, start);
+  }
+  // Asks seat 0 for decision `id` (3 legal actions).
+  void Ask(uint64_t id) {
+    OutMessage req;
+    req->mutable_decision_request()->set_match_id("lazy");
+    req->mutable_decision_request()->set_seat(0);
+    req->mutable_decision_request()->set_decision_id(id);
+    link->Send(0, std::move(req), 3);
+  }
+  // Asks `bot` (seat 0) for decision `id`, has it answer `action`, and
+  // returns the reply the match got.
+  SeatReply AskAndAnswer(RawBot& bot, uint64_t id, int action) {
+    Ask(id);
+    v1::RefereeMessage m;
+    EXPECT_TRUE(bot.Next(v1::RefereeMessage::kDecisionRequest, &m));
+    EXPECT_EQ(m.decision_request().decision_id(), id);
+    bot.Decide("lazy", id, action);
+    return catcher->Await(id, absl::Seconds(5));
+  }
+  std::unique_ptr<SeatLink> link;
+  std::shared_ptr<ReplyCatcher> catcher;
+};
 
 class LazyReadServiceTest : public ServiceTest {
  protected:
@@ -690,32 +714,24 @@ class LazyReadServiceTest : public ServiceTest {
 TEST_F(LazyReadServiceTest, AfterItsLastAnswerABotIsReadAgainWithItsNextRequest) {
   RawBot bad(address_, "t-bad");
   ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
-  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
-  auto catcher = std::make_shared<ReplyCatcher>();
-  link->set_listener(catcher);
-  v1::MatchStart start;
-  start.set_match_id("lazy");
-  link->Start(0, start);
-  Ask(*link, 0, 1);
-  v1::RefereeMessage m;
-  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
-  bad.Decide("lazy", 1, 2);
-  SeatReply r = catcher->Await(1, absl::Seconds(5));
+  LazyMatch match(*hub_);
+  SeatReply r = match.AskAndAnswer(bad, 1, 2);
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.action, 2);
   // It owes nothing now: what it sends is not read (no notice comes)...
   bad.Decide("lazy", 1, 0);
+  v1::RefereeMessage m;
   EXPECT_FALSE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Milliseconds(700)));
   // ...until the hub writes to it: then the stale answer gets its notice,
   // and the new decision is answered as usual.
-  Ask(*link, 0, 2);
+  match.Ask(2);
   ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
   EXPECT_EQ(m.decision_request().decision_id(), 2u);
   ASSERT_TRUE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Seconds(5)));
   EXPECT_EQ(m.notice().kind(), v1::NOTICE_KIND_STALE);
   EXPECT_EQ(m.notice().decision_id(), 1u);
   bad.Decide("lazy", 2, 1);
-  r = catcher->Await(2, absl::Seconds(5));
+  r = match.catcher->Await(2, absl::Seconds(5));
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.action, 1);
 }
@@ -723,17 +739,8 @@ TEST_F(LazyReadServiceTest, AfterItsLastAnswerABotIsReadAgainWithItsNextRequest)
 TEST_F(LazyReadServiceTest, ABotThatOwesNothingAndGoesAwayIsSeenAtOnce) {
   auto bad = std::make_unique<RawBot>(address_, "t-bad");
   ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
-  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
-  auto catcher = std::make_shared<ReplyCatcher>();
-  link->set_listener(catcher);
-  v1::MatchStart start;
-  start.set_match_id("lazy");
-  link->Start(0, start);
-  Ask(*link, 0, 1);
-  v1::RefereeMessage m;
-  ASSERT_TRUE(bad->Next(v1::RefereeMessage::kDecisionRequest, &m));
-  bad->Decide("lazy", 1, 0);
-  ASSERT_TRUE(catcher->Await(1, absl::Seconds(5)).ok);
+  LazyMatch match(*hub_);
+  ASSERT_TRUE(match.AskAndAnswer(*bad, 1, 0).ok);
   // No read is out (and the reaper would wait an hour): only the call's
   // cancellation can tell the hub.
   const absl::Time t0 = absl::Now();
@@ -751,19 +758,11 @@ TEST_F(ServiceTest, AStaleAnswerFromABotThatOwesNothingGetsItsNoticeWithinASecon
   ASSERT_TRUE(options_.lazy_reads);
   RawBot bad(address_, "t-bad");
   ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
-  auto link = hub_->NewMatchLink("lazy", {"bad", "good1"});
-  auto catcher = std::make_shared<ReplyCatcher>();
-  link->set_listener(catcher);
-  v1::MatchStart start;
-  start.set_match_id("lazy");
-  link->Start(0, start);
-  Ask(*link, 0, 1);
-  v1::RefereeMessage m;
-  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
-  bad.Decide("lazy", 1, 0);
-  ASSERT_TRUE(catcher->Await(1, absl::Seconds(5)).ok);
+  LazyMatch match(*hub_);
+  ASSERT_TRUE(match.AskAndAnswer(bad, 1, 0).ok);
   const absl::Time t0 = absl::Now();
   bad.Decide("lazy", 1, 0);
+  v1::RefereeMessage m;
   ASSERT_TRUE(bad.Next(v1::RefereeMessage::kNotice, &m, absl::Seconds(5)));
   EXPECT_EQ(m.notice().kind(), v1::NOTICE_KIND_STALE);
   EXPECT_LT(absl::Now() - t0, absl::Seconds(1));

@@ -511,11 +511,7 @@ class FloorReactor
     if (pending_) {
       pending_ = false;
       writing_ = true;
-      Reply();
-      if (read_due_) {
-        read_due_ = false;
-        StartRead(&in_);
-      }
+      RelayReply();
     }
   }
   void OnDone() override;
@@ -553,6 +549,10 @@ class FloorReactor
       return;
     }
     writing_ = true;
+    RelayReply();
+  }
+  // A relay write, and with it the read put off (lazy relay). Under mu_.
+  void RelayReply() {
     Reply();
     if (read_due_) {
       read_due_ = false;
