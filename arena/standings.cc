@@ -454,18 +454,6 @@ absl::Status ForEachRecordSummary(const std::string& dir,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
-    const std::string& dir, std::vector<std::string>* problems) {
-  std::vector<MatchSummary> out;
-  absl::Status s = ForEachRecordSummary(
-      dir, problems, [&out](const MatchSummary& m, const std::vector<v1::RecordLine>&) {
-        out.push_back(m);
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
-  return out;
-}
-
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
   const size_t slash = path.rfind('/');
   const std::string tmp =

@@ -109,14 +109,10 @@ absl::StatusOr<std::string> StandingsJson(const v1::Standings& standings);
 absl::Status WriteStandings(const v1::Standings& standings,
                             const std::string& dir);
 
-// Summaries of the complete records (*.jsonl, *.jsonl.zst) directly in `dir`, sorted by
-// file name. A record that cannot be read is skipped and named in
-// `problems` (nothing else is lost).
-absl::StatusOr<std::vector<MatchSummary>> ReadRecordSummaries(
-    const std::string& dir, std::vector<std::string>* problems);
-
-// The same records one at a time, in the same order, each with its lines
-// (valid during the call only), so that a caller keeps no match: `fn`'s
+// The summaries of the complete records (*.jsonl, *.jsonl.zst) directly in
+// `dir`, one at a time in file name order, each with its lines (valid during
+// the call only), so that a caller keeps no match. A record that cannot be
+// read is skipped and named in `problems` (nothing else is lost); `fn`'s
 // first error stops the walk and is returned.
 using RecordSummaryFn = std::function<absl::Status(
     const MatchSummary&, const std::vector<v1::RecordLine>&)>;
