@@ -1093,23 +1093,21 @@ bool BotHub::InGrace(const std::string& bot) const {
 }
 
 bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
-  BotConnection* cut = nullptr;
-  BotConnection::Queued q;
+  // The hub's lock only finds and pins the stream: the write itself (gRPC
+  // may send it inline, a syscall that also wakes the bot) is made outside
+  // it, so that other streams' answers and sends do not queue behind it.
+  BotConnection* conn = nullptr;
   {
     absl::MutexLock lock(&mu_);
     auto it = by_id_.find(conn_id);
     if (it == by_id_.end()) return false;
-    if (ask) it->second->Ask();  // before it can be answered
-    q = it->second->Enqueue(std::move(msg));
-    if (q == BotConnection::Queued::kOverflow) {
-      cut = it->second;
-      ++cut->pins_;
-    }
+    conn = it->second;
+    ++conn->pins_;
+    if (ask) conn->Ask();  // before it can be answered
   }
-  if (cut != nullptr) {
-    cut->CutOff();
-    Unpin(cut);
-  }
+  const BotConnection::Queued q = conn->Enqueue(std::move(msg));
+  if (q == BotConnection::Queued::kOverflow) conn->CutOff();
+  Unpin(conn);
   return q == BotConnection::Queued::kOk;
 }
 

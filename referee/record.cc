@@ -87,18 +87,25 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
   std::unique_ptr<RecordWriter> w(new RecordWriter());
   if (dir.empty()) return w;
   const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
-  if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
-  }
   const char* suffix = compress ? kCompressedSuffix : ".jsonl";
   w->final_path_ = absl::StrCat(dir, "/", match_id, suffix);
   // Plain as the match runs, compressed or not (see the file comment).
   w->part_path_ = absl::StrCat(hidden, "/", match_id, ".jsonl.part");
   w->compress_ = compress;
-  const int fd = ::open(w->part_path_.c_str(),
-                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-                        0600);
+  auto open_part = [&] {
+    return ::open(w->part_path_.c_str(),
+                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  };
+  // The hidden folder is made by the first record of a folder (not tried
+  // again for every match).
+  int fd = open_part();
+  if (fd < 0 && errno == ENOENT) {
+    if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
+    }
+    fd = open_part();
+  }
   if (fd >= 0) ::fchmod(fd, 0600);  // whatever the umask
   w->file_ = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
   if (w->file_ == nullptr) {
@@ -223,6 +230,29 @@ absl::Status RecordWriter::Append(const v1::RecordLine& line) {
   }
   json.push_back('\n');
   if (std::fwrite(json.data(), 1, json.size(), file_) != json.size()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RecordWriter::AppendAll(const std::vector<v1::RecordLine>& lines) {
+  if (file_ == nullptr) {
+    for (const v1::RecordLine& l : lines) {
+      absl::Status s = Append(l);
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+  batch_.clear();
+  for (const v1::RecordLine& l : lines) {
+    AppendJson(l, &batch_);
+    batch_.push_back('\n');
+  }
+  const bool ok =
+      std::fwrite(batch_.data(), 1, batch_.size(), file_) == batch_.size();
+  if (batch_.capacity() > kKeptBatchBytes) std::string().swap(batch_);
+  if (!ok) {
     return absl::UnavailableError(
         absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
   }

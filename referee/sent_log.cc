@@ -21,14 +21,8 @@ absl::StatusOr<std::unique_ptr<SentLog>> SentLog::Open(const std::string& path,
     log->memory_.resize(seats);
     return log;
   }
-  const int fd = ::open(path.c_str(),
-                        O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
-  }
-  ::fchmod(fd, 0600);  // whatever the umask
-  log->fd_ = fd;
+  // The file is created by the first flush: most matches never send a seat
+  // kFlushBytes of events, and then no file is made at all.
   log->path_ = path;
   return log;
 }
@@ -41,7 +35,7 @@ SentLog::~SentLog() {
 }
 
 size_t SentLog::buffered_bytes() const {
-  if (fd_ >= 0) return buffer_.capacity();
+  if (!path_.empty()) return buffer_.capacity();
   size_t n = 0;
   for (const auto& m : memory_) n += m.capacity();
   return n;
@@ -52,7 +46,7 @@ absl::Status SentLog::Append(int seat, absl::string_view bytes) {
     return absl::InvalidArgumentError(absl::StrCat("no seat ", seat));
   }
   if (bytes.empty()) return absl::OkStatus();
-  if (fd_ < 0) {
+  if (path_.empty()) {
     memory_[seat].append(bytes.data(), bytes.size());
     return absl::OkStatus();
   }
@@ -68,6 +62,16 @@ absl::Status SentLog::Append(int seat, absl::string_view bytes) {
 }
 
 absl::Status SentLog::Flush() {
+  if (fd_ < 0) {
+    const int fd = ::open(path_.c_str(),
+                          O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create ", path_, ": ", std::strerror(errno)));
+    }
+    ::fchmod(fd, 0600);  // whatever the umask
+    fd_ = fd;
+  }
   size_t done = 0;
   while (done < buffer_.size()) {
     const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
@@ -87,7 +91,7 @@ absl::StatusOr<std::string> SentLog::Read(int seat) {
   if (seat < 0 || seat >= seats_) {
     return absl::InvalidArgumentError(absl::StrCat("no seat ", seat));
   }
-  if (fd_ < 0) return memory_[seat];
+  if (path_.empty()) return memory_[seat];
   if (absl::Status s = Flush(); !s.ok()) return s;
   struct stat st;
   if (::fstat(fd_, &st) != 0) {

@@ -4,6 +4,9 @@
 // memory per decision, the bytes go to a file beside the match's record
 // (`<record>.part.sent` in the records' hidden in-progress folder, mode
 // 0600), written a few KiB at a time, and are read back only on a resync.
+// The file is created by its first write (when kFlushBytes are buffered,
+// or on a Read): a short match keeps its few events in the buffer and
+// makes no file. A file that cannot be created fails that Append or Read.
 // Reading it back costs a read of the file, not a replay of the match.
 //
 // Each seat's bytes are serialized View.events entries (as the match queued
@@ -27,7 +30,8 @@ namespace arena {
 
 class SentLog {
  public:
-  // An empty `path` keeps the bytes in memory (in-process matches, tests).
+  // An empty `path` keeps the bytes in memory (in-process matches, tests);
+  // otherwise the file at `path` is created when first written.
   static absl::StatusOr<std::unique_ptr<SentLog>> Open(const std::string& path,
                                                        int seats);
   ~SentLog();
@@ -49,8 +53,8 @@ class SentLog {
   absl::Status Flush();
 
   int seats_ = 0;
-  int fd_ = -1;
-  std::string path_;
+  int fd_ = -1;       // once the file is created
+  std::string path_;  // empty: in memory
   std::string buffer_;              // frames not yet written to the file
   std::vector<std::string> memory_; // by seat, when there is no file
 };

@@ -316,6 +316,34 @@ TEST(SentLog, EachSeatReadsBackItsOwnBytesInOrder) {
   }
 }
 
+// A short match makes no file: the log's file is created by its first
+// write. A path where no file can be made fails that write, naming it.
+TEST(SentLog, MakesItsFileOnlyWhenItFirstWrites) {
+  const std::string path =
+      absl::StrCat(::testing::TempDir(), "/sent-log-lazy-", ::getpid());
+  auto log = SentLog::Open(path, 2);
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_TRUE((*log)->Append(1, "abc").ok());
+  EXPECT_FALSE(std::filesystem::exists(path));
+  std::string big(SentLog::kFlushBytes, 'z');
+  ASSERT_TRUE((*log)->Append(0, big).ok());  // the buffer is full: written
+  EXPECT_TRUE(std::filesystem::exists(path));
+  auto got = (*log)->Read(1);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, "abc");
+  log->reset();
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  const std::string nowhere = absl::StrCat(path, "-missing-folder/log");
+  auto bad = SentLog::Open(nowhere, 1);
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  ASSERT_TRUE((*bad)->Append(0, "x").ok());  // buffered
+  absl::Status s = (*bad)->Append(0, big);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr(nowhere));
+  EXPECT_FALSE((*bad)->Read(0).ok());
+}
+
 // A log file cut short (a frame's length beyond the end) is an error, not
 // a short read passed on to a bot.
 TEST(SentLog, AFrameCutShortIsDataLoss) {
