@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <tuple>
@@ -80,30 +81,45 @@ class BotConnection
     return bot_name_.empty() ? PeerHost(peer_) : absl::StrCat("bot ", bot_name_);
   }
 
+  // Queues `msg`. The stream's mutex only decides what to start: the gRPC
+  // calls are made after it is released (a write may be sent inline, a
+  // syscall that also wakes the bot, and this stream's own reactions and
+  // every other sender would wait for it). writing_, and starting_ for a
+  // read, keep the stream from finishing until those calls are made.
   Queued Enqueue(OutMessage msg) {
-    absl::MutexLock lock(&mu_);
-    if (closing_) return Queued::kClosed;
-    const size_t bytes = msg->ByteSizeLong();
-    if (queued_bytes_ + bytes > hub_->options_.max_outbound_bytes) {
-      // The bot does not read: drop what is queued (but the write in flight)
-      // and let the caller cut the stream.
-      closing_ = true;
-      while (out_.size() > (writing_ ? 1 : 0)) {
-        queued_bytes_ -= out_.back().second;
-        out_.pop_back();
+    v1::RefereeMessage* write = nullptr;
+    bool read = false;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_) return Queued::kClosed;
+      const size_t bytes = msg->ByteSizeLong();
+      if (queued_bytes_ + bytes > hub_->options_.max_outbound_bytes) {
+        // The bot does not read: drop what is queued (but the write in
+        // flight) and let the caller cut the stream.
+        closing_ = true;
+        while (out_.size() > (writing_ ? 1 : 0)) {
+          queued_bytes_ -= out_.back().second;
+          out_.pop_back();
+        }
+        return Queued::kOverflow;
       }
-      return Queued::kOverflow;
+      queued_bytes_ += bytes;
+      out_.emplace_back(std::move(msg), bytes);
+      if (!writing_) {
+        writing_ = true;  // this caller starts it; OnWriteDone the next ones
+        write = out_.front().first.get();
+      }
+      if (read_due_) {
+        // The read put off after the bot's last answer (see OnReadDone).
+        read_due_ = false;
+        read = true;
+        ++starting_;
+      }
     }
-    queued_bytes_ += bytes;
-    out_.emplace_back(std::move(msg), bytes);
-    if (!writing_) {
-      writing_ = true;
-      StartWrite(out_.front().first.get());
-    }
-    if (read_due_) {
-      // The read put off after the bot's last answer (see OnReadDone).
-      read_due_ = false;
+    if (write != nullptr) StartWrite(write);
+    if (read) {
       StartRead(&in_);
+      ReadStarted();
     }
     return Queued::kOk;
   }
@@ -123,13 +139,12 @@ class BotConnection
   // moved to another stream; for an answer, before it reaches its match and
   // so before the match can ask again). Kept by the links as their open
   // decisions change streams.
-  void Ask() {
-    absl::MutexLock lock(&mu_);
-    ++asked_;
-  }
+  // (Atomic, not under mu_: an Ask comes before its request's Enqueue, so
+  // OnReadDone, which looks at it under mu_, sees it whenever that Enqueue
+  // could miss the read it puts off.)
+  void Ask() { asked_.fetch_add(1); }
   void Unask() {
-    absl::MutexLock lock(&mu_);
-    --asked_;  // may go below 0 for a moment, when it overtakes its Ask
+    asked_.fetch_sub(1);  // may go below 0 for a moment, when it overtakes its Ask
   }
 
   // Marks the stream closing: nothing more is queued on it.
@@ -151,7 +166,11 @@ class BotConnection
       closing_ = true;
       status_ = status;
       if (!writing_) {
-        finished_ = finish = true;
+        if (starting_ > 0) {
+          finish_due_ = true;  // once the read being started is (ReadStarted)
+        } else {
+          finished_ = finish = true;
+        }
       } else if (!status.ok()) {
         while (out_.size() > 1) {
           queued_bytes_ -= out_.back().second;
@@ -232,7 +251,8 @@ class BotConnection
       absl::MutexLock lock(&mu_);
       if (closing_) return;
       // (Not once cancelled: OnCancel may have looked before this.)
-      if (answered && asked_ == 0 && hub_->options_.lazy_reads && !cancelled_) {
+      if (answered && asked_.load() == 0 && hub_->options_.lazy_reads &&
+          !cancelled_) {
         read_due_ = true;
         due_since_ = absl::Now();
         return;
@@ -257,6 +277,7 @@ class BotConnection
   void OnWriteDone(bool ok) override {
     bool finish_now = false;
     grpc::Status status;
+    v1::RefereeMessage* next = nullptr;
     {
       absl::MutexLock lock(&mu_);
       queued_bytes_ -= out_.front().second;
@@ -267,18 +288,39 @@ class BotConnection
         queued_bytes_ = 0;
       }
       if (!out_.empty()) {
-        StartWrite(out_.front().first.get());
+        next = out_.front().first.get();  // writing_ stays true
       } else {
         writing_ = false;
         if (closing_ && !finished_) {
-          finished_ = true;
-          finish_now = true;
-          status = status_;
+          if (starting_ > 0) {
+            finish_due_ = true;
+          } else {
+            finished_ = true;
+            finish_now = true;
+            status = status_;
+          }
         }
       }
     }
+    if (next != nullptr) StartWrite(next);
     if (!ok) hub_->Unregister(this);
     if (finish_now) Finish(status);
+  }
+
+  // A read started outside mu_ (Enqueue) has been started: the stream may
+  // finish now if it was due to meanwhile.
+  void ReadStarted() {
+    bool finish = false;
+    grpc::Status status;
+    {
+      absl::MutexLock lock(&mu_);
+      if (--starting_ == 0 && finish_due_ && !finished_ && !writing_) {
+        finish_due_ = false;
+        finished_ = finish = true;
+        status = status_;
+      }
+    }
+    if (finish) Finish(status);
   }
 
   void OnDone() override {
@@ -359,8 +401,12 @@ class BotConnection
   // Open decisions on this stream (the links' pending decisions whose
   // stream this is), and whether the next read waits for the next write
   // (OnReadDone).
-  int asked_ ABSL_GUARDED_BY(mu_) = 0;
+  std::atomic<int> asked_{0};
   bool read_due_ ABSL_GUARDED_BY(mu_) = false;
+  // Reads being started outside mu_ (Enqueue), and a finish put off until
+  // they are (ReadStarted).
+  int starting_ ABSL_GUARDED_BY(mu_) = 0;
+  bool finish_due_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time due_since_ ABSL_GUARDED_BY(mu_);
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // OnCancel has run
   // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
