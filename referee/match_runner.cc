@@ -181,8 +181,7 @@ class MatchImpl : public Match {
     for (size_t k = 0; k < out.size(); ++k) {
       link_->Send(sends_[k].first, std::move(out[k]), sends_[k].second);
     }
-    // Still the driving thread: answers only fill slots_.
-    if (deferred_.size() >= kDeferredLines) WriteDeferred();
+    WriteDeferred();  // still the driving thread: answers only fill slots_
     absl::MutexLock lock(&mu_);
     if (remaining_ > 0) {
       driving_ = false;
@@ -446,13 +445,10 @@ class MatchImpl : public Match {
   }
 
   // Record lines wait in deferred_ (taken from `line`, which is left empty)
-  // and are written kDeferredLines at a time, just after a step's requests
-  // are sent (so their JSON is made while the bots think, not before they
-  // are asked), and at the end of the match. Same lines, same order. In a
-  // batch the JSON writer runs with its caches warm, and most steps leave
-  // the thread that sent them free at once to read the next answer. The
-  // file holds the lines of an unfinished match only up to the last batch:
-  // such a record is never a finished one (referee/record.h).
+  // until the next step's requests are sent: their JSON is written while the
+  // bots think, not before they are asked. Same lines, same order. (Not
+  // more than a step's: kept for 16 lines, the heap messages took a whole
+  // Quodlibet partie's peak from 52.7 to 67.9 KiB, over the 64 KiB bound.)
   void Write(v1::RecordLine* line) {
     deferred_.emplace_back();
     deferred_.back().Swap(line);
@@ -491,8 +487,6 @@ class MatchImpl : public Match {
   std::vector<std::pair<int, int>> sends_;  // (seat, legal actions) asked
   std::vector<SeatFault> faults_;
   std::vector<v1::RecordLine> deferred_;  // written after the step's sends
-  // A Quodlibet line is under 1 KiB in memory: a batch stays a few KiB.
-  static constexpr size_t kDeferredLines = 16;
   Rng fault_rng_;
   std::string header_digest_;
   bool forfeited_ = false;

@@ -244,15 +244,12 @@ absl::Status RecordWriter::AppendAll(const std::vector<v1::RecordLine>& lines) {
     }
     return absl::OkStatus();
   }
-  batch_.clear();
+  std::string batch;  // not kept: a live match holds no more than FILE's buffer
   for (const v1::RecordLine& l : lines) {
-    AppendJson(l, &batch_);
-    batch_.push_back('\n');
+    AppendJson(l, &batch);
+    batch.push_back('\n');
   }
-  const bool ok =
-      std::fwrite(batch_.data(), 1, batch_.size(), file_) == batch_.size();
-  if (batch_.capacity() > kKeptBatchBytes) std::string().swap(batch_);
-  if (!ok) {
+  if (std::fwrite(batch.data(), 1, batch.size(), file_) != batch.size()) {
     return absl::UnavailableError(
         absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
   }

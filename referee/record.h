@@ -68,8 +68,6 @@ class RecordWriter {
   std::string part_path_;
   std::string final_path_;
   std::vector<std::string> lines_;
-  std::string batch_;  // AppendAll's buffer, reused up to this size
-  static constexpr size_t kKeptBatchBytes = 16 * 1024;
 };
 
 // The commitment to a match's seed sent in MatchStart (docs/security.md):
