@@ -166,11 +166,7 @@ class BotConnection
       closing_ = true;
       status_ = status;
       if (!writing_) {
-        if (starting_ > 0) {
-          finish_due_ = true;  // once the read being started is (ReadStarted)
-        } else {
-          finished_ = finish = true;
-        }
+        finish = FinishNow();
       } else if (!status.ok()) {
         while (out_.size() > 1) {
           queued_bytes_ -= out_.back().second;
@@ -291,14 +287,9 @@ class BotConnection
         next = out_.front().first.get();  // writing_ stays true
       } else {
         writing_ = false;
-        if (closing_ && !finished_) {
-          if (starting_ > 0) {
-            finish_due_ = true;
-          } else {
-            finished_ = true;
-            finish_now = true;
-            status = status_;
-          }
+        if (closing_) {
+          finish_now = FinishNow();
+          status = status_;
         }
       }
     }
@@ -314,13 +305,27 @@ class BotConnection
     grpc::Status status;
     {
       absl::MutexLock lock(&mu_);
-      if (--starting_ == 0 && finish_due_ && !finished_ && !writing_) {
-        finish_due_ = false;
-        finished_ = finish = true;
+      --starting_;
+      if (finish_due_) {
+        finish = FinishNow();
         status = status_;
       }
     }
     if (finish) Finish(status);
+  }
+
+  // Whether the closing stream may call Finish now (it is then marked
+  // finished): not while a write is out or a read is being started outside
+  // mu_, which finish it when they are done (OnWriteDone, ReadStarted).
+  bool FinishNow() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (finished_ || writing_) return false;
+    if (starting_ > 0) {
+      finish_due_ = true;
+      return false;
+    }
+    finish_due_ = false;
+    finished_ = true;
+    return true;
   }
 
   void OnDone() override {

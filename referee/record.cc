@@ -229,11 +229,7 @@ absl::Status RecordWriter::Append(const v1::RecordLine& line) {
     return absl::OkStatus();
   }
   json.push_back('\n');
-  if (std::fwrite(json.data(), 1, json.size(), file_) != json.size()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
-  }
-  return absl::OkStatus();
+  return WriteText(json);
 }
 
 absl::Status RecordWriter::AppendAll(const std::vector<v1::RecordLine>& lines) {
@@ -249,7 +245,11 @@ absl::Status RecordWriter::AppendAll(const std::vector<v1::RecordLine>& lines) {
     AppendJson(l, &batch);
     batch.push_back('\n');
   }
-  if (std::fwrite(batch.data(), 1, batch.size(), file_) != batch.size()) {
+  return WriteText(batch);
+}
+
+absl::Status RecordWriter::WriteText(const std::string& text) {
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
     return absl::UnavailableError(
         absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
   }

@@ -63,6 +63,7 @@ class RecordWriter {
  private:
   RecordWriter() = default;
   absl::Status Compress();  // part_path_ into final_path_, via a .zst.part
+  absl::Status WriteText(const std::string& text);  // to file_, whole lines
   FILE* file_ = nullptr;
   bool compress_ = false;
   std::string part_path_;
