@@ -511,6 +511,12 @@ class HubMatchLink : public SeatLink {
     // The stream closed under us: a newer stream, the grace, or a fault.
     const uint64_t now_cid = hub_->CurrentConnection(bot);
     const bool grace = now_cid == 0 && hub_->InGrace(bot);
+    // Still the bot's stream: it is closing, and the hub has not yet been
+    // told (a stream marks itself closing before it unregisters). The
+    // decision stays on it: the unregistering that follows keeps it for the
+    // grace (a resync moves it to the bot's next stream) or fails it
+    // (OnBotGone), as for a decision sent just before the stream closed.
+    if (now_cid == cid) return;
     OutMessage again;
     absl::Duration waited;
     {
@@ -518,7 +524,7 @@ class HubMatchLink : public SeatLink {
       auto it = pending_.find(decision_id);
       if (it == pending_.end() || it->second.conn != cid) return;
       Pending& p = it->second;
-      if (now_cid != 0 && now_cid != cid) {
+      if (now_cid != 0) {
         p.conn = now_cid;
         again->mutable_decision_request()->ParseFromString(last_request_[seat]);
       } else if (grace) {
@@ -529,7 +535,7 @@ class HubMatchLink : public SeatLink {
       }
     }
     hub_->Unask(cid);
-    if (now_cid != 0 && now_cid != cid) {
+    if (now_cid != 0) {
       hub_->SendOn(now_cid, std::move(again), /*ask=*/true);
       return;
     }
@@ -913,6 +919,9 @@ void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
 }
 
 void BotHub::Unregister(BotConnection* conn) {
+  if (options_.unregister_delay_for_test > absl::ZeroDuration() && conn->id() != 0) {
+    absl::SleepFor(options_.unregister_delay_for_test);
+  }
   bool gone = false;
   {
     absl::MutexLock lock(&mu_);

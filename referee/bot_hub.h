@@ -82,6 +82,10 @@ struct HubOptions {
   // out.
   bool lazy_reads = true;
   absl::Duration lazy_read_wait = absl::Milliseconds(50);
+  // Tests only: how long a closing stream waits before telling the hub it
+  // is gone, to hold open the window in which a match writes to a stream
+  // that is closing but still the bot's (tests/service_test.cc).
+  absl::Duration unregister_delay_for_test = absl::ZeroDuration();
 };
 
 // Ids a client sent are echoed (in notices and logs) clipped to this many

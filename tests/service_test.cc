@@ -754,6 +754,70 @@ TEST_F(LazyReadServiceTest, ABotThatOwesNothingAndGoesAwayIsSeenAtOnce) {
   EXPECT_LT(absl::Now() - t0, absl::Seconds(2));
 }
 
+// A stream marks itself closing before it tells the hub it is gone; a
+// request sent in between (here, the window is held open for a second) must
+// be handled as one sent just before the close: kept for the grace and
+// resynced to the bot's restart, or failed once the bot is gone. It was
+// failed at once as "stream is closed", a forfeit inside the grace (seen
+// in Load.BotRestartWithinTheGraceForfeitsNothing, one CI run in a few).
+class ClosingWindowServiceTest : public ServiceTest {
+ protected:
+  ClosingWindowServiceTest() {
+    options_.unregister_delay_for_test = absl::Seconds(1);
+    options_.lazy_read_wait = absl::Hours(1);  // only the cancel tells
+  }
+  // Answers decision 1 of `match` with `bot`, hangs `bot` up, and asks it
+  // decision 2 while its stream is closing but still its (checked).
+  void AskWhileClosing(LazyMatch& match, std::unique_ptr<RawBot>& bot) {
+    ASSERT_TRUE(match.AskAndAnswer(*bot, 1, 0).ok);
+    bot->Hangup();
+    absl::SleepFor(absl::Milliseconds(300));  // the cancel is in
+    ASSERT_TRUE(hub_->IsConnected("bad"));    // the hub is not yet told
+    match.Ask(2);
+  }
+};
+
+TEST_F(ClosingWindowServiceTest, ARequestToAClosingStreamGoesToTheRestart) {
+  auto bad = std::make_unique<RawBot>(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  LazyMatch match(*hub_);
+  AskWhileClosing(match, bad);
+  // Not failed: the bot is within its grace once the hub is told.
+  SeatReply early = match.catcher->Await(2, absl::Seconds(2));
+  EXPECT_EQ(early.fault, v1::FAULT_KIND_TIMEOUT) << early.detail;  // none yet
+  const absl::Time t0 = absl::Now();
+  while (hub_->IsConnected("bad") && absl::Now() - t0 < absl::Seconds(5)) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  RawBot again(address_, "t-bad");
+  v1::RefereeMessage m;
+  ASSERT_TRUE(again.Next(v1::RefereeMessage::kResync, &m));
+  ASSERT_EQ(m.resync().open_decisions_size(), 1);
+  EXPECT_EQ(m.resync().open_decisions(0).decision_id(), 2u);
+  again.Decide("lazy", 2, 1);
+  SeatReply r = match.catcher->Await(2, absl::Seconds(5));
+  EXPECT_TRUE(r.ok) << r.detail;
+  EXPECT_EQ(r.action, 1);
+}
+
+class ClosingWindowNoGraceServiceTest : public ClosingWindowServiceTest {
+ protected:
+  ClosingWindowNoGraceServiceTest() { options_.reconnect_grace = absl::ZeroDuration(); }
+};
+
+TEST_F(ClosingWindowNoGraceServiceTest, ARequestToAClosingStreamFailsOnceTheBotIsGone) {
+  auto bad = std::make_unique<RawBot>(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  LazyMatch match(*hub_);
+  AskWhileClosing(match, bad);
+  // Failed when the hub is told (a second after the hang-up), not left to
+  // the decision's deadline.
+  SeatReply r = match.catcher->Await(2, absl::Seconds(5));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fault, v1::FAULT_KIND_DISCONNECTED) << r.detail;
+  EXPECT_THAT(r.detail, HasSubstr("stream to bot bad ended"));
+}
+
 // With the default wait, what a bot that owes nothing sends is read by the
 // reaper's next rounds even though nothing is written to it.
 TEST_F(ServiceTest, AStaleAnswerFromABotThatOwesNothingGetsItsNoticeWithinASecond) {
