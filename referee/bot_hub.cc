@@ -202,10 +202,12 @@ class BotConnection
       hub_->Warn(who(), absl::StrCat(who(), ": more than ",
                                      hub_->options_.invalid_per_second,
                                      " invalid messages in one second; disconnected"));
+      // Counted before the stream ends: the bot (and a test) may look as
+      // soon as it sees the end.
+      hub_->CountCutOff(bot_name_);
       Close(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                          absl::StrCat("more than ", hub_->options_.invalid_per_second,
                                       " invalid messages in one second")));
-      hub_->CountCutOff(bot_name_);  // after the hub has let go of it
       return;
     }
     OutMessage msg;
@@ -222,10 +224,10 @@ class BotConnection
     hub_->Warn(who(), absl::StrCat(who(), " (", peer_, ") cut off: more than ",
                                    hub_->options_.max_outbound_bytes,
                                    " bytes waiting to be sent (it does not read)"));
+    hub_->CountCutOff(bot_name_);  // before the stream ends (see SendNotice)
     Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                           "outbound queue full: the bot does not read"));
     hub_->Unregister(this);
-    hub_->CountCutOff(bot_name_);
   }
 
   // After the bot's answer to the last decision it was asked, the next read
