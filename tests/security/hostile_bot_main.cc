@@ -11,8 +11,10 @@
 // process it can reach; connect to a TCP listener of the host; create files
 // outside its private /tmp; and predict its deal from the match id under the
 // documented seed derivations (the old `DeriveSeed(seed, index)` and the
-// public `--seed N` one) for small N. Each attack can be switched off, so
-// that the same bot can run unsandboxed as a control without harm.
+// public `--seed N` one) for small N. With --attack_resources it also hogs
+// memory, its /tmp, open files and processes (each up to a cap, then let
+// go). Each attack can be switched off, so that the same bot can run
+// unsandboxed as a control without harm.
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -21,9 +23,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -51,6 +57,11 @@ ABSL_FLAG(std::vector<std::string>, write_probes, {},
 ABSL_FLAG(bool, attack_kill, false, "kill every other process in reach");
 ABSL_FLAG(bool, attack_proc, true, "read other processes' environments");
 ABSL_FLAG(int, max_seed, 200, "seeds tried when predicting a deal");
+ABSL_FLAG(bool, attack_resources, false,
+          "hog memory, its /tmp, open files and processes, each up to a cap "
+          "past the sandbox's limit, and then let go");
+ABSL_FLAG(int, hog_mb, 256, "memory and /tmp hogs: how much to try to take, in MiB");
+ABSL_FLAG(int, hog_count, 512, "process and open-file hogs: how many to try to take");
 
 namespace {
 
@@ -175,6 +186,77 @@ void AttackWrites() {
   std::fflush(stdout);
 }
 
+// Resource hogs. Each takes as much as it can, up to its cap (set past the
+// sandbox's limit by the test), and lets go of it all before it reports:
+// "blocked" when the limit stopped it short of the cap. The bot then plays
+// on, so its match and the tournament must not suffer.
+void AttackMemory() {
+  const size_t chunk = size_t{1} << 20;
+  const int cap = absl::GetFlag(FLAGS_hog_mb);
+  std::vector<char*> taken;
+  while (static_cast<int>(taken.size()) < cap) {
+    char* p = static_cast<char*>(std::malloc(chunk));
+    if (p == nullptr) break;
+    std::memset(p, 0x5a, chunk);  // really used, not only reserved
+    taken.push_back(p);
+  }
+  const size_t got = taken.size();
+  for (char* p : taken) std::free(p);
+  Report("hog-memory", static_cast<int>(got) >= cap, absl::StrCat(got, " MiB taken"));
+}
+
+void AttackTmp() {
+  const int cap = absl::GetFlag(FLAGS_hog_mb);
+  const std::string path = absl::StrCat("/tmp/hog-", ::getpid());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int got = 0;
+  std::string error = "cannot create " + path;
+  if (fd >= 0) {
+    const std::string block(size_t{1} << 20, 'h');
+    error.clear();
+    for (; got < cap; ++got) {
+      if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size())) {
+        error = std::strerror(errno);
+        break;
+      }
+    }
+    ::close(fd);
+    ::unlink(path.c_str());
+  }
+  Report("hog-tmp", got >= cap, absl::StrCat(got, " MiB written; ", error));
+}
+
+void AttackFds() {
+  const int cap = absl::GetFlag(FLAGS_hog_count);
+  std::vector<int> fds;
+  while (static_cast<int>(fds.size()) < cap) {
+    const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) break;
+    fds.push_back(fd);
+  }
+  const size_t got = fds.size();
+  for (int fd : fds) ::close(fd);
+  Report("hog-open-files", static_cast<int>(got) >= cap, absl::StrCat(got, " opened"));
+}
+
+void AttackProcesses() {
+  const int cap = absl::GetFlag(FLAGS_hog_count);
+  std::vector<pid_t> kids;
+  while (static_cast<int>(kids.size()) < cap) {
+    const pid_t pid = ::fork();
+    if (pid < 0) break;
+    if (pid == 0) {  // async-signal-safe only: the bot has threads
+      ::pause();
+      ::_exit(0);
+    }
+    kids.push_back(pid);
+  }
+  const size_t got = kids.size();
+  for (pid_t pid : kids) ::kill(pid, SIGKILL);
+  for (pid_t pid : kids) ::waitpid(pid, nullptr, 0);
+  Report("hog-processes", static_cast<int>(got) >= cap, absl::StrCat(got, " forked"));
+}
+
 // Predicts this seat's deal from the match id: under which seeds would the
 // first event it saw be the one it saw?
 void Predict(const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
@@ -229,6 +311,12 @@ int main(int argc, char** argv) {
             if (absl::GetFlag(FLAGS_attack_kill)) AttackKill();
             AttackNetwork();
             AttackWrites();
+            if (absl::GetFlag(FLAGS_attack_resources)) {
+              AttackMemory();
+              AttackTmp();
+              AttackFds();
+              AttackProcesses();
+            }
           }
           AttackFiles(r.match_id(), ended);
           Predict(start, r);

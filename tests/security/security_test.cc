@@ -151,6 +151,49 @@ TEST(Security, HostileBotInTheSandboxFailsEveryAttackAndTheVictimIsUnharmed) {
   EXPECT_THAT(v.output, HasSubstr(absl::StrCat(games, " of ", games, " records verified")));
 }
 
+// Resource exhaustion, tried from inside the sandbox: the hostile bot takes
+// memory, fills its /tmp, opens files and forks, each up to a cap well past
+// the limit arena was given, and then lets go. Each hog must be stopped by
+// its limit (the processes one only when arena runs as root: RLIMIT_NPROC
+// counts per uid), the bot must live on to play, and the tournament beside
+// it must end whole, without a forfeit.
+TEST(Security, ResourceHogsInTheSandboxAreStoppedByTheirLimits) {
+  const std::string dir = WorkDir("hogs");
+  const std::string records = dir + "/records";
+  const int games = 6;
+  // Caps: 1 GiB of memory and of /tmp, 512 open files and processes. The
+  // limits leave room for the bot itself (its gRPC threads' stacks count
+  // as data, and there are more of them on a machine with more cores).
+  const std::string hostile = absl::StrCat(
+      kBin, "/hostile_bot --attack_resources --hog_mb 1024 --hog_count 512",
+      " --attack_proc=false");
+  // One match at a time: while the bot holds all it can, nothing else is
+  // sent to it (a gRPC thread that cannot allocate would end it).
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games ", games,
+                          " --jobs 1 --decision_ms 20000 --records ", records,
+                          " --bot_memory_mb 384 --bot_tmp_mb 8 --bot_open_files 64",
+                          " --bot_processes 128 --bot 'hostile=", hostile,
+                          "' --bot victim=", kBin, "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("restarting bot")));
+
+  AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
+  std::vector<std::string> hogs = {"hog-memory", "hog-tmp", "hog-open-files"};
+  if (::geteuid() == 0) hogs.push_back("hog-processes");
+  for (const auto& hog : hogs) {
+    EXPECT_GE(log.blocked[hog], 1) << hog << " was not stopped\n" << log.text;
+    EXPECT_EQ(log.succeeded[hog], 0) << hog << "\n" << log.text;
+  }
+  v1::Standings st = ReadStandings(records);
+  EXPECT_EQ(st.matches_played(), games);
+  for (const auto& row : st.rows()) {
+    EXPECT_EQ(row.seats_played(), games) << row.bot();
+    EXPECT_EQ(row.forfeits(), 0) << row.bot() << "\n" << log.text;
+  }
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
 // The control: with the sandbox off and a public seed, the same attacks
 // work. This is what `--sandbox none` and `--seed` warn about. (The hostile
 // bot predicts from the match index, which is the deal index only without
