@@ -34,6 +34,12 @@ std::string Digest(const std::string& token) {
   return std::string(reinterpret_cast<const char*>(d), sizeof d);
 }
 
+// How a bot's stream ends when a newer one of the bot takes over.
+grpc::Status ReplacedStatus(const std::string& bot) {
+  return grpc::Status(grpc::StatusCode::ABORTED,
+                      absl::StrCat("replaced by a newer stream of bot ", bot));
+}
+
 // The address part of a gRPC peer ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1").
 std::string PeerHost(const std::string& peer) {
   if (peer.rfind("ipv4:", 0) == 0 || peer.rfind("ipv6:", 0) == 0) {
@@ -147,24 +153,36 @@ class BotConnection
     asked_.fetch_sub(1);  // may go below 0 for a moment, when it overtakes its Ask
   }
 
-  // Marks the stream closing: nothing more is queued on it.
-  void MarkClosing() {
+  // Marks the stream closing, to end with `status`: nothing more is queued
+  // on it, and a later Shutdown (the bot's own hang-up racing with this)
+  // ends it with this status, not its own.
+  void MarkClosing(const grpc::Status& status) {
     absl::MutexLock lock(&mu_);
     closing_ = true;
+    if (!status_set_) {
+      status_ = status;
+      status_set_ = true;
+    }
   }
 
-  // Ends the stream with `status`: at once if no write is in flight, else
-  // once it is out (what is queued behind it is dropped, but for a normal
-  // end); a peer that does not read within a second is cancelled by the hub.
-  // Never calls back into the hub but for that. The caller holds a pin or
-  // runs in a reaction of this stream.
-  void Shutdown(const grpc::Status& status) {
+  // Ends the stream with `status` (or the one it was first closed with:
+  // the first reason given is the one the bot is told): at once if no write
+  // is in flight, else once it is out (what is queued behind it is dropped,
+  // but for a normal end); a peer that does not read within a second is
+  // cancelled by the hub. Never calls back into the hub but for that. The
+  // caller holds a pin or runs in a reaction of this stream.
+  void Shutdown(const grpc::Status& given) {
     bool finish = false, drain = false;
+    grpc::Status status;
     {
       absl::MutexLock lock(&mu_);
       if (finished_) return;
       closing_ = true;
-      status_ = status;
+      if (!status_set_) {
+        status_ = given;
+        status_set_ = true;
+      }
+      status = status_;
       if (!writing_) {
         finish = FinishNow();
       } else if (!status.ok()) {
@@ -405,6 +423,7 @@ class BotConnection
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   grpc::Status status_ ABSL_GUARDED_BY(mu_);
+  bool status_set_ ABSL_GUARDED_BY(mu_) = false;  // by Shutdown or MarkClosing
   // Open decisions on this stream (the links' pending decisions whose
   // stream this is), and whether the next read waits for the next write
   // (OnReadDone).
@@ -879,18 +898,20 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
       by_id_[conn->id()] = conn;
       unauthenticated_.erase(conn);
       ++connect_count_[*found];
+      if (old != nullptr) {
+        // The old stream takes nothing more; its decisions move to the new
+        // one in the resync. Marked before the new stream is welcomed: the
+        // bot, once welcomed, may hang the old one up, and must still be
+        // told why it ended.
+        old->MarkClosing(ReplacedStatus(*found));
+        by_id_.erase(old->id());
+        ++old->pins_;
+      }
       OutMessage msg;
       msg->mutable_welcome()->set_bot_name(*found);
       msg->mutable_welcome()->set_protocol_version(1);
       msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
       conn->Enqueue(std::move(msg));
-      if (old != nullptr) {
-        // The old stream takes nothing more; its decisions move to the new
-        // one in the resync.
-        old->MarkClosing();
-        by_id_.erase(old->id());
-        ++old->pins_;
-      }
     }
   }
   if (found == nullptr) {
@@ -901,9 +922,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
       absl::StrCat("bot ", *found, " connected from ", conn->peer(),
                    old != nullptr ? ", replacing its previous stream" : ""));
   if (old != nullptr) {
-    old->Shutdown(grpc::Status(
-        grpc::StatusCode::ABORTED,
-        absl::StrCat("replaced by a newer stream of bot ", *found)));
+    old->Shutdown(ReplacedStatus(*found));
     Unpin(old);
   }
   return absl::OkStatus();
