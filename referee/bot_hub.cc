@@ -158,11 +158,7 @@ class BotConnection
   // ends it with this status, not its own.
   void MarkClosing(const grpc::Status& status) {
     absl::MutexLock lock(&mu_);
-    closing_ = true;
-    if (!status_set_) {
-      status_ = status;
-      status_set_ = true;
-    }
+    CloseWith(status);
   }
 
   // Ends the stream with `status` (or the one it was first closed with:
@@ -177,11 +173,7 @@ class BotConnection
     {
       absl::MutexLock lock(&mu_);
       if (finished_) return;
-      closing_ = true;
-      if (!status_set_) {
-        status_ = given;
-        status_set_ = true;
-      }
+      CloseWith(given);
       status = status_;
       if (!writing_) {
         finish = FinishNow();
@@ -332,6 +324,15 @@ class BotConnection
       }
     }
     if (finish) Finish(status);
+  }
+
+  // Marks the stream closing; the first status given is the one it ends
+  // with (MarkClosing, Shutdown).
+  void CloseWith(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    closing_ = true;
+    if (status_set_) return;
+    status_ = status;
+    status_set_ = true;
   }
 
   // Whether the closing stream may call Finish now (it is then marked
@@ -531,13 +532,13 @@ class HubMatchLink : public SeatLink {
     if (hub_->SendOn(cid, std::move(msg), /*ask=*/true)) return;
     // The stream closed under us: a newer stream, the grace, or a fault.
     const uint64_t now_cid = hub_->CurrentConnection(bot);
-    const bool grace = now_cid == 0 && hub_->InGrace(bot);
     // Still the bot's stream: it is closing, and the hub has not yet been
     // told (a stream marks itself closing before it unregisters). The
     // decision stays on it: the unregistering that follows keeps it for the
     // grace (a resync moves it to the bot's next stream) or fails it
     // (OnBotGone), as for a decision sent just before the stream closed.
     if (now_cid == cid) return;
+    const bool grace = now_cid == 0 && hub_->InGrace(bot);
     OutMessage again;
     absl::Duration waited;
     {

@@ -766,24 +766,27 @@ class ClosingWindowServiceTest : public ServiceTest {
     options_.unregister_delay_for_test = absl::Seconds(1);
     options_.lazy_read_wait = absl::Hours(1);  // only the cancel tells
   }
-  // Answers decision 1 of `match` with `bot`, hangs `bot` up, and asks it
-  // decision 2 while its stream is closing but still its (checked).
-  void AskWhileClosing(LazyMatch& match, std::unique_ptr<RawBot>& bot) {
-    ASSERT_TRUE(match.AskAndAnswer(*bot, 1, 0).ok);
-    bot->Hangup();
+  // Connects bot "bad", starts match "lazy" for it, has it answer decision
+  // 1, hangs it up, and asks it decision 2 while its stream is closing but
+  // still its (checked). Call under ASSERT_NO_FATAL_FAILURE.
+  void AskWhileClosing() {
+    bad_ = std::make_unique<RawBot>(address_, "t-bad");
+    ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+    match_ = std::make_unique<LazyMatch>(*hub_);
+    ASSERT_TRUE(match_->AskAndAnswer(*bad_, 1, 0).ok);
+    bad_->Hangup();
     absl::SleepFor(absl::Milliseconds(300));  // the cancel is in
     ASSERT_TRUE(hub_->IsConnected("bad"));    // the hub is not yet told
-    match.Ask(2);
+    match_->Ask(2);
   }
+  std::unique_ptr<RawBot> bad_;
+  std::unique_ptr<LazyMatch> match_;
 };
 
 TEST_F(ClosingWindowServiceTest, ARequestToAClosingStreamGoesToTheRestart) {
-  auto bad = std::make_unique<RawBot>(address_, "t-bad");
-  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
-  LazyMatch match(*hub_);
-  AskWhileClosing(match, bad);
+  ASSERT_NO_FATAL_FAILURE(AskWhileClosing());
   // Not failed: the bot is within its grace once the hub is told.
-  SeatReply early = match.catcher->Await(2, absl::Seconds(2));
+  SeatReply early = match_->catcher->Await(2, absl::Seconds(2));
   EXPECT_EQ(early.fault, v1::FAULT_KIND_TIMEOUT) << early.detail;  // none yet
   const absl::Time t0 = absl::Now();
   while (hub_->IsConnected("bad") && absl::Now() - t0 < absl::Seconds(5)) {
@@ -795,7 +798,7 @@ TEST_F(ClosingWindowServiceTest, ARequestToAClosingStreamGoesToTheRestart) {
   ASSERT_EQ(m.resync().open_decisions_size(), 1);
   EXPECT_EQ(m.resync().open_decisions(0).decision_id(), 2u);
   again.Decide("lazy", 2, 1);
-  SeatReply r = match.catcher->Await(2, absl::Seconds(5));
+  SeatReply r = match_->catcher->Await(2, absl::Seconds(5));
   EXPECT_TRUE(r.ok) << r.detail;
   EXPECT_EQ(r.action, 1);
 }
@@ -806,13 +809,10 @@ class ClosingWindowNoGraceServiceTest : public ClosingWindowServiceTest {
 };
 
 TEST_F(ClosingWindowNoGraceServiceTest, ARequestToAClosingStreamFailsOnceTheBotIsGone) {
-  auto bad = std::make_unique<RawBot>(address_, "t-bad");
-  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
-  LazyMatch match(*hub_);
-  AskWhileClosing(match, bad);
+  ASSERT_NO_FATAL_FAILURE(AskWhileClosing());
   // Failed when the hub is told (a second after the hang-up), not left to
   // the decision's deadline.
-  SeatReply r = match.catcher->Await(2, absl::Seconds(5));
+  SeatReply r = match_->catcher->Await(2, absl::Seconds(5));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.fault, v1::FAULT_KIND_DISCONNECTED) << r.detail;
   EXPECT_THAT(r.detail, HasSubstr("stream to bot bad ended"));
