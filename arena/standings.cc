@@ -23,6 +23,9 @@ void CountFault(v1::FaultKind kind, v1::FaultCounts* c) {
     case v1::FAULT_KIND_TIMEOUT: c->set_timeout(c->timeout() + 1); break;
     case v1::FAULT_KIND_ILLEGAL: c->set_illegal(c->illegal() + 1); break;
     case v1::FAULT_KIND_DISCONNECTED: c->set_disconnected(c->disconnected() + 1); break;
+    case v1::FAULT_KIND_CRASHED: c->set_crashed(c->crashed() + 1); break;
+    case v1::FAULT_KIND_NO_SHOW: c->set_no_show(c->no_show() + 1); break;
+    case v1::FAULT_KIND_CUT_OFF: c->set_cut_off(c->cut_off() + 1); break;
     default: c->set_unavailable(c->unavailable() + 1); break;
   }
 }

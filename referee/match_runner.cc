@@ -519,6 +519,9 @@ const char* FaultName(v1::FaultKind f) {
     case v1::FAULT_KIND_ILLEGAL: return "illegal action";
     case v1::FAULT_KIND_DISCONNECTED: return "disconnected";
     case v1::FAULT_KIND_UNAVAILABLE: return "bot unavailable";
+    case v1::FAULT_KIND_CRASHED: return "crashed";
+    case v1::FAULT_KIND_NO_SHOW: return "no show";
+    case v1::FAULT_KIND_CUT_OFF: return "cut off";
     default: return "fault";
   }
 }
