@@ -501,7 +501,8 @@ class HubMatchLink : public SeatLink {
     const uint64_t decision_id = request.decision_id();
     const std::string& bot = seat_bots_[seat];
     const uint64_t cid = hub_->CurrentConnection(bot);
-    const bool in_grace = cid == 0 && hub_->InGrace(bot);
+    const BotHub::Absence away =
+        cid == 0 ? hub_->AbsenceOf(bot) : BotHub::Absence();
     bool need_start = false;
     OutMessage start;
     {
@@ -514,8 +515,7 @@ class HubMatchLink : public SeatLink {
       p.num_legal = num_legal;
       p.sent = absl::Now();
       if (cid == 0) {
-        if (in_grace) return;  // sent with the resync
-        pending_.erase(decision_id);
+        if (!away.grace) pending_.erase(decision_id);
       } else {
         need_start = seat_conn_[seat] != cid;
         seat_conn_[seat] = cid;
@@ -523,8 +523,14 @@ class HubMatchLink : public SeatLink {
       }
     }
     if (cid == 0) {
-      Fail(seat, decision_id, v1::FAULT_KIND_UNAVAILABLE,
-           absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
+      if (away.grace) {
+        RecheckKept(seat, decision_id);  // sent with the resync
+      } else if (away.down) {
+        Fail(seat, decision_id, away.kind, away.detail, absl::ZeroDuration());
+      } else {
+        Fail(seat, decision_id, v1::FAULT_KIND_UNAVAILABLE,
+             absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
+      }
       return;
     }
     // A bot that reconnected mid-match is told about the match first.
@@ -538,7 +544,9 @@ class HubMatchLink : public SeatLink {
     // grace (a resync moves it to the bot's next stream) or fails it
     // (OnBotGone), as for a decision sent just before the stream closed.
     if (now_cid == cid) return;
-    const bool grace = now_cid == 0 && hub_->InGrace(bot);
+    const BotHub::Absence now_away =
+        now_cid == 0 ? hub_->AbsenceOf(bot) : BotHub::Absence();
+    const bool grace = now_away.grace;
     OutMessage again;
     absl::Duration waited;
     {
@@ -561,9 +569,42 @@ class HubMatchLink : public SeatLink {
       hub_->SendOn(now_cid, std::move(again), /*ask=*/true);
       return;
     }
-    if (grace) return;
+    if (grace) {
+      RecheckKept(seat, decision_id);
+      return;
+    }
+    if (now_away.down) {
+      Fail(seat, decision_id, now_away.kind, now_away.detail, waited);
+      return;
+    }
     Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
          absl::StrCat("stream to bot ", bot, " is closed"), waited);
+  }
+
+  // A decision just kept for the bot's return (its stream 0): if meanwhile
+  // the bot was marked down or its grace ended, the hub may already have
+  // failed the bot's kept decisions (SetBotDown, the reaper) without this
+  // one, which then fails here rather than on its deadline. (The hub marks
+  // the bot before it fails what is kept, so one of the two sees it.)
+  void RecheckKept(int seat, uint64_t decision_id) {
+    const std::string& bot = seat_bots_[seat];
+    if (hub_->CurrentConnection(bot) != 0) return;  // back: the resync takes it
+    const BotHub::Absence away = hub_->AbsenceOf(bot);
+    if (away.grace) return;
+    absl::Duration waited;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = pending_.find(decision_id);
+      if (it == pending_.end() || it->second.conn != 0) return;
+      waited = absl::Now() - it->second.sent;
+      pending_.erase(it);
+    }
+    if (away.down) {
+      Fail(seat, decision_id, away.kind, away.detail, waited);
+    } else {
+      Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
+           hub_->GoneDetail(bot), waited);
+    }
   }
 
   void Withdraw(int seat, uint64_t decision_id) override {
@@ -720,8 +761,9 @@ class HubMatchLink : public SeatLink {
   }
 
   // The bot's streams up to `last_conn` are gone for good: its open
-  // decisions on them (or waiting for a resync) fail.
-  void OnBotGone(const std::string& bot, uint64_t last_conn) {
+  // decisions on them (or waiting for a resync) fail with `kind`, `detail`.
+  void OnBotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
+                 const std::string& detail) {
     std::vector<std::tuple<int, uint64_t, absl::Duration>> failed;
     {
       absl::MutexLock lock(&mu_);
@@ -737,12 +779,7 @@ class HubMatchLink : public SeatLink {
       }
     }
     for (const auto& [seat, id, waited] : failed) {
-      Fail(seat, id, v1::FAULT_KIND_DISCONNECTED,
-           absl::StrCat("stream to bot ", bot, " ended",
-                        hub_->options_.reconnect_grace > absl::ZeroDuration()
-                            ? " and it did not come back within the grace"
-                            : ""),
-           waited);
+      Fail(seat, id, kind, detail, waited);
     }
   }
 
@@ -895,6 +932,8 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
       conn->set_bot_name(*found);
       b.live = conn;
       b.away = false;
+      b.down = false;  // a new process (or the same one back): asked again
+      b.down_detail.clear();
       b.last_conn = conn->id();
       by_id_[conn->id()] = conn;
       unauthenticated_.erase(conn);
@@ -964,16 +1003,60 @@ void BotHub::Unregister(BotConnection* conn) {
            : absl::StrCat("bot ", conn->bot_name(),
                           " disconnected; its seats are kept for ",
                           absl::FormatDuration(options_.reconnect_grace)));
-  if (gone) BotGone(conn->bot_name(), conn->id());
+  if (gone) {
+    BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_DISCONNECTED,
+            GoneDetail(conn->bot_name()));
+  }
 }
 
-void BotHub::BotGone(const std::string& bot, uint64_t last_conn) {
+std::string BotHub::GoneDetail(const std::string& bot) const {
+  return absl::StrCat("stream to bot ", bot, " ended",
+                      options_.reconnect_grace > absl::ZeroDuration()
+                          ? " and it did not come back within the grace"
+                          : "");
+}
+
+void BotHub::BotGone(const std::string& bot, uint64_t last_conn,
+                     v1::FaultKind kind, const std::string& detail) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
   {
     absl::MutexLock lock(&mu_);
     for (auto& [id, link] : links_) links.push_back(link);
   }
-  for (auto& link : links) link->OnBotGone(bot, last_conn);
+  for (auto& link : links) link->OnBotGone(bot, last_conn, kind, detail);
+}
+
+void BotHub::SetBotDown(const std::string& bot, v1::FaultKind kind,
+                        const std::string& detail) {
+  bool known = false;
+  for (const auto& [digest, name] : token_digests_) known = known || name == bot;
+  if (!known) {
+    spdlog::error("SetBotDown: no bot is named {}", bot);
+    return;
+  }
+  uint64_t last_conn = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    BotState& b = bots_[bot];
+    // A live stream is taken to be a process that is still there (see the
+    // header): it and its decisions are left alone.
+    if (b.live != nullptr) {
+      spdlog::info("bot {} reported down ({}), but it has a live stream; left to it",
+                   bot, detail);
+      return;
+    }
+    b.away = false;  // the grace ends: the reaper will not fail them again
+    b.down = true;
+    b.down_kind = kind;
+    b.down_detail = detail;
+    last_conn = b.last_conn;
+  }
+  spdlog::warn("bot {} is down: {}; its open decisions fail, and new ones until it "
+               "connects again",
+               bot, detail);
+  // Marked before its kept decisions fail: a request kept meanwhile sees
+  // the mark (HubMatchLink::RecheckKept).
+  BotGone(bot, last_conn, kind, detail);
 }
 
 void BotHub::Drain(BotConnection* conn) {
@@ -1069,7 +1152,7 @@ void BotHub::ReaperLoop() {
     for (const auto& [bot, last] : gone) {
       spdlog::warn("bot {} did not come back within {}; its open decisions fail",
                    bot, absl::FormatDuration(options_.reconnect_grace));
-      BotGone(bot, last);
+      BotGone(bot, last, v1::FAULT_KIND_DISCONNECTED, GoneDetail(bot));
     }
     mu_.Lock();
   }
@@ -1168,10 +1251,18 @@ uint64_t BotHub::CurrentConnection(const std::string& bot) const {
   return it == bots_.end() || it->second.live == nullptr ? 0 : it->second.live->id();
 }
 
-bool BotHub::InGrace(const std::string& bot) const {
+BotHub::Absence BotHub::AbsenceOf(const std::string& bot) const {
   absl::MutexLock lock(&mu_);
+  Absence a;
   auto it = bots_.find(bot);
-  return it != bots_.end() && it->second.away;
+  if (it == bots_.end()) return a;
+  a.grace = it->second.away;
+  a.down = it->second.down;
+  if (a.down) {
+    a.kind = it->second.down_kind;
+    a.detail = it->second.down_detail;
+  }
+  return a;
 }
 
 bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {

@@ -122,6 +122,28 @@ class BotHub {
   // Ends every open stream (the bots see the stream finish); no grace after.
   void CloseAll();
 
+  // The bot's process is known to be gone (arena saw it exit: FAULT_KIND_CRASHED)
+  // or the bot was withdrawn from the tournament (FAULT_KIND_NO_SHOW). Its open
+  // decisions (on a live stream or kept within the reconnect grace) fail at once
+  // with `kind` and `detail`, its grace ends, and until it connects again (a new
+  // stream with its token) every new decision request for it fails at once with
+  // the same kind and detail instead of waiting or failing as UNAVAILABLE. A live
+  // stream of the bot is left alone (a restarted process connects anew).
+  //
+  // The rule, since the hub cannot tell which process a stream belongs to:
+  // if the bot has a live stream when this is called, that stream is taken
+  // to be a process that is still there (a restart that already connected),
+  // and nothing changes: its decisions stay on it, and the bot is not marked
+  // down. Otherwise every open decision of the bot (all are on streams that
+  // have ended, or wait for a resync) fails, and the bot is marked down
+  // until a new stream of it registers. So a call that comes after the
+  // restart connected never fails the restart's decisions; a call that
+  // comes before the gone process's stream is seen to end finds it live and
+  // leaves it to the grace (call it once the hub no longer shows the bot
+  // connected, or again after, if that matters).
+  void SetBotDown(const std::string& bot, v1::FaultKind kind,
+                  const std::string& detail);
+
   // Streams that have not (yet) sent a valid Hello.
   int Unauthenticated() const;
   // Times a bot was cut off for a full outbound queue or for too many
@@ -138,6 +160,18 @@ class BotHub {
     bool away = false;       // disconnected, within the grace
     absl::Time away_since;
     uint64_t last_conn = 0;  // id of its latest stream
+    // Known gone (SetBotDown, or cut off): with no live stream, new requests
+    // fail at once with this kind and detail; cleared by its next stream.
+    bool down = false;
+    v1::FaultKind down_kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string down_detail;
+  };
+  // Where a bot without a live stream stands, for a request to it.
+  struct Absence {
+    bool grace = false;  // within the reconnect grace: the request waits
+    bool down = false;   // known gone: the request fails with kind, detail
+    v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string detail;
   };
   struct PeerState {         // token guessing, per peer address
     int failures = 0;
@@ -175,8 +209,8 @@ class BotHub {
   bool NoteInvalid(const std::string& bot);
   // Called by links.
   uint64_t CurrentConnection(const std::string& bot) const;
-  // True if the bot is disconnected but within its reconnect grace.
-  bool InGrace(const std::string& bot) const;
+  // Whether a bot with no live stream is within its grace or known gone.
+  Absence AbsenceOf(const std::string& bot) const;
   // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the
   // stream is first counted as owed one more answer (Ask below).
   bool SendOn(uint64_t conn_id, OutMessage msg, bool ask = false);
@@ -191,7 +225,12 @@ class BotHub {
   // finished after a second.
   void Drain(BotConnection* conn);
   void ReaperLoop();
-  void BotGone(const std::string& bot, uint64_t last_conn);
+  // The detail of a decision failed as DISCONNECTED once the bot is gone.
+  std::string GoneDetail(const std::string& bot) const;
+  // Fails the bot's open decisions on its streams up to `last_conn` (and
+  // those waiting for a resync) with `kind` and `detail`.
+  void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
+               const std::string& detail);
 
   const HubOptions options_;
   std::unique_ptr<Service> service_;

@@ -818,6 +818,74 @@ TEST_F(ClosingWindowNoGraceServiceTest, ARequestToAClosingStreamFailsOnceTheBotI
   EXPECT_THAT(r.detail, HasSubstr("stream to bot bad ended"));
 }
 
+// SetBotDown: arena saw the bot's process exit (or withdrew the bot). What
+// the grace kept for it fails at once with the kind and detail given, not
+// after the grace; new requests fail at once the same way until the bot
+// connects again; then it is asked as usual.
+TEST_F(ServiceTest, ABotSetDownFailsWhatWasKeptAtOnceAndNewRequestsUntilItIsBack) {
+  ASSERT_EQ(options_.reconnect_grace, absl::Seconds(5));
+  auto bad = std::make_unique<RawBot>(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  LazyMatch match(*hub_);
+  match.Ask(1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad->Next(v1::RefereeMessage::kDecisionRequest, &m));
+  bad.reset();  // the process is gone; the grace keeps decision 1
+  for (int i = 0; i < 500 && hub_->IsConnected("bad"); ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_FALSE(hub_->IsConnected("bad"));
+  EXPECT_EQ(match.catcher->Await(1, absl::Milliseconds(200)).fault,
+            v1::FAULT_KIND_TIMEOUT);  // (no reply yet)
+  const absl::Time t0 = absl::Now();
+  hub_->SetBotDown("bad", v1::FAULT_KIND_CRASHED, "bot bad exited with status 3");
+  SeatReply r = match.catcher->Await(1, absl::Seconds(3));  // the grace is 5 s
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fault, v1::FAULT_KIND_CRASHED);
+  EXPECT_EQ(r.detail, "bot bad exited with status 3");
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(3));
+
+  // Withdrawn: a new request fails at once (not UNAVAILABLE, not kept).
+  hub_->SetBotDown("bad", v1::FAULT_KIND_NO_SHOW, "bot bad was withdrawn");
+  match.Ask(2);
+  r = match.catcher->Await(2, absl::Seconds(3));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fault, v1::FAULT_KIND_NO_SHOW);
+  EXPECT_EQ(r.detail, "bot bad was withdrawn");
+
+  // Back (a new stream with its token): asked again.
+  RawBot again(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  match.Ask(3);
+  ASSERT_TRUE(again.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  EXPECT_EQ(m.decision_request().decision_id(), 3u);
+  again.Decide("lazy", 3, 2);
+  r = match.catcher->Await(3, absl::Seconds(5));
+  EXPECT_TRUE(r.ok) << r.detail;
+  EXPECT_EQ(r.action, 2);
+}
+
+// A SetBotDown that comes when the bot has a live stream (its restart has
+// already connected) leaves that stream and its decisions alone.
+TEST_F(ServiceTest, SetBotDownLeavesALiveStreamAlone) {
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBots({"bad"}, absl::Seconds(5)));
+  LazyMatch match(*hub_);
+  match.Ask(1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  hub_->SetBotDown("bad", v1::FAULT_KIND_CRASHED, "an older process exited");
+  EXPECT_EQ(match.catcher->Await(1, absl::Milliseconds(300)).fault,
+            v1::FAULT_KIND_TIMEOUT);  // (no reply yet)
+  bad.Decide("lazy", 1, 1);
+  SeatReply r = match.catcher->Await(1, absl::Seconds(5));
+  EXPECT_TRUE(r.ok) << r.detail;
+  match.Ask(2);  // and later requests still go to it
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  EXPECT_EQ(m.decision_request().decision_id(), 2u);
+  EXPECT_TRUE(hub_->IsConnected("bad"));
+}
+
 // With the default wait, what a bot that owes nothing sends is read by the
 // reaper's next rounds even though nothing is written to it.
 TEST_F(ServiceTest, AStaleAnswerFromABotThatOwesNothingGetsItsNoticeWithinASecond) {
