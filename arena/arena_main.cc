@@ -84,6 +84,11 @@ ABSL_FLAG(int64_t, decision_cap, 0, "decisions after which a match ends (0: game
 ABSL_FLAG(bool, auto_moves, true,
           "the referee takes decisions that have only one legal action");
 ABSL_FLAG(int, max_restarts, 3, "restarts allowed per bot process");
+ABSL_FLAG(std::string, on_bot_failure, "",
+          "a bot that does not start, exits before connecting, does not connect "
+          "in time or keeps crashing: withdraw (its remaining matches are its "
+          "forfeits; the default of tournament and gate) or abort (stop at once; "
+          "the default of match)");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
@@ -163,7 +168,7 @@ const std::vector<CommandHelp>& Commands() {
   static const std::vector<std::string> kPlay = {
       "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
-      "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
+      "on_bot_failure", "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
       "standings_every", "resume", "fail_on_forfeit", "compress", "html", "progress",
       "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -176,8 +181,10 @@ const std::vector<CommandHelp>& Commands() {
       {"tournament",
        "arena tournament --game G --bot NAME=COMMAND ... --games N [flags]\n"
        "  A round robin (or --gauntlet) of duplicate deals; standings with ratings.\n"
-       "  Exit 0: every match recorded; 1: a match unrecorded or a bot could not\n"
-       "  start (--fail_on_forfeit: or any forfeit); 2: a usage error.",
+       "  Exit 0: all well; 1: the tournament ran but a bot was withdrawn, crashed,\n"
+       "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
+       "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
+       "  not run (usage, config, no bot could start).",
        join(kPlay, kSandbox)},
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.",
        {"seat", "step", "json"}},
@@ -190,7 +197,8 @@ const std::vector<CommandHelp>& Commands() {
        "  Exit 0: H1 accepted; 1: H0 accepted; 3: no decision; 2: error.",
        join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
              "alpha", "beta", "max_games", "json", "records", "secret_file", "seed",
-             "decision_ms", "log_file"},
+             "decision_ms", "max_restarts", "on_bot_failure", "connect_timeout_ms",
+             "log_file"},
             kSandbox)},
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
        {"out", "replays"}},
@@ -363,6 +371,15 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_auto_moves(absl::GetFlag(FLAGS_auto_moves) ? v1::AUTO_MOVES_SINGLE
                                                    : v1::AUTO_MOVES_NONE);
   c.set_max_restarts(absl::GetFlag(FLAGS_max_restarts));
+  const std::string obf = absl::GetFlag(FLAGS_on_bot_failure);
+  if (obf == "withdraw") {
+    c.set_on_bot_failure(v1::BOT_FAILURE_POLICY_WITHDRAW);
+  } else if (obf == "abort") {
+    c.set_on_bot_failure(v1::BOT_FAILURE_POLICY_ABORT);
+  } else if (!obf.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--on_bot_failure=", obf, ": use withdraw or abort"));
+  }
   c.set_deal_mode(absl::GetFlag(FLAGS_duplicate) ? v1::DEAL_MODE_DUPLICATE
                                                  : v1::DEAL_MODE_INDEPENDENT);
   c.set_gauntlet(absl::GetFlag(FLAGS_gauntlet));
@@ -415,7 +432,7 @@ const std::vector<std::string>& SubcommandFlags() {
 const std::vector<std::string>& PlayFlags() {
   static const auto* names = new std::vector<std::string>{
       "game", "seats", "games", "jobs", "records", "seed", "decision_ms",
-      "fault_policy", "decision_cap", "auto_moves", "max_restarts",
+      "fault_policy", "decision_cap", "auto_moves", "max_restarts", "on_bot_failure",
       "connect_timeout_ms", "progress", "html", "secret_file", "sandbox",
       "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb", "compress",
       "duplicate", "gauntlet", "standings_every", "resume", "fail_on_forfeit", "shard",
@@ -481,6 +498,7 @@ absl::StatusOr<v1::TournamentConfig> ResumeConfig(
       z->clear_records_dir();
       z->clear_connect_timeout_ms();
       z->clear_max_restarts();
+      z->clear_on_bot_failure();
       z->clear_standings_every();
       for (auto& b : *z->mutable_bots()) b.clear_token();
       if (z->seats() == 0) {
@@ -527,12 +545,20 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
     }
     if (c->matches() == 0) c->set_matches(1);
     c->set_deal_mode(v1::DEAL_MODE_INDEPENDENT);
+    // One match: a bot that cannot play it makes it meaningless.
+    if (c->on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED) {
+      c->set_on_bot_failure(v1::BOT_FAILURE_POLICY_ABORT);
+    }
     for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
+  }
+  if (!resume.empty() && FlagChanged("on_bot_failure")) {
+    auto given = ConfigFromFlags({}, {});
+    if (given.ok()) c->set_on_bot_failure(given->on_bot_failure());
   }
   auto st = RunConfiguredTournament(*c, lo);
   if (!st.ok()) {
-    // A bot that could not start fails the tournament (1); anything else is
-    // a usage or runtime error (2).
+    // A bot that failed at start under --on_bot_failure abort stops the
+    // tournament (1); anything else means it could not run (2).
     Fail(st.status());
     return StartupFailed(st.status()) ? 1 : 2;
   }
@@ -549,6 +575,27 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   int forfeits = 0;
   for (const auto& r : st->rows()) forfeits += r.forfeits();
   if (st->matches_unrecorded() > 0) return 1;
+  // An entrant that failed as a program (not as a player): the run is
+  // complete, but the organiser must look (the table above says who and why).
+  std::vector<std::string> failed;
+  for (const auto& r : st->rows()) {
+    const auto& f = r.fault_kinds();
+    if (r.withdrawn() || f.crashed() > 0 || f.no_show() > 0 || f.cut_off() > 0) {
+      failed.push_back(r.bot());
+    }
+  }
+  for (const auto& e : st->entrants()) {
+    if ((e.withdrawn() || e.restarts() > 0 || e.exits_size() > 0) &&
+        std::find(failed.begin(), failed.end(), e.bot()) == failed.end()) {
+      failed.push_back(e.bot());
+    }
+  }
+  if (!failed.empty()) {
+    std::cerr << "arena: the tournament is complete, but these bots failed as "
+                 "programs (withdrawn, crashed, restarted or cut off): "
+              << absl::StrJoin(failed, ", ") << "; see their logs\n";
+    return 1;
+  }
   if (absl::GetFlag(FLAGS_fail_on_forfeit) && forfeits > 0) {
     std::cerr << "arena: " << forfeits << " forfeits (--fail_on_forfeit)\n";
     return 1;
@@ -717,6 +764,7 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
   StandingsContext combined;
   int planned = 0;
   bool any_problem = false;
+  std::vector<v1::EntrantReport> all_entrants;
   for (size_t d = 0; d < dirs.size(); ++d) {
     const std::string& dir = dirs[d];
     FolderContext folder(dir);
@@ -761,6 +809,14 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
     acc.SetContext(ctx);
     auto st = acc.Build();
     if (!st.ok()) return Fail(st.status());
+    // What the run knew of its bot processes, beyond the records.
+    if (auto entrants = ReadEntrants(dir); entrants.ok()) {
+      for (const auto& e : *entrants) *st->add_entrants() = e;
+      MergeEntrants(*entrants, &all_entrants);
+    } else if (!absl::IsNotFound(entrants.status())) {
+      std::cerr << "arena: skipped " << entrants.status().message() << "\n";
+      any_problem = true;
+    }
     if (absl::Status s = WriteStandings(*st, dir); !s.ok()) return Fail(s);
     std::cout << dir << ":\n" << StandingsTable(*st);
   }
@@ -769,6 +825,7 @@ int RunStandings(const std::vector<std::string>& dirs, const std::string& out_di
     all.SetContext(combined);
     auto st = all.Build();
     if (!st.ok()) return Fail(st.status());
+    for (const auto& e : all_entrants) *st->add_entrants() = e;
     if (dirs.size() > 1) {
       std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
     }

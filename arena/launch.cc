@@ -187,10 +187,16 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   spdlog::info("referee listening on {}", address);
 
-  const int max_restarts = config.max_restarts() > 0 ? config.max_restarts() : 3;
-  BotSupervisor supervisor(&hub, options.connect_timeout, max_restarts);
+  SupervisorOptions so;
+  so.connect_timeout = options.connect_timeout;
+  so.max_restarts = config.max_restarts() > 0 ? config.max_restarts() : 3;
+  so.on_failure = config.on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED
+                      ? v1::BOT_FAILURE_POLICY_WITHDRAW
+                      : config.on_bot_failure();
+  BotSupervisor supervisor(&hub, so);
   std::vector<std::string> names;
   for (const auto& b : config.bots()) names.push_back(b.name());
+  std::vector<v1::EntrantReport> absent;  // referee: bots that never came
   absl::Status startup;
   if (options.start_bots) {
     const std::string logs = absl::StrCat(config.records_dir(), "/logs");
@@ -212,12 +218,31 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                  absl::FormatDuration(options.connect_timeout),
                  absl::StrJoin(names, ", "));
     if (!hub.WaitForBots(names, options.connect_timeout)) {
-      std::string missing;
+      std::vector<std::string> missing;
       for (const auto& n : names) {
-        if (!hub.IsConnected(n)) absl::StrAppend(&missing, missing.empty() ? "" : ", ", n);
+        if (!hub.IsConnected(n)) missing.push_back(n);
       }
-      startup = absl::DeadlineExceededError(
-          absl::StrCat("bots did not connect in time: ", missing));
+      const std::string why = absl::StrCat(
+          "did not connect within ", absl::FormatDuration(options.connect_timeout));
+      if (so.on_failure == v1::BOT_FAILURE_POLICY_ABORT ||
+          missing.size() == names.size()) {
+        startup = absl::DeadlineExceededError(absl::StrCat(
+            "bots did not connect in time: ", absl::StrJoin(missing, ", ")));
+      } else {
+        for (const auto& n : missing) {
+          // Withdrawn until it connects: its matches meanwhile are its
+          // forfeits; a late bot plays the matches that start after it came.
+          spdlog::error("bot {} {}: withdrawn; each of its matches that starts "
+                        "before it connects is recorded as its forfeit (no show)",
+                        n, why);
+          hub.SetBotDown(n, v1::FAULT_KIND_NO_SHOW, absl::StrCat("withdrawn: it ", why));
+          v1::EntrantReport r;
+          r.set_bot(n);
+          r.set_withdrawn(true);
+          r.set_reason(absl::StrCat("it ", why));
+          absent.push_back(std::move(r));
+        }
+      }
     }
   }
   absl::StatusOr<v1::Standings> result(absl::UnknownError("not run"));
@@ -233,28 +258,34 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
       if (options.fresh_bots_per_rotation) {
-        hooks.new_bot_processes = [&] { return supervisor.RenewAll(); };
+        hooks.new_bot_processes = [&] {
+          supervisor.RenewAll();
+          return absl::OkStatus();
+        };
       }
     } else {
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
     result = RunTournament(config, *secret, hub, hooks);
+    supervisor.StopWatching();  // the bots end as the streams close
     // The descriptors kept in reserve are for the final standings: written
     // again here, so that a flood of connections cannot make them fail.
     reserve.Release();
     if (result.ok()) {
+      std::vector<v1::EntrantReport> reports =
+          options.start_bots ? supervisor.Reports() : absent;
+      if (absl::Status s = WriteEntrants(reports, config.records_dir()); !s.ok()) {
+        spdlog::error("{}", s.ToString());
+      }
+      for (auto& r : reports) *result->add_entrants() = std::move(r);
       if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
         spdlog::error("{}", s.ToString());
         result = absl::UnavailableError(absl::StrCat(
             "the standings could not be written: ", s.message()));
       }
     }
-    if (options.start_bots) {
-      for (const auto& b : supervisor.Dropped()) {
-        std::cout << "dropped: " << b << " (died too often)\n";
-      }
-    }
   }
+  supervisor.StopWatching();
   hub.CloseAll();
   supervisor.StopAll();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));

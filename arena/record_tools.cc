@@ -111,7 +111,9 @@ class Resim {
           if (forfeited) return Err("a second forfeit");
           forfeited = true;
           forfeit = l.forfeit();
-          if (h.fault_policy() == v1::FAULT_POLICY_RANDOM_MOVE) {
+          // A withdrawn bot forfeits whatever the policy (NO_SHOW).
+          if (h.fault_policy() == v1::FAULT_POLICY_RANDOM_MOVE &&
+              forfeit.fault() != v1::FAULT_KIND_NO_SHOW) {
             return Err("a forfeit, but the header's fault policy replaces "
                        "faults by random moves");
           }

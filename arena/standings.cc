@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "arena/ratings.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/record.h"
@@ -44,6 +48,9 @@ struct Tally {
   int64_t placement_sum = 0;
   v1::FaultCounts faults;
   std::vector<int64_t> by_seat;  // seats played, by seat
+  // The first match (by id, so that the order matches came in does not
+  // matter) this bot forfeited as withdrawn, and that forfeit's detail.
+  std::string withdrawn_match, withdrawn_reason;
 };
 
 }  // namespace
@@ -56,7 +63,10 @@ MatchSummary SummarizeMatch(const MatchSpec& spec, const MatchOutcome& outcome) 
   const v1::MatchResult& r = outcome.result;
   m.placements.assign(r.placements().begin(), r.placements().end());
   m.scores.assign(r.scores().begin(), r.scores().end());
-  if (r.end_reason() == v1::END_REASON_FORFEIT) m.forfeit_seat = r.forfeit_seat();
+  if (r.end_reason() == v1::END_REASON_FORFEIT) {
+    m.forfeit_seat = r.forfeit_seat();
+    m.forfeit_detail = r.detail();
+  }
   m.faults = outcome.faults;
   return m;
 }
@@ -90,7 +100,10 @@ absl::StatusOr<MatchSummary> SummarizeRecord(
   const v1::MatchResult& r = lines.back().result();
   m.placements.assign(r.placements().begin(), r.placements().end());
   m.scores.assign(r.scores().begin(), r.scores().end());
-  if (r.end_reason() == v1::END_REASON_FORFEIT) m.forfeit_seat = r.forfeit_seat();
+  if (r.end_reason() == v1::END_REASON_FORFEIT) {
+    m.forfeit_seat = r.forfeit_seat();
+    m.forfeit_detail = r.detail();
+  }
   const size_t seats = m.seat_bots.size();
   if (m.placements.size() != seats || m.scores.size() != seats) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -192,7 +205,16 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
     t.placement_sum += m.placements[s];
     if (m.placements[s] == 1) ++t.wins;
   }
-  if (m.forfeit_seat >= 0) ++im.tally[players[m.forfeit_seat]].forfeits;
+  if (m.forfeit_seat >= 0) {
+    Tally& t = im.tally[players[m.forfeit_seat]];
+    ++t.forfeits;
+    // The forfeit is the last fault of the match.
+    if (!m.faults.empty() && m.faults.back().kind == v1::FAULT_KIND_NO_SHOW &&
+        (t.withdrawn_match.empty() || m.match_id < t.withdrawn_match)) {
+      t.withdrawn_match = m.match_id;
+      t.withdrawn_reason = m.forfeit_detail;
+    }
+  }
   for (const SeatFault& f : m.faults) CountFault(f.kind, &im.tally[players[f.seat]].faults);
   ++im.matches;
   return absl::OkStatus();
@@ -297,7 +319,12 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     row->set_forfeits(t.forfeits);
     *row->mutable_fault_kinds() = t.faults;
     row->set_faults(t.faults.timeout() + t.faults.illegal() +
-                    t.faults.disconnected() + t.faults.unavailable());
+                    t.faults.disconnected() + t.faults.unavailable() +
+                    t.faults.crashed() + t.faults.no_show() + t.faults.cut_off());
+    if (!t.withdrawn_match.empty()) {
+      row->set_withdrawn(true);
+      row->set_withdrawn_reason(t.withdrawn_reason);
+    }
     for (int o : order) row->add_los(ratings->los[b][o]);
   }
   for (int a : order) {
@@ -377,6 +404,35 @@ std::string StandingsTable(const v1::Standings& st) {
       out += "\n";
     }
   }
+  // Faults by kind and what the run knew of each bot that had trouble.
+  std::map<std::string, const v1::EntrantReport*> entrant;
+  for (const auto& e : st.entrants()) entrant[e.bot()] = &e;
+  std::string trouble;
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    std::vector<std::string> parts;
+    for (auto [n, name] : {std::pair{f.timeout(), "timeout"}, {f.illegal(), "illegal"},
+                           {f.disconnected(), "disconnected"},
+                           {f.unavailable(), "unavailable"}, {f.crashed(), "crashed"},
+                           {f.no_show(), "no show"}, {f.cut_off(), "cut off"}}) {
+      if (n > 0) parts.push_back(absl::StrCat(n, " ", name));
+    }
+    auto it = entrant.find(r.bot());
+    const v1::EntrantReport* e = it == entrant.end() ? nullptr : it->second;
+    const int restarts = e != nullptr ? e->restarts() : 0;
+    if (parts.empty() && restarts == 0 && !r.withdrawn()) continue;
+    absl::StrAppend(&trouble, "  ", r.bot(), ": ",
+                    parts.empty() ? "no faults" : absl::StrJoin(parts, ", "));
+    if (restarts > 0) absl::StrAppend(&trouble, "; ", restarts, " restart(s)");
+    if (r.withdrawn() || (e != nullptr && e->withdrawn())) {
+      const std::string& why = e != nullptr && !e->reason().empty()
+                                   ? e->reason() : r.withdrawn_reason();
+      absl::StrAppend(&trouble, "; WITHDRAWN: ", why);
+    }
+    if (e != nullptr && !e->log().empty()) absl::StrAppend(&trouble, "; log: ", e->log());
+    trouble += "\n";
+  }
+  if (!trouble.empty()) out += absl::StrCat("faults, restarts and withdrawals:\n", trouble);
   if (st.matches_unrecorded() > 0) {
     out += absl::StrCat("WARNING: ", st.matches_unrecorded(),
                         " planned matches have no complete record\n");
@@ -388,16 +444,18 @@ std::string StandingsCsv(const v1::Standings& st) {
   std::string out =
       "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
       "mean_placement,forfeits,faults_timeout,faults_illegal,"
-      "faults_disconnected,faults_unavailable";
+      "faults_disconnected,faults_unavailable,faults_crashed,faults_no_show,"
+      "faults_cut_off,withdrawn";
   for (const auto& r : st.rows()) absl::StrAppend(&out, ",", CsvField("los_" + r.bot()));
   out += "\n";
   for (const auto& r : st.rows()) {
     const auto& f = r.fault_kinds();
-    absl::StrAppendFormat(&out, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d",
+    absl::StrAppendFormat(&out, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d,%d,%d,%d,%d",
                           r.rank(), CsvField(r.bot()), r.elo(), r.elo_low(),
                           r.elo_high(), r.matches(), r.seats_played(), r.wins(),
                           r.mean_score(), r.mean_placement(), r.forfeits(),
-                          f.timeout(), f.illegal(), f.disconnected(), f.unavailable());
+                          f.timeout(), f.illegal(), f.disconnected(), f.unavailable(),
+                          f.crashed(), f.no_show(), f.cut_off(), r.withdrawn() ? 1 : 0);
     for (double l : r.los()) absl::StrAppendFormat(&out, ",%.6f", l);
     out += "\n";
   }
@@ -491,6 +549,59 @@ absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteEntrants(const std::vector<v1::EntrantReport>& entrants,
+                           const std::string& dir) {
+  v1::EntrantReports m;
+  for (const auto& e : entrants) *m.add_entrants() = e;
+  std::string json;
+  google::protobuf::util::JsonPrintOptions o;
+  o.add_whitespace = true;
+  o.preserve_proto_field_names = true;
+  if (auto s = google::protobuf::util::MessageToJsonString(m, &json, o); !s.ok()) {
+    return absl::InternalError(s.ToString());
+  }
+  return WriteFileAtomically(absl::StrCat(dir, "/", kEntrantsFile), json);
+}
+
+absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/", kEntrantsFile);
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+    return absl::NotFoundError(absl::StrCat("no ", path));
+  }
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) {
+    return absl::InvalidArgumentError(absl::StrCat(path, " is not a regular file"));
+  }
+  std::ifstream in(path);
+  if (!in) return absl::UnavailableError(absl::StrCat("cannot open ", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::EntrantReports m;
+  if (auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &m); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message().as_string()));
+  }
+  return std::vector<v1::EntrantReport>(m.entrants().begin(), m.entrants().end());
+}
+
+void MergeEntrants(const std::vector<v1::EntrantReport>& from,
+                   std::vector<v1::EntrantReport>* into) {
+  for (const auto& e : from) {
+    auto it = std::find_if(into->begin(), into->end(),
+                           [&](const v1::EntrantReport& x) { return x.bot() == e.bot(); });
+    if (it == into->end()) {
+      into->push_back(e);
+      continue;
+    }
+    it->set_restarts(it->restarts() + e.restarts());
+    if (e.withdrawn() && !it->withdrawn()) {
+      it->set_withdrawn(true);
+      it->set_reason(e.reason());
+    }
+    if (it->log().empty()) it->set_log(e.log());
+    for (const auto& x : e.exits()) it->add_exits(x);
+  }
 }
 
 }  // namespace arena

@@ -41,6 +41,7 @@ struct MatchSummary {
   std::vector<int> placements;
   std::vector<double> scores;
   int forfeit_seat = -1;
+  std::string forfeit_detail;  // the result's detail, with a forfeit
   std::vector<SeatFault> faults;
 };
 
@@ -119,6 +120,18 @@ using RecordSummaryFn = std::function<absl::Status(
 absl::Status ForEachRecordSummary(const std::string& dir,
                                   std::vector<std::string>* problems,
                                   const RecordSummaryFn& fn);
+
+// entrants.json of a records folder: what the run knew of each bot process
+// (restarts, withdrawal and its reason, unexpected exits, its log). Reading
+// a folder without one is NotFound.
+inline constexpr char kEntrantsFile[] = "entrants.json";
+absl::Status WriteEntrants(const std::vector<v1::EntrantReport>& entrants,
+                           const std::string& dir);
+absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& dir);
+// Adds `from` into `into` by bot (several runs or shards of one tournament):
+// restarts and exits add up; withdrawn if withdrawn in any, with that reason.
+void MergeEntrants(const std::vector<v1::EntrantReport>& from,
+                   std::vector<v1::EntrantReport>* into);
 
 // Writes `text` to `path` atomically (a temporary file beside it, renamed).
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text);

@@ -288,7 +288,10 @@ class MatchImpl : public Match {
                        reply.detail.empty() ? "" : ": ", reply.detail);
       spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
                    seat, spec_.seat_bots[seat], detail);
-      if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE) {
+      // A withdrawn bot (NO_SHOW) forfeits whatever the policy: random moves
+      // for a bot that is not there would give it results it did not earn.
+      if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE &&
+          reply.fault != v1::FAULT_KIND_NO_SHOW) {
         const int a = static_cast<int>(fault_rng_.Uniform(num));
         actions_[i] = a;
         sa->set_action(a);

@@ -34,8 +34,25 @@
       keys.map((k) => el('td', {class: k === 'bot' ? null : 'num'},
         r[k] === undefined ? '' : (typeof r[k] === 'object' ? JSON.stringify(r[k]) : fmt(r[k])))))));
     app.appendChild(t);
-    if (ST.dropped_bots && ST.dropped_bots.length) {
-      app.appendChild(el('div', {class: 'error'}, `Dropped: ${ST.dropped_bots.join(', ')}`));
+    // Entrants that failed as programs: withdrawn (their remaining matches
+    // are their forfeits), restarted, or ended unexpectedly.
+    const entrants = ST.entrants || [];
+    for (const r of rows.filter((r) => r.withdrawn)) {
+      const e = entrants.find((x) => x.bot === r.bot);
+      app.appendChild(el('div', {class: 'error withdrawn'},
+        `Withdrawn: ${r.bot}: ${(e && e.reason) || r.withdrawn_reason || ''}`));
+    }
+    const trouble = entrants.filter((e) => e.withdrawn || e.restarts || (e.exits || []).length);
+    if (trouble.length) {
+      app.appendChild(el('h3', {}, 'Bot processes'));
+      const et = el('table', {id: 'entrants'}, el('tr', {}, ['bot', 'restarts', 'withdrawn', 'reason', 'unexpected ends', 'log']
+        .map((k) => el('th', {}, k))));
+      for (const e of trouble) {
+        et.appendChild(el('tr', {}, el('td', {}, e.bot), el('td', {class: 'num'}, fmt(e.restarts || 0)),
+          el('td', {}, e.withdrawn ? 'yes' : 'no'), el('td', {}, e.reason || ''),
+          el('td', {}, (e.exits || []).join('; ')), el('td', {}, e.log || '')));
+      }
+      app.appendChild(et);
     }
     const ratings = findRatings(rows);
     if (ratings) {
