@@ -577,19 +577,7 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
   if (st->matches_unrecorded() > 0) return 1;
   // An entrant that failed as a program (not as a player): the run is
   // complete, but the organiser must look (the table above says who and why).
-  std::vector<std::string> failed;
-  for (const auto& r : st->rows()) {
-    const auto& f = r.fault_kinds();
-    if (r.withdrawn() || f.crashed() > 0 || f.no_show() > 0 || f.cut_off() > 0) {
-      failed.push_back(r.bot());
-    }
-  }
-  for (const auto& e : st->entrants()) {
-    if ((e.withdrawn() || e.restarts() > 0 || e.exits_size() > 0) &&
-        std::find(failed.begin(), failed.end(), e.bot()) == failed.end()) {
-      failed.push_back(e.bot());
-    }
-  }
+  const std::vector<std::string> failed = FailedEntrants(*st);
   if (!failed.empty()) {
     std::cerr << "arena: the tournament is complete, but these bots failed as "
                  "programs (withdrawn, crashed, restarted or cut off): "

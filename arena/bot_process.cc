@@ -192,6 +192,13 @@ void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string&
   const std::string detail =
       absl::StrCat("its process ", how, tail.empty() ? "" : "; its last output: ", tail);
   spdlog::warn("bot {}: {} (log: {})", bot, detail, e.process->log_path());
+  // The hub leaves a stream it still sees live alone (it may be a restart's);
+  // the dead process's stream ends within moments of its exit (the kernel
+  // closes its socket), so wait for that, boundedly, before telling it.
+  const absl::Time until = absl::Now() + absl::Seconds(2);
+  while (hub_->IsConnected(bot) && absl::Now() < until) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
   hub_->SetBotDown(bot, v1::FAULT_KIND_CRASHED, detail);
 }
 

@@ -247,7 +247,11 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   absl::StatusOr<v1::Standings> result(absl::UnknownError("not run"));
   if (!startup.ok()) {
-    startup.SetPayload(kStartupPayload, absl::Cord("1"));
+    // Under abort, a bot that failed stops the tournament (arena exits 1);
+    // under withdraw, a startup error means nothing could be played (2).
+    if (so.on_failure == v1::BOT_FAILURE_POLICY_ABORT) {
+      startup.SetPayload(kStartupPayload, absl::Cord("1"));
+    }
     result = startup;
   } else {
     TournamentHooks hooks;

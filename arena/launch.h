@@ -27,6 +27,8 @@ struct LaunchOptions {
   // sandboxed run listens on a Unix socket only, bound into each sandbox.
   SandboxOptions sandbox;
   bool resume = false;                 // TournamentHooks::resume
+  // What happens to a bot that fails (SupervisorOptions, arena/bot_process.h)
+  // comes from TournamentConfig::on_bot_failure (unspecified: withdraw).
   // Duplicate deals: fresh bot processes for each rotation, so that no bot
   // process sees a deal twice (TournamentHooks::new_bot_processes). Off for
   // arena gate, which needs whole deal groups as it goes.
@@ -37,8 +39,10 @@ struct LaunchOptions {
   std::string tls_cert, tls_key;       // PEM files: listen with TLS
 };
 
-// Errors carry this payload when a bot could not be started or did not
-// connect (StartupFailed tells): `arena tournament` exits 1 then, not 2.
+// Errors carry this payload when, under BOT_FAILURE_POLICY_ABORT, a bot could
+// not be started or did not connect (StartupFailed tells): `arena
+// tournament` exits 1 then, not 2. Under WITHDRAW such a bot is withdrawn
+// and the tournament plays on; it fails only if no bot at all can be had.
 inline constexpr char kStartupPayload[] = "arena.startup";
 bool StartupFailed(const absl::Status& status);
 

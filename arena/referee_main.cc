@@ -62,6 +62,12 @@ int main(int argc, char** argv) {
     std::cerr << "referee: " << config.status().message() << "\n";
     return 2;
   }
+  // Every field checked (and defaults filled in) before anything listens or
+  // waits for a bot; RunConfiguredTournament's own check is then a no-op.
+  if (absl::Status s = arena::ValidateConfig(&*config); !s.ok()) {
+    std::cerr << "referee: config " << path << ": " << s.message() << "\n";
+    return 2;
+  }
   arena::LaunchOptions lo;
   lo.listen = absl::GetFlag(FLAGS_listen);
   lo.start_bots = false;
@@ -81,5 +87,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::cout << arena::StandingsTable(*st);
-  return st->matches_unrecorded() == 0 ? 0 : 1;
+  // 1: complete, but a match is unrecorded or a bot failed (withdrawn, cut
+  // off); the table above says which and why.
+  return st->matches_unrecorded() == 0 && arena::FailedEntrants(*st).empty() ? 0 : 1;
 }

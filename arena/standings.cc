@@ -604,4 +604,21 @@ void MergeEntrants(const std::vector<v1::EntrantReport>& from,
   }
 }
 
+std::vector<std::string> FailedEntrants(const v1::Standings& st) {
+  std::vector<std::string> failed;
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    if (r.withdrawn() || f.crashed() > 0 || f.no_show() > 0 || f.cut_off() > 0) {
+      failed.push_back(r.bot());
+    }
+  }
+  for (const auto& e : st.entrants()) {
+    if ((e.withdrawn() || e.restarts() > 0 || e.exits_size() > 0) &&
+        std::find(failed.begin(), failed.end(), e.bot()) == failed.end()) {
+      failed.push_back(e.bot());
+    }
+  }
+  return failed;
+}
+
 }  // namespace arena

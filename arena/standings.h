@@ -128,6 +128,11 @@ inline constexpr char kEntrantsFile[] = "entrants.json";
 absl::Status WriteEntrants(const std::vector<v1::EntrantReport>& entrants,
                            const std::string& dir);
 absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& dir);
+// The bots that failed as programs rather than as players: withdrawn,
+// crashed, cut off, or restarted (from the rows' faults and the entrants).
+// A tournament with any exits 1 (docs/security.md).
+std::vector<std::string> FailedEntrants(const v1::Standings& standings);
+
 // Adds `from` into `into` by bot (several runs or shards of one tournament):
 // restarts and exits add up; withdrawn if withdrawn in any, with that reason.
 void MergeEntrants(const std::vector<v1::EntrantReport>& from,

@@ -71,7 +71,8 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
   EXPECT_EQ(header,
             "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
             "mean_placement,forfeits,faults_timeout,faults_illegal,"
-            "faults_disconnected,faults_unavailable,los_" + st.rows(0).bot() +
+            "faults_disconnected,faults_unavailable,faults_crashed,faults_no_show,"
+            "faults_cut_off,withdrawn,los_" + st.rows(0).bot() +
                 ",los_" + st.rows(1).bot() + ",los_" + st.rows(2).bot());
 }
 
@@ -98,28 +99,32 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
   EXPECT_THAT(step.output, ::testing::Not(HasSubstr("step 3:")));
 }
 
-TEST(EndToEnd, CrashingBotIsRestartedThenDropped) {
+TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {
   const std::string dir = FreshTempDir("crash");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
                           " --bot steady=", kBin, "/random_bot",
                           " --games 12 --jobs 1 --max_restarts 2 --records ", dir));
-  ASSERT_EQ(r.code, 0) << r.output;
+  // Complete, but an entrant failed as a program: 1.
+  ASSERT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (1 of 2)"));
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (2 of 2)"));
-  EXPECT_THAT(r.output, HasSubstr("dropped: crashy"));
+  EXPECT_THAT(r.output, HasSubstr("crashy: 3 crashed, 9 no show; 2 restart(s); WITHDRAWN"));
   v1::Standings st = ReadStandings(dir);
   EXPECT_EQ(st.matches_played(), 12);
   for (const auto& row : st.rows()) {
     if (row.bot() == "crashy") {
-      EXPECT_EQ(row.forfeits(), 12);  // every match: crashed or unavailable
-      // Crashed mid-decision, it keeps its seats for the reconnect grace, so
-      // a decision open then runs out its time (timeout); after the grace,
-      // or once dropped, it is disconnected or unavailable.
-      EXPECT_EQ(row.fault_kinds().disconnected() + row.fault_kinds().unavailable() +
-                    row.fault_kinds().timeout(),
-                12);
-      EXPECT_EQ(row.fault_kinds().illegal(), 0);
+      EXPECT_EQ(row.forfeits(), 12);  // every match: crashed, then withdrawn
+      // Each of its three processes crashed at its first decision (a crash,
+      // with its exit status, not a timeout); then it was withdrawn.
+      EXPECT_EQ(row.fault_kinds().crashed(), 3);
+      EXPECT_EQ(row.fault_kinds().no_show(), 9);
+      EXPECT_EQ(row.fault_kinds().timeout() + row.fault_kinds().disconnected() +
+                    row.fault_kinds().unavailable() + row.fault_kinds().illegal(),
+                0);
+      EXPECT_TRUE(row.withdrawn());
+    } else {
+      EXPECT_EQ(row.forfeits(), 0);
     }
   }
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
@@ -243,8 +248,9 @@ TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
                                    "/random_bot --bot b=", script));
   // Far less than the 10-minute connect timeout: it did not wait it out.
   EXPECT_LT(absl::Now() - t0, absl::Minutes(5));
-  EXPECT_EQ(r.code, 1) << r.output;  // a bot that could not start (issue 12)
-  EXPECT_THAT(r.output, HasSubstr("bot b exited with code 3 before connecting"));
+  // arena match aborts on a bot that cannot play (issue 12): 1.
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("bot b: its process exited with code 3 before connecting"));
   EXPECT_THAT(r.output, HasSubstr("cannot load my model"));
 }
 

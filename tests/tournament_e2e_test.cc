@@ -92,24 +92,30 @@ TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
 
 TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   const std::string dir = FreshTempDir("exit");
-  const std::string crashy =
-      absl::StrCat(" --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'");
-  // Forfeits alone do not fail a tournament ...
-  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", crashy,
-                          " --bot ok=", kBin, "/random_bot --max_restarts 1 --records ",
-                          dir, "/a"));
+  const std::string slow = absl::StrCat(" --bot slow='", kBin, "/bad_bot --mode=hang_after --n=0'",
+                                        " --decision_ms 200");
+  // Forfeits of a bot that plays badly (timeouts) do not fail a tournament ...
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", slow,
+                          " --bot ok=", kBin, "/random_bot --records ", dir, "/a"));
   EXPECT_EQ(r.code, 0) << r.output;
   // ... unless asked.
-  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", crashy,
-                      " --bot ok=", kBin, "/random_bot --max_restarts 1 --fail_on_forfeit",
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", slow,
+                      " --bot ok=", kBin, "/random_bot --fail_on_forfeit",
                       " --records ", dir, "/b"));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("--fail_on_forfeit"));
-  // A bot whose command does not exist never connects: 1.
+  // A bot that crashes fails as a program: the tournament completes, 1.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
+                      " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                      " --bot ok=", kBin, "/random_bot --max_restarts 1 --records ", dir, "/d"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("failed as programs"));
+  // A bot whose command does not exist is withdrawn; the others play: 1.
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
                       " --bot ghost=/nonexistent/bot --bot ok=", kBin, "/random_bot",
                       " --connect_timeout_ms 2000 --records ", dir, "/c"));
   EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("ghost: 2 no show"));
   // A records folder that holds a tournament is refused, not overwritten: 2.
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2 --bot a=", kBin,
                       "/random_bot --bot b=", kBin, "/random_bot --records ", dir, "/a"));

@@ -1,0 +1,363 @@
+// A contest survives its entrants (issue 23): a bot that does not start,
+// crashes again and again, or never connects costs only its own matches.
+// Real processes throughout: arena, the bundled bots, shell-script entrants
+// that fail on purpose and tests/bad_bot, in arena's sandbox.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "referee/record.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::Cmd;
+using testing::kBin;
+using testing::ReadStandings;
+using testing::RecordFiles;
+using testing::Sh;
+
+// A folder the sandboxed bots can reach (the system temp folder is private
+// to each sandbox), removed when the test ends.
+class Workdir {
+ public:
+  explicit Workdir(const std::string& name)
+      : path_(absl::StrCat(kBin, "/../tests/withdrawal-", name, "-", ::getpid())) {
+    Sh("rm -rf " + path_ + " && mkdir -p " + path_ + " && chmod 755 " + path_);
+  }
+  ~Workdir() { Sh("rm -rf " + path_); }
+  const std::string& path() const { return path_; }
+  // An executable script in the folder.
+  std::string Script(const std::string& name, const std::string& body) const {
+    const std::string p = path_ + "/" + name;
+    std::ofstream(p) << "#!/bin/sh\n" << body;
+    Sh("chmod 755 " + p);
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+// The eight bundled entrants of the issue's contest (C++ and Python).
+std::string EightBundledBots() {
+  std::string out;
+  const char* kinds[] = {"random_bot", "quasenbo_bot", "random_bot", "quasenbo_bot",
+                         "random_bot", "quasenbo_bot", "random_bot", "python_random_bot"};
+  for (int i = 0; i < 8; ++i) absl::StrAppend(&out, " --bot b", i, "=", kBin, "/", kinds[i]);
+  return out;
+}
+
+struct RecordFacts {
+  int records = 0;
+  // Per bot: forfeits by fault kind, and matches it played without fault.
+  std::map<std::string, std::map<std::string, int>> forfeits;
+  std::map<std::string, std::string> first_detail;  // per (bot kind) "bot/KIND"
+  int clean = 0;  // matches without any fault
+};
+
+RecordFacts ReadFacts(const std::string& dir) {
+  RecordFacts f;
+  for (const std::string& path : RecordFiles(dir)) {
+    auto lines = ReadRecordFile(path);
+    EXPECT_TRUE(lines.ok()) << path;
+    if (!lines.ok()) continue;
+    ++f.records;
+    const auto& h = lines->front().header();
+    bool fault = false;
+    for (const auto& l : *lines) {
+      if (l.has_forfeit()) {
+        fault = true;
+        const std::string bot = h.seat_bots(l.forfeit().seat());
+        const std::string kind = v1::FaultKind_Name(l.forfeit().fault());
+        ++f.forfeits[bot][kind];
+        f.first_detail.emplace(bot + "/" + kind, l.forfeit().detail());
+      }
+      if (l.has_decision()) {
+        for (const auto& a : l.decision().actions()) {
+          if (a.fault() != v1::FAULT_KIND_UNSPECIFIED) fault = true;
+        }
+      }
+    }
+    if (!fault) ++f.clean;
+  }
+  return f;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
+  for (const auto& r : st.rows()) {
+    if (r.bot() == bot) return &r;
+  }
+  return nullptr;
+}
+
+// The issue's contest: 8 bundled bots plus one whose program exits at once.
+// Everything is played and recorded; the broken bot forfeits each of its
+// matches as a no-show, is ranked last and marked withdrawn; exit code 1.
+TEST(Withdrawal, BotThatExitsAtStartIsWithdrawnAndTheContestPlaysOn) {
+  Workdir w("exits");
+  const std::string broken =
+      w.Script("broken.sh", "echo 'missing model file' >&2\nexit 1\n");
+  const std::string dir = w.path() + "/r";
+  const absl::Time t0 = absl::Now();
+  // A 10-minute connect timeout: a bot that exited is never waited on.
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 112 --jobs 2",
+                          " --connect_timeout_ms 600000 --progress=false --records ", dir,
+                          EightBundledBots(), " --bot broken=", broken));
+  EXPECT_LT(absl::Now() - t0, absl::Minutes(5));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("broken: 20 no show; 3 restart(s); WITHDRAWN"));
+  EXPECT_THAT(r.output, HasSubstr("missing model file"));
+  EXPECT_THAT(r.output, HasSubstr("failed as programs"));
+
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 112);
+  EXPECT_EQ(st.matches_unrecorded(), 0);
+  ASSERT_GT(st.rows_size(), 0);
+  EXPECT_EQ(st.rows(st.rows_size() - 1).bot(), "broken");  // last
+  const v1::StandingRow* row = RowOf(st, "broken");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("exited with code 1 before connecting"));
+  EXPECT_EQ(row->forfeits(), row->matches());
+  EXPECT_EQ(row->fault_kinds().no_show(), row->matches());
+  for (const auto& other : st.rows()) {
+    if (other.bot() == "broken") continue;
+    EXPECT_FALSE(other.withdrawn()) << other.bot();
+    EXPECT_EQ(other.forfeits(), 0) << other.bot();
+    EXPECT_EQ(other.faults(), 0) << other.bot();
+  }
+  ASSERT_EQ(st.entrants_size(), 9);
+  for (const auto& e : st.entrants()) {
+    EXPECT_EQ(e.withdrawn(), e.bot() == "broken") << e.bot();
+    if (e.bot() == "broken") {
+      EXPECT_EQ(e.restarts(), 3);
+      EXPECT_EQ(e.exits_size(), 4);  // the first start and three restarts
+      EXPECT_THAT(e.log(), HasSubstr("logs/broken.log"));
+    }
+  }
+
+  const RecordFacts f = ReadFacts(dir);
+  EXPECT_EQ(f.records, 112);
+  EXPECT_EQ(f.forfeits.size(), 1u);  // only the broken bot forfeited
+  EXPECT_EQ(f.forfeits.at("broken").at("FAULT_KIND_NO_SHOW"), row->matches());
+  EXPECT_EQ(f.clean, 112 - row->matches());
+  EXPECT_THAT(f.first_detail.at("broken/FAULT_KIND_NO_SHOW"),
+              HasSubstr("no show: withdrawn: its process exited with code 1"));
+
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  // Rebuilt from the records (and entrants.json), the standings are the same.
+  const std::string before = ReadFile(dir + "/standings.json");
+  Cmd rebuilt = Sh(absl::StrCat(kBin, "/arena standings ", dir));
+  EXPECT_EQ(rebuilt.code, 0) << rebuilt.output;
+  EXPECT_EQ(ReadFile(dir + "/standings.json"), before);
+  EXPECT_THAT(rebuilt.output, HasSubstr("WITHDRAWN"));
+}
+
+// A bot that crashes a few decisions in, every time it is restarted: each
+// crash is recorded as a crash with its exit status (not a timeout), then
+// the bot is withdrawn and its remaining matches are no-shows.
+TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
+  Workdir w("crash");
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 40 --jobs 2",
+                          " --progress=false --max_restarts 2 --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
+                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=4'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (1 of 2)"));
+  EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (2 of 2)"));
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 40);
+  const v1::StandingRow* row = RowOf(st, "crashy");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("exited with code 3"));
+  // Three processes crashed, each in one or two live matches (--jobs 2).
+  EXPECT_GE(row->fault_kinds().crashed(), 3);
+  EXPECT_LE(row->fault_kinds().crashed(), 6);
+  EXPECT_EQ(row->fault_kinds().timeout(), 0);  // a crash is not a timeout
+  EXPECT_EQ(row->fault_kinds().crashed() + row->fault_kinds().no_show(), row->forfeits());
+  const RecordFacts f = ReadFacts(dir);
+  EXPECT_THAT(f.first_detail.at("crashy/FAULT_KIND_CRASHED"),
+              HasSubstr("crashed: its process exited with code 3"));
+  EXPECT_EQ(f.forfeits.size(), 1u);  // a and b forfeit nothing
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// A bot that runs but never connects is withdrawn after the connect
+// timeout, once (another try of a silent program would cost as much again).
+TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {
+  Workdir w("silent");
+  const std::string sleeper = w.Script("sleeper.sh", "exec sleep 600\n");
+  const std::string dir = w.path() + "/r";
+  const absl::Time t0 = absl::Now();
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 24 --jobs 2",
+                          " --progress=false --connect_timeout_ms 3000 --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
+                          " --bot sleepy=", sleeper));
+  EXPECT_LT(absl::Now() - t0, absl::Minutes(2));
+  EXPECT_EQ(r.code, 1) << r.output;
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 24);
+  const v1::StandingRow* row = RowOf(st, "sleepy");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("runs but did not connect within 3s"));
+  EXPECT_EQ(row->fault_kinds().no_show(), row->matches());
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// Under the random-move fault policy a withdrawn bot still forfeits (random
+// moves would give it results it did not earn), and such records verify.
+TEST(Withdrawal, WithdrawnBotForfeitsUnderTheRandomMovePolicyToo) {
+  Workdir w("random");
+  const std::string broken = w.Script("broken.sh", "exit 7\n");
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 12",
+                          " --fault_policy random --max_restarts 1 --progress=false",
+                          " --records ", dir, " --bot a=", kBin, "/random_bot",
+                          " --bot broken=", broken));
+  EXPECT_EQ(r.code, 1) << r.output;
+  const RecordFacts f = ReadFacts(dir);
+  EXPECT_EQ(f.records, 12);
+  EXPECT_EQ(f.forfeits.at("broken").at("FAULT_KIND_NO_SHOW"), 12);
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// --on_bot_failure abort keeps the old stop-at-once: exit 1, no match.
+TEST(Withdrawal, AbortPolicyStopsAtOnceWithTheCause) {
+  Workdir w("abort");
+  const std::string broken =
+      w.Script("broken.sh", "echo 'no such model' >&2\nexit 4\n");
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 12",
+                          " --on_bot_failure abort --progress=false --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot broken=", broken));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("bot broken: its process exited with code 4 before connecting"));
+  EXPECT_THAT(r.output, HasSubstr("no such model"));
+  EXPECT_TRUE(RecordFiles(dir).empty());
+  // A typo in the policy is a usage error.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
+                      " --on_bot_failure witdraw --records ", dir, "2 --bot a=", kBin,
+                      "/random_bot --bot b=", kBin, "/random_bot"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--on_bot_failure=witdraw: use withdraw or abort"));
+}
+
+// When no bot at all can be had, the tournament itself could not run: 2.
+TEST(Withdrawal, NoBotThatCanStartIsAnErrorNotAContest) {
+  Workdir w("none");
+  const std::string broken = w.Script("broken.sh", "exit 1\n");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4",
+                          " --max_restarts 1 --progress=false --records ", w.path(), "/r",
+                          " --bot a=", broken, " --bot b=", broken));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("no bot could be started"));
+}
+
+// Resume counts a withdrawn bot's no-show forfeits as played: only matches
+// without a record are played again (here by the bot, fixed meanwhile).
+TEST(Withdrawal, ResumeKeepsNoShowForfeitsAsPlayed) {
+  Workdir w("resume");
+  const std::string bot = w.Script("bot.sh", "exit 1\n");
+  const std::string dir = w.path() + "/r";
+  const std::string flags = absl::StrCat(
+      " --game quasenbo --games 24 --jobs 2 --progress=false --max_restarts 1",
+      " --secret_file ", w.path(), "/t.secret --records ", dir, " --bot a=", kBin,
+      "/random_bot --bot b=", kBin, "/random_bot --bot late=", bot);
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament", flags));
+  ASSERT_EQ(r.code, 1) << r.output;
+  // Lose three records of matches between a and b, as a crash would.
+  int removed = 0;
+  std::set<std::string> kept;
+  for (const std::string& path : RecordFiles(dir)) {
+    auto lines = ReadRecordFile(path);
+    ASSERT_TRUE(lines.ok());
+    const auto& seats = lines->front().header().seat_bots();
+    const bool late = std::find(seats.begin(), seats.end(), "late") != seats.end();
+    if (!late && removed < 3) {
+      std::filesystem::remove(path);
+      ++removed;
+    } else {
+      kept.insert(path);
+    }
+  }
+  ASSERT_EQ(removed, 3);
+  // The entrant fixes its bot (same command, same path).
+  w.Script("bot.sh", absl::StrCat("exec ", kBin, "/random_bot\n"));
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, flags));
+  EXPECT_THAT(r.output, HasSubstr("resume: 21 of 24 matches recorded, 3 to play"));
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 24);
+  const v1::StandingRow* row = RowOf(st, "late");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());  // its forfeits stand
+  EXPECT_EQ(row->fault_kinds().no_show(), row->matches());
+  for (const std::string& path : kept) EXPECT_TRUE(std::filesystem::exists(path)) << path;
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// The standalone referee: a bot that does not connect within the connect
+// timeout is withdrawn and the others play every match.
+TEST(Withdrawal, StandaloneRefereeWithdrawsABotThatNeverCame) {
+  Workdir w("referee");
+  const std::string dir = w.path();
+  const int port = 20000 + (::getpid() + 7919) % 20000;
+  {
+    std::ofstream cfg(dir + "/t.textproto");
+    cfg << "game: \"quasenbo\"\nseats: 2\nmatches: 12\njobs: 2\n"
+        << "records_dir: \"" << dir << "/records\"\n"
+        << "bots { name: \"one\" token: \"tok-1\" }\n"
+        << "bots { name: \"two\" token: \"tok-2\" }\n"
+        << "bots { name: \"absent\" token: \"tok-3\" }\n"
+        << "connect_timeout_ms: 3000\n";
+  }
+  const std::string addr = absl::StrCat("127.0.0.1:", port);
+  Cmd r = Sh(absl::StrCat(
+      "(", kBin, "/referee --listen ", addr, " --config ", dir, "/t.textproto > ", dir,
+      "/referee.log 2>&1; echo referee-exit $? >> ", dir, "/referee.log) & ",
+      "sleep 1; ARENA_ADDRESS=", addr, " ARENA_TOKEN=tok-1 timeout 120 ", kBin,
+      "/random_bot & ARENA_ADDRESS=", addr, " ARENA_TOKEN=tok-2 timeout 120 ", kBin,
+      "/random_bot & wait; cat ", dir, "/referee.log"));
+  EXPECT_THAT(r.output, HasSubstr("referee-exit 1")) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("bot absent did not connect within 3s: withdrawn"));
+  const v1::Standings st = ReadStandings(dir + "/records");
+  EXPECT_EQ(st.matches_played(), 12);
+  const v1::StandingRow* row = RowOf(st, "absent");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_EQ(RowOf(st, "one")->forfeits(), 0);
+  EXPECT_EQ(RowOf(st, "two")->forfeits(), 0);
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/records"));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+}  // namespace
+}  // namespace arena
