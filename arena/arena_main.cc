@@ -563,6 +563,10 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
     return StartupFailed(st.status()) ? 1 : 2;
   }
   std::cout << StandingsTable(*st);
+  if (!st->entrants().empty() && !st->entrants(0).log().empty()) {
+    std::cout << "bot logs (stdout and stderr of each bot process): " << c->records_dir()
+              << "/logs/\n";
+  }
   std::cout << "records and standings (standings.csv, head_to_head.csv, "
                "standings.json) in "
             << c->records_dir() << "\n";
@@ -667,6 +671,17 @@ int RunGate(const std::vector<std::string>& options) {
   };
   auto st = RunConfiguredTournament(*c, lo);
   if (!st.ok()) return Fail(st.status());
+  // A candidate that failed as a program (withdrawn, crashed) loses its
+  // matches by forfeit: say so, so that it does not read as a weaker bot.
+  for (const auto& e : st->entrants()) {
+    if (e.withdrawn()) {
+      std::cout << "gate: " << e.bot() << " was WITHDRAWN (its remaining matches are "
+                << "its forfeits): " << e.reason() << "; log: " << e.log() << "\n";
+    } else if (e.restarts() > 0) {
+      std::cout << "gate: " << e.bot() << " was restarted " << e.restarts()
+                << " time(s); log: " << e.log() << "\n";
+    }
+  }
   // The statistics at the decision (or at the end, without one).
   std::vector<double> at = counts;
   if (!stopped) decided = Evaluate(counts, elo0, elo1, alpha, beta);

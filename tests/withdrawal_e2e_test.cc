@@ -207,6 +207,43 @@ TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
   EXPECT_EQ(v.code, 0) << v.output;
 }
 
+// The new author's case: a Python bot that raises on its 3rd decision. Its
+// process exits, and the records say so with the exception, not "timeout".
+TEST(Withdrawal, PythonBotThatRaisesIsACrashWithItsTraceback) {
+  Workdir w("python");
+  const std::string bot = w.Script(
+      "raises.sh",
+      absl::StrCat("PYTHONPATH=", kBin, "/../python:", ARENA_SOURCE_DIR,
+                   "/bots/python exec /usr/bin/python3 -c '\n"
+                   "import sys, random_bot\n"
+                   "calls, decide = [0], random_bot.decide\n"
+                   "def buggy(request):\n"
+                   "    calls[0] += 1\n"
+                   "    if calls[0] == 3:\n"
+                   "        raise ValueError(\"my bug on decision 3\")\n"
+                   "    return decide(request)\n"
+                   "random_bot.decide = buggy\n"
+                   "sys.exit(random_bot.main())'\n"));
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 8 --jobs 1",
+                          " --progress=false --max_restarts 1 --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot raises=", bot));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("ValueError: my bug on decision 3"));
+  const v1::Standings st = ReadStandings(dir);
+  const v1::StandingRow* row = RowOf(st, "raises");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->fault_kinds().crashed(), 2);  // the first process and its restart
+  EXPECT_EQ(row->fault_kinds().timeout(), 0);
+  const RecordFacts f = ReadFacts(dir);
+  EXPECT_THAT(f.first_detail.at("raises/FAULT_KIND_CRASHED"),
+              HasSubstr("crashed: its process exited with code 1"));
+  EXPECT_THAT(f.first_detail.at("raises/FAULT_KIND_CRASHED"),
+              HasSubstr("ValueError: my bug on decision 3"));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
 // A bot that runs but never connects is withdrawn after the connect
 // timeout, once (another try of a silent program would cost as much again).
 TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {
