@@ -32,7 +32,8 @@
       keys.map((k) => el('th', {class: k === 'bot' ? null : 'num'}, words(k)))));
     rows.forEach((r, i) => t.appendChild(el('tr', {}, el('td', {class: 'num'}, i + 1),
       keys.map((k) => el('td', {class: k === 'bot' ? null : 'num'},
-        r[k] === undefined ? '' : (typeof r[k] === 'object' ? JSON.stringify(r[k]) : fmt(r[k])))))));
+        r[k] === undefined ? '' : (typeof r[k] === 'object' ? JSON.stringify(r[k]) : fmt(r[k])),
+        k === 'bot' && r.withdrawn ? el('span', {class: 'error'}, ' (withdrawn)') : '')))));
     app.appendChild(t);
     // Entrants that failed as programs: withdrawn (their remaining matches
     // are their forfeits), restarted, or ended unexpectedly.
