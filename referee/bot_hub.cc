@@ -255,9 +255,21 @@ class BotConnection
       return;
     }
     const bool answered = Handle();
+    bool gone = false;
     {
       absl::MutexLock lock(&mu_);
       if (closing_) return;
+      // Refused, waiting for its answer: no read, but a cancel already in
+      // (OnCancel may have looked before refused_ was set) is seen.
+      if (refused_) gone = cancelled_;
+    }
+    if (gone) {
+      Close(grpc::Status::OK);
+      return;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_ || refused_) return;
       // (Not once cancelled: OnCancel may have looked before this.)
       if (answered && asked_.load() == 0 && hub_->options_.lazy_reads &&
           !cancelled_) {
@@ -276,7 +288,8 @@ class BotConnection
     {
       absl::MutexLock lock(&mu_);
       cancelled_ = true;
-      idle = read_due_ && !closing_;  // a closing stream is already known
+      // (A closing stream is already known.)
+      idle = (read_due_ || refused_) && !closing_;
       read_due_ = false;
     }
     if (idle) Close(grpc::Status::OK);
@@ -375,10 +388,10 @@ class BotConnection
         }
         absl::Status s = hub_->Register(this, in_.hello().token());
         if (!s.ok()) {
-          Close(grpc::Status(s.code() == absl::StatusCode::kUnavailable
-                                 ? grpc::StatusCode::UNAVAILABLE
-                                 : grpc::StatusCode::UNAUTHENTICATED,
-                             std::string(s.message())));
+          // Unknown token: the hub's reaper refuses the stream when its
+          // address's back-off is over; nothing more is read from it.
+          absl::MutexLock lock(&mu_);
+          refused_ = true;
           return false;
         }
         hub_->ResyncBot(bot_name_, id_);
@@ -436,6 +449,8 @@ class BotConnection
   bool finish_due_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time due_since_ ABSL_GUARDED_BY(mu_);
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // OnCancel has run
+  // It sent an unknown token: no more reads; the hub refuses it later.
+  bool refused_ ABSL_GUARDED_BY(mu_) = false;
   // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
   // Recursive: a cancel may run reactions inline on the calling thread.
   std::recursive_mutex cancel_mu_;
@@ -885,7 +900,7 @@ bool BotHub::Add(BotConnection* conn) {
       static_cast<int>(unauthenticated_.size()) >= options_.max_unauthenticated) {
     return false;
   }
-  unauthenticated_[conn] = conn->created();
+  unauthenticated_[conn] = HelloWait{conn->created()};
   return true;
 }
 
@@ -902,30 +917,35 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   {
     absl::MutexLock lock(&mu_);
     const absl::Time now = absl::Now();
-    PeerState& ps = peers_[host];
-    if (now < ps.next_try) {
-      return absl::UnavailableError(absl::StrCat(
-          "too many unknown tokens from this address; retry in ",
-          absl::FormatDuration(absl::Ceil(ps.next_try - now, absl::Milliseconds(1)))));
-    }
+    // A valid token is welcomed whatever its address's back-off (which
+    // it leaves as it is: an honest bot does not reset a guesser's wait).
     if (found == nullptr) {
+      PeerState& ps = peers_[host];
+      // A quiet spell forgives: the back-off starts again from the first.
+      if (now - ps.last_failure > 10 * options_.token_backoff_max) ps.failures = 0;
       ++ps.failures;
       ++ps.unlogged;
       absl::Duration wait = options_.token_backoff_first;
       for (int i = 1; i < ps.failures && wait < options_.token_backoff_max; ++i) wait *= 2;
       wait = std::min(wait, options_.token_backoff_max);
-      ps.next_try = now + wait;
       ps.last_failure = now;
+      // The answer waits; the stream keeps its place among the streams
+      // without Hello meanwhile (max_unauthenticated, hello_timeout bound
+      // it), so guesses are slowed without the hub holding more.
+      auto u = unauthenticated_.find(conn);
+      if (u != unauthenticated_.end()) {
+        u->second.refuse_at =
+            std::min(now + wait, u->second.created + options_.hello_timeout);
+      }
       if (now - ps.last_log >= absl::Minutes(1)) {
         log_line = absl::StrCat("unknown token from ", host, " (", ps.unlogged,
-                                " since the last such line); it now waits ",
-                                absl::FormatDuration(wait), " between tries");
+                                " since the last such line); its unknown tokens are now "
+                                "refused after ",
+                                absl::FormatDuration(wait));
         ps.last_log = now;
         ps.unlogged = 0;
       }
     } else {
-      ps.failures = 0;
-      ps.next_try = absl::InfinitePast();
       BotState& b = bots_[*found];
       old = b.live;
       conn->set_id(++next_conn_id_);
@@ -1090,14 +1110,18 @@ void BotHub::ReaperLoop() {
     mu_.AwaitWithTimeout(absl::Condition(&stop_), absl::Milliseconds(100));
     if (stop_) break;
     const absl::Time now = absl::Now();
-    std::vector<BotConnection*> silent;
-    for (auto& [c, since] : unauthenticated_) {
-      if (now - since >= options_.hello_timeout) {
+    std::vector<BotConnection*> silent, refused;
+    for (auto& [c, u] : unauthenticated_) {
+      if (now >= u.refuse_at) {
+        ++c->pins_;
+        refused.push_back(c);
+      } else if (now - u.created >= options_.hello_timeout) {
         ++c->pins_;
         silent.push_back(c);
       }
     }
     for (auto* c : silent) unauthenticated_.erase(c);
+    for (auto* c : refused) unauthenticated_.erase(c);
     if (options_.lazy_reads) {
       for (auto& [id, c] : by_id_) c->StartDueRead(now, options_.lazy_read_wait);
     }
@@ -1131,10 +1155,17 @@ void BotHub::ReaperLoop() {
                ? peers_.erase(it)
                : std::next(it);
     }
-    if (silent.empty() && gone.empty() && notes.empty() && stuck.empty()) continue;
+    if (silent.empty() && refused.empty() && gone.empty() && notes.empty() &&
+        stuck.empty()) {
+      continue;
+    }
     mu_.Unlock();
     for (auto* c : stuck) {
       c->CancelIfUnfinished();
+      Unpin(c);
+    }
+    for (auto* c : refused) {
+      c->Shutdown(grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token"));
       Unpin(c);
     }
     for (auto* c : silent) {

@@ -6,7 +6,10 @@
 // through the SeatLink that NewMatchLink returns.
 //
 // Bad input never reaches a game: an unknown token ends the stream with
-// UNAUTHENTICATED (and the peer's address backs off); a malformed message, a
+// UNAUTHENTICATED, after a wait that grows with each unknown token from the
+// peer's address (a valid token is welcomed at once whatever that wait, so
+// a guesser sharing an address with honest bots slows only itself; the
+// waiting streams count among those without Hello); a malformed message, a
 // decision for an unknown match or for a match the bot holds no seat in, a
 // decision id that is not an open decision of the seat (one notice kind,
 // STALE, whatever the reason), and an illegal index each get a Notice to the
@@ -67,8 +70,11 @@ struct HubOptions {
   // window has passed.
   int log_lines_per_10s = 20;
   absl::Duration reconnect_grace = absl::Milliseconds(5000);
-  // Unknown tokens: the peer's address waits (doubling from the first, up to
-  // the max) before its next Hello is looked at.
+  // Unknown tokens: the stream that sent one is refused (UNAUTHENTICATED)
+  // only after a wait that doubles with each unknown token from its peer's
+  // address, from the first up to the max (within hello_timeout). A valid
+  // token is welcomed at once whatever its address's back-off: a guesser
+  // cannot lock out honest bots that share its address.
   absl::Duration token_backoff_first = absl::Milliseconds(100);
   absl::Duration token_backoff_max = absl::Seconds(2);
   // Once a bot has answered every decision it was asked, its stream's next
@@ -174,8 +180,7 @@ class BotHub {
     std::string detail;
   };
   struct PeerState {         // token guessing, per peer address
-    int failures = 0;
-    absl::Time next_try;
+    int failures = 0;        // unknown tokens in a row (reset after a quiet spell)
     absl::Time last_failure;
     absl::Time last_log;
     int unlogged = 0;
@@ -191,7 +196,8 @@ class BotHub {
   // Called by connections.
   bool Add(BotConnection* conn);     // a new stream; false: over the cap
   // Checks the token; on success the stream is the bot's (taking over from
-  // an older one) and its Welcome is queued.
+  // an older one) and its Welcome is queued. An unknown token is an error,
+  // and the reaper refuses the stream once its address's back-off is over.
   absl::Status Register(BotConnection* conn, const std::string& token);
   // Sends the bot a Resync for every live match it holds a seat in.
   void ResyncBot(const std::string& bot, uint64_t conn_id);
@@ -241,7 +247,13 @@ class BotHub {
   std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
-  std::map<BotConnection*, absl::Time> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  // A stream before its Hello is welcomed: when it was opened, and, once it
+  // sent an unknown token, when it is refused (the address's back-off).
+  struct HelloWait {
+    absl::Time created;
+    absl::Time refuse_at = absl::InfiniteFuture();
+  };
+  std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);

@@ -3,11 +3,13 @@
 // behaved SDK bots. Each kind of bad input gets a clear outcome in the record
 // and, where the bot can be told, a Notice; the referee keeps serving the
 // other matches.
+#include <atomic>
 #include <deque>
 #include <filesystem>
 #include <set>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "arena/record_tools.h"
 #include "arena/server_options.h"
@@ -976,13 +978,74 @@ TEST_F(BudgetServiceTest, TooManyInvalidMessagesDisconnect) {
   EXPECT_EQ(hub_->CutOffs("bad"), 1);
 }
 
-TEST_F(ServiceTest, UnknownTokensBackOffPerAddress) {
-  RawBot first(address_, "guess-1");
-  EXPECT_EQ(first.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  RawBot second(address_, "guess-2");  // at once: inside the 100 ms wait
-  grpc::Status s = second.Finish();
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
-  EXPECT_THAT(s.error_message(), HasSubstr("retry in"));
+// Unknown tokens from one address are refused more and more slowly (100 ms,
+// doubling to 2 s), each still as UNAUTHENTICATED.
+TEST_F(ServiceTest, UnknownTokensAreRefusedMoreSlowlyPerAddress) {
+  std::vector<absl::Duration> took;
+  for (int i = 0; i < 5; ++i) {
+    const absl::Time t0 = absl::Now();
+    RawBot guess(address_, absl::StrCat("guess-", i));
+    grpc::Status s = guess.Finish();
+    took.push_back(absl::Now() - t0);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << i;
+    EXPECT_THAT(s.error_message(), HasSubstr("unknown token"));
+  }
+  EXPECT_GE(took[4], absl::Milliseconds(1000));  // the fifth waits 1.6 s
+  EXPECT_GT(took[4], took[0]);
+}
+
+// Issue 23: a client that guesses tokens from the same address as honest
+// bots (127.0.0.1 here; in arena's sandbox every bot is "unix:") slows only
+// its own answers. Every honest Hello meanwhile is welcomed at once and the
+// honest bots' matches are played.
+TEST_F(ServiceTest, AGuesserOnTheSameAddressLocksNoHonestBotOut) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> guesses{0}, refused{0};
+  absl::Mutex mu;
+  absl::Duration slowest;  // guarded by mu
+  std::vector<std::thread> flooders;
+  for (int t = 0; t < 2; ++t) {
+    flooders.emplace_back([&, t] {
+      const absl::Time until = absl::Now() + absl::Seconds(20);
+      for (int i = 0; i < 200 && !stop && absl::Now() < until; ++i) {
+        const absl::Time t0 = absl::Now();
+        RawBot guess(address_, absl::StrCat("guess-", t, "-", i));
+        grpc::Status s = guess.Finish();
+        ++guesses;
+        if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED) ++refused;
+        absl::MutexLock lock(&mu);
+        slowest = std::max(slowest, absl::Now() - t0);
+      }
+    });
+  }
+  absl::Cleanup join = [&] {  // also when an assertion below returns early
+    stop = true;
+    for (auto& t : flooders) t.join();
+  };
+  for (int i = 0; i < 100 && guesses < 4; ++i) absl::SleepFor(absl::Milliseconds(50));
+  ASSERT_GE(guesses.load(), 4);  // the address is backing off by now
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<RawBot>> honest;
+    for (const char* token : {"t-bad", "t-bad2"}) {
+      const absl::Time t0 = absl::Now();
+      honest.push_back(std::make_unique<RawBot>(address_, token));
+      v1::RefereeMessage m;
+      ASSERT_TRUE(honest.back()->Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)))
+          << token << " round " << round;
+      EXPECT_LT(absl::Now() - t0, absl::Seconds(1)) << token << " round " << round;
+    }
+    std::thread a([&] { PlayOn(*honest[0]); });
+    std::thread b([&] { PlayOn(*honest[1]); });
+    Played p = Play(absl::StrCat("honest-", round), {"bad", "bad2"});
+    a.join();
+    b.join();
+    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p.outcome.result.detail();
+  }
+  std::move(join).Invoke();
+  EXPECT_EQ(refused.load(), guesses.load());
+  absl::MutexLock lock(&mu);
+  EXPECT_GE(slowest, absl::Seconds(1));  // slowed: its waits reached 1.6 s
 }
 
 TEST_F(ServiceTest, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
