@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "arena/json_file.h"
 #include "arena/ratings.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/record.h"
@@ -515,27 +516,6 @@ absl::Status ForEachRecordSummary(const std::string& dir,
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
-  const size_t slash = path.rfind('/');
-  const std::string tmp =
-      slash == std::string::npos
-          ? absl::StrCat(".", path, ".tmp-", ::getpid())
-          : absl::StrCat(path.substr(0, slash + 1), ".", path.substr(slash + 1),
-                         ".tmp-", ::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot rename ", tmp, " to ", path));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
   auto json = StandingsJson(st);
   if (!json.ok()) return json.status();
@@ -555,32 +535,13 @@ absl::Status WriteEntrants(const std::vector<v1::EntrantReport>& entrants,
                            const std::string& dir) {
   v1::EntrantReports m;
   for (const auto& e : entrants) *m.add_entrants() = e;
-  std::string json;
-  google::protobuf::util::JsonPrintOptions o;
-  o.add_whitespace = true;
-  o.preserve_proto_field_names = true;
-  if (auto s = google::protobuf::util::MessageToJsonString(m, &json, o); !s.ok()) {
-    return absl::InternalError(s.ToString());
-  }
-  return WriteFileAtomically(absl::StrCat(dir, "/", kEntrantsFile), json);
+  return WriteJsonFile(absl::StrCat(dir, "/", kEntrantsFile), m);
 }
 
 absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& dir) {
-  const std::string path = absl::StrCat(dir, "/", kEntrantsFile);
-  std::error_code ec;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-    return absl::NotFoundError(absl::StrCat("no ", path));
-  }
-  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) {
-    return absl::InvalidArgumentError(absl::StrCat(path, " is not a regular file"));
-  }
-  std::ifstream in(path);
-  if (!in) return absl::UnavailableError(absl::StrCat("cannot open ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
   v1::EntrantReports m;
-  if (auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &m); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message().as_string()));
+  if (absl::Status s = ReadJsonFile(absl::StrCat(dir, "/", kEntrantsFile), &m); !s.ok()) {
+    return s;
   }
   return std::vector<v1::EntrantReport>(m.entrants().begin(), m.entrants().end());
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "arena/json_file.h"  // WriteFileAtomically
 #include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
 #include "referee/match_runner.h"
@@ -138,8 +139,6 @@ std::vector<std::string> FailedEntrants(const v1::Standings& standings);
 void MergeEntrants(const std::vector<v1::EntrantReport>& from,
                    std::vector<v1::EntrantReport>* into);
 
-// Writes `text` to `path` atomically (a temporary file beside it, renamed).
-absl::Status WriteFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace arena
 

@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "arena/json_file.h"
 #include "arena/record_tools.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
@@ -377,14 +378,7 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   if (config.shard_count() > 0) {
     m.set_shard(absl::StrCat(config.shard_index(), "/", config.shard_count()));
   }
-  std::string json;
-  google::protobuf::util::JsonPrintOptions o;
-  o.add_whitespace = true;
-  o.preserve_proto_field_names = true;
-  if (auto s = google::protobuf::util::MessageToJsonString(m, &json, o); !s.ok()) {
-    return absl::InternalError(s.ToString());
-  }
-  return WriteFileAtomically(absl::StrCat(dir, "/manifest.json"), json);
+  return WriteJsonFile(absl::StrCat(dir, "/manifest.json"), m);
 }
 
 absl::Status FolderContext::Init() {
@@ -426,13 +420,10 @@ absl::StatusOr<StandingsContext> FolderContext::Get() const {
 
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/manifest.json");
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("no manifest: cannot open ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
   v1::TournamentManifest m;
-  if (auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &m); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message().as_string()));
+  if (absl::Status s = ReadJsonFile(path, &m); !s.ok()) {
+    return absl::IsNotFound(s) ? absl::NotFoundError(absl::StrCat("no manifest: ", s.message()))
+                               : s;
   }
   if (m.format_version() != 1) {
     return absl::InvalidArgumentError(absl::StrCat(
