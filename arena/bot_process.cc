@@ -97,6 +97,9 @@ bool BotProcess::RunningLocked() {
   } else {
     exit_status_ = absl::StrCat("lost (waitpid: ", std::strerror(errno), ")");
   }
+  // What it left behind in its process group (a child holding its stream
+  // open, say) goes with it: a bot is its whole group.
+  ::kill(-pid_, SIGKILL);
   if (stopping_) {
     spdlog::info("bot {} (pid {}) stopped: {}", name_, pid_, exit_status_);
   } else {
