@@ -1,10 +1,13 @@
 #include "arena/record_tools.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -23,6 +26,7 @@
 #include "referee/record.h"
 #include "referee/registry.h"
 #include "referee/rng.h"
+#include "spdlog/spdlog.h"
 
 namespace arena {
 namespace {
@@ -385,19 +389,73 @@ absl::Status VerifyRecord(const std::vector<v1::RecordLine>& lines,
   return Resim(lines, source, none).Run();
 }
 
+std::string FileKind(const struct stat& st) {
+  switch (st.st_mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFDIR: return "a directory";
+    case S_IFLNK: return "a symbolic link";
+    case S_IFIFO: return "a FIFO";
+    case S_IFSOCK: return "a socket";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    default: return "not a file of a known kind";
+  }
+}
+
+absl::Status CheckRegularFile(const std::string& path, bool follow_symlink) {
+  struct stat st;
+  if ((follow_symlink ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
+    const int err = errno;
+    const std::string what = absl::StrCat(path, ": ", std::strerror(err));
+    return err == ENOENT ? absl::NotFoundError(what) : absl::FailedPreconditionError(what);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": ", FileKind(st), ", not a regular file"));
+  }
+  return absl::OkStatus();
+}
+
+RecordListing ListRecordFiles(const std::string& dir, bool part_only) {
+  RecordListing out;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (!((!part_only && IsRecordFileName(name)) || absl::EndsWith(name, ".part"))) continue;
+    const std::string path = absl::StrCat(dir, "/", name);
+    // lstat, relative to the open folder: a link is a link, not its target.
+    struct stat st;
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      out.skipped.push_back(absl::StrCat(path, ": cannot be looked at (", std::strerror(errno),
+                                         "); skipped"));
+    } else if (!S_ISREG(st.st_mode)) {
+      out.skipped.push_back(absl::StrCat(path, ": ", FileKind(st), ", not a regular file",
+                                         S_ISLNK(st.st_mode)
+                                             ? " (links are not followed in a records folder)"
+                                             : "",
+                                         "; skipped"));
+    } else {
+      out.files.push_back(path);
+    }
+  }
+  ::closedir(d);
+  std::sort(out.files.begin(), out.files.end());
+  std::sort(out.skipped.begin(), out.skipped.end());
+  return out;
+}
+
 namespace {
 
-void ListRecords(const std::string& dir, bool part_only,
-                 std::vector<std::string>* files) {
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if ((!part_only && IsRecordFileName(name)) ||
-          absl::EndsWith(name, ".part")) {
-        files->push_back(absl::StrCat(dir, "/", name));
-      }
-    }
-    ::closedir(d);
+// The records of `dir` into `files`, what was skipped into `skipped` (and
+// the log).
+void ListRecords(const std::string& dir, bool part_only, std::vector<std::string>* files,
+                 std::vector<std::string>* skipped) {
+  RecordListing l = ListRecordFiles(dir, part_only);
+  files->insert(files->end(), l.files.begin(), l.files.end());
+  for (const auto& s : l.skipped) {
+    spdlog::warn("{}", s);
+    skipped->push_back(s);
   }
 }
 
@@ -413,6 +471,10 @@ void CheckStandingsFile(const std::string& dir, const absl::Status& init,
                         const FolderContext& folder, const absl::Status& added,
                         StandingsAccumulator& matches, VerifySummary* sum) {
   const std::string path = absl::StrCat(dir, "/standings.json");
+  if (absl::Status s = CheckRegularFile(path, false); !s.ok()) {
+    if (!absl::IsNotFound(s)) sum->failures.push_back(std::string(s.message()));
+    return;
+  }
   std::ifstream in(path);
   if (!in) return;
   std::stringstream ss;
@@ -488,21 +550,36 @@ VerifySummary VerifyPath(const std::string& path) {
   std::vector<std::string> files;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    sum.failures.push_back(absl::StrCat(path, ": no such file or directory"));
+    sum.failures.push_back(absl::StrCat(path, ": ", std::strerror(errno)));
     return sum;
   }
   const bool is_dir = S_ISDIR(st.st_mode);
   if (is_dir) {
-    ListRecords(path, false, &files);
-    ListRecords(absl::StrCat(path, "/", kInProgressDir), true, &files);
+    ListRecords(path, false, &files, &sum.skipped);
+    ListRecords(absl::StrCat(path, "/", kInProgressDir), true, &files, &sum.skipped);
     std::sort(files.begin(), files.end());
+  } else if (!S_ISREG(st.st_mode)) {
+    // Named on its own: a failure, and never opened.
+    sum.failures.push_back(absl::StrCat(path, ": ", FileKind(st), ", not a regular file"));
+    return sum;
   } else {
     files.push_back(path);
   }
   // The verified records' standings, built as they are read (no match is
-  // kept), and the folder's context for them.
+  // kept), and the folder's context for them (from manifest.json, if it is
+  // a regular file: anything else there is refused unopened).
   FolderContext folder(path);
-  const absl::Status init = is_dir ? folder.Init() : absl::OkStatus();
+  absl::Status init = absl::OkStatus();
+  if (is_dir) {
+    const std::string manifest = absl::StrCat(path, "/manifest.json");
+    struct stat ms;
+    if (::lstat(manifest.c_str(), &ms) == 0 && !S_ISREG(ms.st_mode)) {
+      init = CheckRegularFile(manifest, false);
+      sum.failures.push_back(std::string(init.message()));
+    } else {
+      init = folder.Init();
+    }
+  }
   StandingsAccumulator matches(init.ok() && folder.from_manifest() ? *folder.Get()
                                                                   : StandingsContext{});
   absl::Status added;
@@ -511,6 +588,12 @@ VerifySummary VerifyPath(const std::string& path) {
     if (absl::EndsWith(f, ".part")) {
       sum.failures.push_back(absl::StrCat(f, ": unfinished record (the match "
                                           "never ended, or the referee stopped)"));
+      continue;
+    }
+    // Looked at again just before it is opened: still a regular file (a
+    // file named on its own may be a link to one).
+    if (absl::Status s = CheckRegularFile(f, !is_dir); !s.ok()) {
+      sum.failures.push_back(std::string(s.message()));
       continue;
     }
     auto lines = ReadRecordFile(f);
