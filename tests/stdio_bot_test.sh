@@ -34,6 +34,81 @@ grep -q '"move": 1' "$T/bad/logs/bad.log" || fail "the bad line is not shown"
   --bot gone="$BIN/arena_stdio sh -c 'exit 7'" --bot rnd="$BIN/random_bot" > "$T/gone.out" 2>&1
 grep -q "exit status 7" "$T/gone/logs/gone.log" || fail "exit not reported: $(cat "$T/gone/logs/gone.log")"
 
+# PROGRAM's end is noticed at once (not when a match times out): arena_stdio
+# says so in one line (PROGRAM, its exit status or signal, the bot stopping),
+# ends its stream and exits non-zero with PROGRAM's code (128+N for signal
+# N). Against a standalone referee that waits for the bots (a real process).
+cat > "$T/ref.textproto" <<EOF
+game: "quasenbo"
+matches: 1
+records_dir: "$T/ref"
+connect_timeout_ms: 120000
+bots { name: "a" token: "token-a" }
+bots { name: "b" token: "token-b" }
+EOF
+"$BIN/referee" --listen 127.0.0.1:0 --reconnect_grace_ms 0 --config "$T/ref.textproto" \
+  > "$T/ref.out" 2> "$T/ref.err" &
+REF=$!
+trap 'kill $REF 2>/dev/null; wait $REF 2>/dev/null; rm -rf "$T"' EXIT
+port=""
+for _ in $(seq 100); do
+  port=$(sed -n 's/.*referee listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$T/ref.err")
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || fail "the referee did not start: $(cat "$T/ref.err")"
+stdio() {  # expected exit code, name, then the program and its arguments
+  want="$1"; name="$2"; shift 2
+  # timeout turns a hang into a failure (exit 124).
+  ARENA_ADDRESS="127.0.0.1:$port" ARENA_TOKEN=token-a timeout 30 "$BIN/arena_stdio" "$@" \
+    > "$T/$name.out" 2> "$T/$name.err"
+  rc=$?
+  [ "$rc" = "$want" ] || fail "$name: arena_stdio exit $rc, not $want: $(cat "$T/$name.err")"
+  grep -q "the bot is stopping" "$T/$name.err" || fail "$name: no stopping line: $(cat "$T/$name.err")"
+}
+# A wrong path: python3 fails at once with "can't open file" (exit 2).
+stdio 2 nopath /usr/bin/python3 /nonexistent/bot.py
+grep -q "can't open file" "$T/nopath.err" || fail "python3's own words are not in the log"
+grep -q "/usr/bin/python3 ended (exit status 2)" "$T/nopath.err" || fail "nopath: $(cat "$T/nopath.err")"
+# The same through a wrapper that leaves a process holding PROGRAM's output
+# open: its end is seen by waitpid, not by the end of that output. (The
+# leftover is stopped by its pid at the end.)
+stdio 2 leftover sh -c 'sleep 40 2>/dev/null & echo $! > "$0"; exec /usr/bin/python3 /nonexistent/bot.py' \
+  "$T/leftover.pid"
+kill "$(cat "$T/leftover.pid")" 2>/dev/null
+grep -q "sh ended (exit status 2)" "$T/leftover.err" || fail "leftover: $(cat "$T/leftover.err")"
+# Killed by a signal: 128 + 9.
+stdio 137 killed sh -c 'kill -9 $$'
+grep -q "killed by signal 9" "$T/killed.err" || fail "killed: $(cat "$T/killed.err")"
+# Exit 0 before the referee ended the stream is still the bot stopping: 1.
+stdio 1 zero true
+grep -q "true ended (exit status 0)" "$T/zero.err" || fail "zero: $(cat "$T/zero.err")"
+
+# A program that exits (3) after its 3rd answer, in a match: the bot's
+# process ends at once (arena sees a crash), not after a decision timeout
+# (20 s here); the whole command is bounded.
+cat > "$T/third.sh" <<'EOF'
+n=0
+while read -r l; do
+  case "$l" in
+    *decision_request*)
+      echo '{"action_index": 0}'
+      n=$((n + 1))
+      [ "$n" -ge 3 ] && exit 3 ;;
+  esac
+done
+EOF
+chmod a+rx "$T" && chmod a+r "$T/third.sh"  # read by the sandboxed bot's own uid
+timeout 120 "$BIN/arena" match --game quasenbo --records "$T/third" --decision_ms 20000 \
+  --progress=false --auto_moves=false --max_restarts 1 --connect_timeout_ms 10000 \
+  --bot third="$BIN/arena_stdio sh $T/third.sh" --bot rnd="$BIN/random_bot" > "$T/third.out" 2>&1
+[ $? = 124 ] && fail "third: arena match did not end: $(tail "$T/third.out")"
+grep -q "sh ended (exit status 3) before the referee ended the stream; the bot is stopping" \
+  "$T/third/logs/third.log" || fail "third: the exit is not reported: $(cat "$T/third/logs/third.log")"
+/usr/bin/python3 -c "import json,sys; r={x['bot']: x for x in json.load(open(sys.argv[1]))['rows']}; t=r['third']; assert t['forfeits'] == 1 and t['fault_kinds'].get('timeout', 0) == 0, t" \
+  "$T/third/standings.json" || fail "third: not a forfeit without a timeout: $(cat "$T/third/standings.json")"
+"$BIN/arena" verify "$T/third" > /dev/null || fail "third: records"
+
 # Misuse.
 "$BIN/arena_stdio" > /dev/null 2>&1; [ $? -eq 2 ] || fail "no program: not exit 2"
 env -u ARENA_ADDRESS "$BIN/arena_stdio" true > /dev/null 2>&1; [ $? -eq 2 ] || fail "no address: not exit 2"

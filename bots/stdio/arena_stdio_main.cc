@@ -21,16 +21,27 @@
 //
 // A line that is not a Decision is reported on stderr (with the line) and
 // counts as that request's answer not given: the referee's deadline and
-// fault policy apply. When PROGRAM exits, arena_stdio ends the stream and
-// exits 1 with PROGRAM's exit status on stderr; when the referee ends the
-// stream, PROGRAM's stdin is closed and arena_stdio exits with 0.
+// fault policy apply.
+//
+// When PROGRAM exits before the referee ends the stream (a crash, a wrong
+// path: `python3 wrong/path.py`), arena_stdio notices at once (waitpid, not
+// the end of PROGRAM's output, which a process PROGRAM left behind may keep
+// open), says so in one line on stderr (PROGRAM, its exit status or signal,
+// and that the bot is stopping), cancels the stream and exits with PROGRAM's
+// exit code (1 if that was 0; 128+N for signal N), so that whoever runs the
+// bot sees a bot that ended, not one that stopped answering. PROGRAM closing
+// its stdout while it runs on counts the same: it is stopped (SIGTERM) after
+// 2 s. When the referee ends the stream, PROGRAM's stdin is closed and
+// arena_stdio exits with 0 (1 if the stream ended with an error).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <iostream>
 #include <string>
@@ -63,8 +74,29 @@ void Log(const std::string& s) { std::cerr << "arena_stdio: " << s << std::endl;
 
 std::string Describe(int status) {
   if (WIFEXITED(status)) return absl::StrCat("exit status ", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
+  if (WIFSIGNALED(status)) {
+    return absl::StrCat("killed by signal ", WTERMSIG(status), " (", ::strsignal(WTERMSIG(status)),
+                        ")");
+  }
   return "ended";
+}
+
+// arena_stdio's exit code for PROGRAM's unexpected end: never 0.
+int ExitCodeFor(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status) != 0 ? WEXITSTATUS(status) : 1;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+// Ends the process without joining the reader of PROGRAM's output, which a
+// process PROGRAM left behind may keep blocked.
+[[noreturn]] void ExitNow(int code) {
+  std::cerr.flush();
+  // Not fflush(nullptr): it would wait for the lock of PROGRAM's output,
+  // which the blocked reader holds.
+  std::fflush(stderr);
+  std::fflush(stdout);
+  std::_Exit(code);
 }
 
 // The message as one JSON line with "kind" first.
@@ -136,7 +168,12 @@ int main(int argc, char** argv) {
   std::deque<arena::v1::DecisionRequest> pending;  // sent to PROGRAM, unanswered
   bool child_gone = false;    // guarded by mu
   bool referee_done = false;  // guarded by mu
+  bool main_done = false;     // guarded by mu: the stream is finished
   int child_status = 0;       // guarded by mu
+  // Writes to the stream (the answers, WritesDone) are one at a time, and
+  // none after WritesDone.
+  absl::Mutex write_mu;
+  bool writes_closed = false;  // guarded by write_mu
 
   arena::v1::BotMessage hello;
   hello.mutable_hello()->set_token(token);
@@ -158,7 +195,7 @@ int main(int argc, char** argv) {
       arena::v1::BotMessage out;
       arena::v1::Decision* d = out.mutable_decision();
       auto st = google::protobuf::util::JsonStringToMessage(line, d);
-      absl::MutexLock lock(&mu);
+      absl::ReleasableMutexLock lock(&mu);
       if (!st.ok()) {
         Log(absl::StrCat("line ", line_no, " of ", argv[1], " is not a decision (",
                          st.message().as_string(), "): ", line.substr(0, 200)));
@@ -182,18 +219,38 @@ int main(int argc, char** argv) {
           }
         }
       }
-      stream->Write(out);
+      lock.Release();
+      absl::MutexLock wlock(&write_mu);
+      if (!writes_closed) stream->Write(out);
     }
     std::free(buf);
+    // The end of PROGRAM's output: it exited (the waiter below says so), or
+    // it closed its stdout and can answer nothing more.
+    absl::MutexLock lock(&mu);
+    if (!mu.AwaitWithTimeout(absl::Condition(&child_gone), absl::Seconds(2)) &&
+        !referee_done) {
+      Log(absl::StrCat(argv[1], " closed its output but runs on; stopping it"));
+      ::kill(pid, SIGTERM);
+    }
+  });
+
+  // PROGRAM's end, whenever it comes: before the referee's, the bot stops.
+  std::thread waiter([&] {
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     absl::MutexLock lock(&mu);
     child_gone = true;
     child_status = status;
-    if (!referee_done) {
-      Log(absl::StrCat(argv[1], " ended (", Describe(status),
-                       ") before the referee did; ending the stream"));
-      ctx.TryCancel();
+    if (referee_done) return;
+    Log(absl::StrCat(argv[1], " ended (", Describe(status),
+                     ") before the referee ended the stream; the bot is stopping (arena_stdio "
+                     "ends the stream and exits with ", ExitCodeFor(status), ")"));
+    ctx.TryCancel();
+    // The main thread ends the stream and exits; should it be stuck (writing
+    // to a pipe that a process PROGRAM left behind holds), exit from here.
+    if (!mu.AwaitWithTimeout(absl::Condition(&main_done), absl::Seconds(2))) {
+      ExitNow(ExitCodeFor(status));
     }
   });
 
@@ -226,26 +283,36 @@ int main(int argc, char** argv) {
     std::fwrite(line.data(), 1, line.size(), child_in);
     std::fflush(child_in);
   }
-  {
-    absl::MutexLock lock(&mu);
-    referee_done = true;
-  }
-  stream->WritesDone();
-  const grpc::Status status = stream->Finish();
-  std::fclose(child_in);  // PROGRAM sees the end of its input
   bool exited_first = false;
   {
     absl::MutexLock lock(&mu);
+    referee_done = true;
     exited_first = child_gone;
+  }
+  {
+    absl::MutexLock wlock(&write_mu);
+    writes_closed = true;
+    if (!exited_first) stream->WritesDone();
+  }
+  const grpc::Status status = stream->Finish();
+  if (exited_first) {
+    // The waiter said why; the stream is cancelled.
+    absl::MutexLock lock(&mu);
+    main_done = true;
+    ExitNow(ExitCodeFor(child_status));
+  }
+  std::fclose(child_in);  // PROGRAM sees the end of its input
+  {
+    absl::MutexLock lock(&mu);
+    main_done = true;
     if (!mu.AwaitWithTimeout(absl::Condition(&child_gone), absl::Seconds(5))) {
       Log(absl::StrCat(argv[1], " did not exit within 5 s of the end of its input; stopping it"));
       ::kill(pid, SIGTERM);
+      if (!mu.AwaitWithTimeout(absl::Condition(&child_gone), absl::Seconds(5))) {
+        ::kill(pid, SIGKILL);
+        mu.Await(absl::Condition(&child_gone));
+      }
     }
-  }
-  answers.join();
-  if (exited_first) return 1;
-  {
-    absl::MutexLock lock(&mu);
     if (WIFEXITED(child_status) && WEXITSTATUS(child_status) != 0) {
       Log(absl::StrCat(argv[1], " ended with ", Describe(child_status)));
     }
@@ -253,7 +320,7 @@ int main(int argc, char** argv) {
   if (!status.ok()) {
     Log(absl::StrCat("the referee ended the stream: ", status.error_message(), " (code ",
                      static_cast<int>(status.error_code()), ")"));
-    return 1;
+    ExitNow(1);
   }
-  return 0;
+  ExitNow(0);
 }
