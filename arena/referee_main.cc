@@ -77,6 +77,11 @@ int main(int argc, char** argv) {
     std::cerr << "referee: --reconnect_grace_ms must not be negative\n";
     return 2;
   }
+  // The config's connect_timeout_ms has the same bounds (ValidateConfig).
+  if (const int64_t s = absl::GetFlag(FLAGS_connect_timeout_s); s < 1 || s > 3600) {
+    std::cerr << "referee: --connect_timeout_s=" << s << ": must be in [1, 3600]\n";
+    return 2;
+  }
   lo.hub.reconnect_grace = absl::Milliseconds(absl::GetFlag(FLAGS_reconnect_grace_ms));
   lo.connect_timeout = config->connect_timeout_ms() > 0
                            ? absl::Milliseconds(config->connect_timeout_ms())

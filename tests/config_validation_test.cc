@@ -327,6 +327,18 @@ TEST(ConfigValidation, TheRefereeRefusesABadConfigFileAtOnce) {
     EXPECT_THAT(r.output, HasSubstr(path)) << c.line;
     EXPECT_THAT(r.output, ::testing::Not(HasSubstr("listening"))) << c.line;
   }
+  // The referee's own flag for the same wait has the same bounds.
+  {
+    const std::string path = tmp.path() + "/c.textproto";
+    {
+      std::ofstream f(path);
+      f << base;
+    }
+    Cmd r = Sh(absl::StrCat("timeout 60 ", kBin, "/referee --listen 127.0.0.1:0",
+                            " --connect_timeout_s -1 --config ", path));
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("--connect_timeout_s=-1: must be in [1, 3600]"));
+  }
   EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/never"));
 }
 
