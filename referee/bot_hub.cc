@@ -205,19 +205,16 @@ class BotConnection
     hub_->Unregister(this);
   }
 
+  // Tells the bot its message was not taken. With `counts` (anything but
+  // a repeat of an answer to a decision it was asked: see
+  // HubMatchLink::OnDecision) it counts against the flood limit.
   void SendNotice(v1::NoticeKind kind, const std::string& match_id,
-                  uint64_t decision_id, const std::string& message) {
+                  uint64_t decision_id, const std::string& message,
+                  bool counts = true) {
     hub_->Warn(who(), absl::StrCat(who(), " (", peer_, "): ", message));
-    if (!hub_->NoteInvalid(bot_name_)) {
-      hub_->Warn(who(), absl::StrCat(who(), ": more than ",
-                                     hub_->options_.invalid_per_second,
-                                     " invalid messages in one second; disconnected"));
-      // Counted before the stream ends: the bot (and a test) may look as
-      // soon as it sees the end.
-      hub_->CountCutOff(bot_name_);
-      Close(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                         absl::StrCat("more than ", hub_->options_.invalid_per_second,
-                                      " invalid messages in one second")));
+    if (counts && !hub_->NoteInvalid(bot_name_)) {
+      CutOff(absl::StrCat("more than ", hub_->options_.invalid_per_second,
+                          " invalid messages in one second"));
       return;
     }
     OutMessage msg;
@@ -226,17 +223,22 @@ class BotConnection
     n->set_match_id(Clip(match_id));
     n->set_decision_id(decision_id);
     n->set_message(message);
-    if (Enqueue(std::move(msg)) == Queued::kOverflow) CutOff();
+    if (Enqueue(std::move(msg)) == Queued::kOverflow) CutOff(QueueFullReason());
   }
 
-  // The outbound queue overflowed: end the stream, handled as a disconnect.
-  void CutOff() {
-    hub_->Warn(who(), absl::StrCat(who(), " (", peer_, ") cut off: more than ",
-                                   hub_->options_.max_outbound_bytes,
-                                   " bytes waiting to be sent (it does not read)"));
-    hub_->CountCutOff(bot_name_);  // before the stream ends (see SendNotice)
-    Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          "outbound queue full: the bot does not read"));
+  std::string QueueFullReason() const {
+    return absl::StrCat("more than ", hub_->options_.max_outbound_bytes,
+                        " bytes waiting to be sent (it does not read)");
+  }
+
+  // Cuts the bot off (a flood of invalid messages, or an outbound queue it
+  // does not read): logged whatever the bot's log budget, counted before
+  // the stream ends (the bot, and a test, may look as soon as it sees the
+  // end), and the stream ends; its open decisions fail as CUT_OFF with
+  // `reason` (BotHub::MarkCutOff, Unregister).
+  void CutOff(const std::string& reason) {
+    hub_->MarkCutOff(this, reason);
+    Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, reason));
     hub_->Unregister(this);
   }
 
@@ -458,6 +460,7 @@ class BotConnection
   // Guarded by the hub's mutex.
   int pins_ = 0;
   bool done_ = false;
+  std::string cut_reason_;  // cut off (MarkCutOff): why
 };
 
 class BotHub::Service : public v1::Referee::CallbackService {
@@ -488,7 +491,8 @@ class HubMatchLink : public SeatLink {
         seat_conn_(seat_bots_.size(), 0),
         started_(seat_bots_.size(), false),
         last_request_(seat_bots_.size()),
-        last_decision_(seat_bots_.size(), 0) {}
+        last_decision_(seat_bots_.size(), 0),
+        issued_(seat_bots_.size()) {}
 
   bool Has(const std::string& bot) const {
     for (const auto& b : seat_bots_) {
@@ -524,6 +528,8 @@ class HubMatchLink : public SeatLink {
       absl::MutexLock lock(&mu_);
       last_request_[seat] = request.SerializeAsString();
       last_decision_[seat] = decision_id;
+      issued_[seat].push_back(decision_id);
+      if (issued_[seat].size() > kIssuedKept) issued_[seat].pop_front();
       Pending& p = pending_[decision_id];
       p.seat = seat;
       p.conn = cid;
@@ -666,8 +672,15 @@ class HubMatchLink : public SeatLink {
     std::string why;
     int seat = -1;
     SeatReply reply;
+    // A decision id this bot was asked lately: a second answer to it, or a
+    // late one, is harmless and does not count against the flood limit.
+    bool asked = false;
     {
       absl::MutexLock lock(&mu_);
+      for (size_t s = 0; s < seat_bots_.size() && !asked; ++s) {
+        if (seat_bots_[s] != bot) continue;
+        for (uint64_t id : issued_[s]) asked = asked || id == d.decision_id();
+      }
       auto it = pending_.find(d.decision_id());
       if (ended_) {
         kind = v1::NOTICE_KIND_UNKNOWN_MATCH;
@@ -712,7 +725,10 @@ class HubMatchLink : public SeatLink {
                          " is not an open decision of this bot");
     }
     if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
-      conn->SendNotice(kind, d.match_id(), d.decision_id(), why);
+      // (Whether an id was asked of this bot is nothing it does not know.)
+      const bool counts = !(asked && (kind == v1::NOTICE_KIND_STALE ||
+                                      kind == v1::NOTICE_KIND_UNKNOWN_MATCH));
+      conn->SendNotice(kind, d.match_id(), d.decision_id(), why, counts);
     }
     return seat >= 0;
   }
@@ -836,6 +852,10 @@ class HubMatchLink : public SeatLink {
   // Per seat: its latest request (serialized) and its decision id.
   std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
+  // Per seat: the ids of its latest kIssuedKept requests (OnDecision: a
+  // repeated or late answer to one of them is not counted as a flood).
+  static constexpr size_t kIssuedKept = 32;
+  std::vector<std::deque<uint64_t>> issued_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
 
@@ -1004,6 +1024,7 @@ void BotHub::Unregister(BotConnection* conn) {
     absl::SleepFor(options_.unregister_delay_for_test);
   }
   bool gone = false;
+  std::string cut;
   {
     absl::MutexLock lock(&mu_);
     unauthenticated_.erase(conn);
@@ -1011,12 +1032,23 @@ void BotHub::Unregister(BotConnection* conn) {
     BotState& b = bots_[conn->bot_name()];
     if (b.live != conn) return;
     b.live = nullptr;
-    if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
+    cut = conn->cut_reason_;
+    if (!cut.empty()) {
+      // Cut off: no grace; what it owes, and what it is asked until it
+      // connects again, fails as its fault (the standings count CUT_OFF).
+      b.down = true;
+      b.down_kind = v1::FAULT_KIND_CUT_OFF;
+      b.down_detail = cut;
+    } else if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
       b.away = true;
       b.away_since = absl::Now();
     } else {
       gone = true;
     }
+  }
+  if (!cut.empty()) {
+    BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_CUT_OFF, cut);
+    return;
   }
   Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::info,
       gone ? absl::StrCat("bot ", conn->bot_name(), " disconnected")
@@ -1231,9 +1263,17 @@ bool BotHub::NoteInvalid(const std::string& bot) {
   return ++b.invalid <= options_.invalid_per_second;
 }
 
-void BotHub::CountCutOff(const std::string& bot) {
-  absl::MutexLock lock(&mu_);
-  ++cut_offs_[bot];
+void BotHub::MarkCutOff(BotConnection* conn, const std::string& reason) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!conn->cut_reason_.empty()) return;  // once (a flood may overflow too)
+    conn->cut_reason_ = reason;
+    ++cut_offs_[conn->bot_name()];
+  }
+  // Not through Log: the bot's own warnings may have used its budget, and
+  // this is the line that says why it lost its matches.
+  spdlog::error("{} ({}) cut off: {}; disconnected, its open decisions fail",
+                conn->who(), conn->peer(), reason);
 }
 
 int BotHub::CutOffs(const std::string& bot) const {
@@ -1310,7 +1350,7 @@ bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
     if (ask) conn->Ask();  // before it can be answered
   }
   const BotConnection::Queued q = conn->Enqueue(std::move(msg));
-  if (q == BotConnection::Queued::kOverflow) conn->CutOff();
+  if (q == BotConnection::Queued::kOverflow) conn->CutOff(conn->QueueFullReason());
   Unpin(conn);
   return q == BotConnection::Queued::kOk;
 }

@@ -201,7 +201,10 @@ class BotHub {
   absl::Status Register(BotConnection* conn, const std::string& token);
   // Sends the bot a Resync for every live match it holds a seat in.
   void ResyncBot(const std::string& bot, uint64_t conn_id);
-  void CountCutOff(const std::string& bot);
+  // `conn` is being cut off for `reason`: counted, logged (never rate-
+  // limited), and its unregistering fails the bot's open decisions as
+  // CUT_OFF and marks it down until it connects again.
+  void MarkCutOff(BotConnection* conn, const std::string& reason);
   void Unregister(BotConnection* conn);
   void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
   // True if `d` closed an open decision of `conn`.

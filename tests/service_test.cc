@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "absl/cleanup/cleanup.h"
@@ -20,6 +21,8 @@
 #include "referee/bot_hub.h"
 #include "referee/record.h"
 #include "referee/registry.h"
+#include "spdlog/sinks/ostream_sink.h"
+#include "spdlog/spdlog.h"
 #include "tests/test_util.h"
 
 namespace arena {
@@ -976,6 +979,123 @@ TEST_F(BudgetServiceTest, TooManyInvalidMessagesDisconnect) {
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(s.error_message(), HasSubstr("invalid messages in one second"));
   EXPECT_EQ(hub_->CutOffs("bad"), 1);
+}
+
+// Issue 23, part 3: the flood limit counts only what cannot be an answer.
+class FloodServiceTest : public ServiceTest {
+ protected:
+  FloodServiceTest() {
+    options_.invalid_per_second = 20;
+    options_.log_lines_per_10s = 3;
+  }
+};
+
+// A bot that sends every answer twice (the second is stale) at several
+// matches at once is told so, but not counted as flooding: it loses nothing.
+TEST_F(FloodServiceTest, ABotThatAnswersEveryDecisionTwiceLosesNothing) {
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  std::atomic<bool> done{false};
+  std::atomic<int> answered{0}, stale{0};
+  std::set<v1::NoticeKind> kinds;  // only the driver writes it before join
+  std::thread driver([&] {
+    const absl::Time until = absl::Now() + absl::Seconds(60);
+    auto drain = [&] {
+      v1::RefereeMessage n;
+      while (bad.Next(v1::RefereeMessage::kNotice, &n, absl::ZeroDuration())) {
+        kinds.insert(n.notice().kind());
+        if (n.notice().kind() == v1::NOTICE_KIND_STALE) ++stale;
+      }
+    };
+    while (!done && absl::Now() < until) {
+      v1::RefereeMessage m;
+      if (bad.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Milliseconds(100))) {
+        const auto& r = m.decision_request();
+        bad.Decide(r.match_id(), r.decision_id(), 0);
+        bad.Decide(r.match_id(), r.decision_id(), 0);  // again
+        ++answered;
+      }
+      drain();
+    }
+    absl::SleepFor(absl::Milliseconds(300));  // the last notices
+    drain();
+  });
+  std::vector<std::thread> plays;
+  std::vector<Played> results(6);
+  for (int i = 0; i < 6; ++i) {
+    plays.emplace_back([&, i] {
+      results[i] = Play(absl::StrCat("twice-", i),
+                        i % 2 ? std::vector<std::string>{"good1", "bad"}
+                              : std::vector<std::string>{"bad", "good1"});
+    });
+  }
+  for (auto& t : plays) t.join();
+  done = true;
+  driver.join();
+  for (const auto& p : results) {
+    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p.outcome.result.detail();
+    for (const auto& l : p.lines) {
+      for (const auto& a : l.decision().actions()) {
+        EXPECT_EQ(a.fault(), v1::FAULT_KIND_UNSPECIFIED) << a.ShortDebugString();
+      }
+    }
+  }
+  EXPECT_EQ(hub_->CutOffs("bad"), 0);
+  EXPECT_TRUE(hub_->IsConnected("bad"));
+  EXPECT_GT(answered.load(), 2 * options_.invalid_per_second);  // many repeats
+  EXPECT_GT(stale.load(), 0);
+  kinds.erase(v1::NOTICE_KIND_STALE);
+  kinds.erase(v1::NOTICE_KIND_UNKNOWN_MATCH);  // a repeat after its match ended
+  EXPECT_TRUE(kinds.empty());
+}
+
+// A bot that sends garbage past the limit is cut off: counted, logged even
+// though its warnings used up its log budget long before, and its open
+// decision fails as CUT_OFF with the reason (not left to the grace); so
+// does a request made to it afterwards.
+TEST_F(FloodServiceTest, AFloodIsCutOffLoudlyAndItsOpenDecisionFailsAsCutOff) {
+  auto log = std::make_shared<std::ostringstream>();
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(*log);
+  std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+  absl::Cleanup restore = [&] { spdlog::set_default_logger(previous); };
+
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  LazyMatch match(*hub_);
+  match.Ask(1);
+  v1::RefereeMessage m;
+  ASSERT_TRUE(bad.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  const absl::Time t0 = absl::Now();
+  for (int i = 0; i < 500; ++i) {
+    v1::BotMessage empty;
+    if (!bad.Send(empty)) break;
+  }
+  SeatReply r = match.catcher->Await(1, absl::Seconds(3));  // the grace is 5 s
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.fault, v1::FAULT_KIND_CUT_OFF) << r.detail;
+  EXPECT_EQ(r.detail, "more than 20 invalid messages in one second");
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(3));
+  grpc::Status s = bad.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(hub_->CutOffs("bad"), 1);
+  match.Ask(2);  // until it connects again
+  r = match.catcher->Await(2, absl::Seconds(3));
+  EXPECT_EQ(r.fault, v1::FAULT_KIND_CUT_OFF) << r.detail;
+
+  std::move(restore).Invoke();
+  const std::string text = log->str();
+  EXPECT_THAT(text, HasSubstr("bot bad (ipv4:127.0.0.1:"));
+  EXPECT_THAT(text, HasSubstr("cut off: more than 20 invalid messages in one second"));
+  // The budget was spent: the notices' own warnings stopped after 3 lines
+  // (its connect line among them), while it sent over 20.
+  int malformed = 0;
+  for (size_t at = 0; (at = text.find("message with no known content", at)) !=
+                      std::string::npos; ++at) {
+    ++malformed;
+  }
+  EXPECT_LT(malformed, options_.log_lines_per_10s);
 }
 
 // Unknown tokens from one address are refused more and more slowly (100 ms,

@@ -13,8 +13,15 @@
 // documented seed derivations (the old `DeriveSeed(seed, index)` and the
 // public `--seed N` one) for small N. With --attack_resources it also hogs
 // memory, its /tmp, open files and processes (each up to a cap, then let
-// go). Each attack can be switched off, so that the same bot can run
-// unsandboxed as a control without harm.
+// go). With --flood_tokens_s N it also, from its start and for N seconds
+// (or --flood_tokens_max attempts), keeps opening streams to the referee
+// (ARENA_ADDRESS) with wrong tokens, a few at once, printing
+//
+//   FLOOD <grpc status code> <milliseconds until the answer>
+//
+// per attempt (issue 23: it must not lock out the honest bots that share
+// its address, "unix:" in the sandbox). Each attack can be switched off, so
+// that the same bot can run unsandboxed as a control without harm.
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +43,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -43,6 +52,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/v1/arena.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 #include "arena/secret.h"
 #include "bots/sdk/bot.h"
 #include "referee/registry.h"
@@ -62,6 +75,10 @@ ABSL_FLAG(bool, attack_resources, false,
           "past the sandbox's limit, and then let go");
 ABSL_FLAG(int, hog_mb, 256, "memory and /tmp hogs: how much to try to take, in MiB");
 ABSL_FLAG(int, hog_count, 512, "process and open-file hogs: how many to try to take");
+ABSL_FLAG(int, flood_tokens_s, 0,
+          "seconds to keep opening streams with wrong tokens, from the start (0: no)");
+ABSL_FLAG(int, flood_tokens_max, 2000, "at most this many wrong-token streams");
+ABSL_FLAG(int, think_ms, 0, "sleep this long before each answer (a slow player)");
 
 namespace {
 
@@ -257,6 +274,60 @@ void AttackProcesses() {
   Report("hog-processes", static_cast<int>(got) >= cap, absl::StrCat(got, " forked"));
 }
 
+// Opens streams to the referee with wrong tokens, `threads` at once, for
+// `seconds` or `max` attempts in all; one FLOOD line per attempt.
+void FloodTokens(int seconds, int max, int threads) {
+  const char* address = std::getenv("ARENA_ADDRESS");
+  if (address == nullptr) return;
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto stub = arena::v1::Referee::NewStub(channel);
+  const absl::Time until = absl::Now() + absl::Seconds(seconds);
+  std::atomic<int> attempts{0};
+  std::vector<std::thread> flooders;
+  for (int t = 0; t < threads; ++t) {
+    flooders.emplace_back([&, t] {
+      while (attempts.fetch_add(1) < max && absl::Now() < until) {
+        const absl::Time t0 = absl::Now();
+        grpc::ClientContext ctx;
+        ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+        auto stream = stub->Play(&ctx);
+        arena::v1::BotMessage hello;
+        hello.mutable_hello()->set_token(
+            absl::StrCat("wrong-", t, "-", attempts.load(), "-", ::getpid()));
+        hello.mutable_hello()->set_protocol_version(1);
+        stream->Write(hello);
+        stream->WritesDone();
+        arena::v1::RefereeMessage m;
+        while (stream->Read(&m)) {
+        }
+        const grpc::Status s = stream->Finish();
+        std::printf("FLOOD %d %lld\n", static_cast<int>(s.error_code()),
+                    static_cast<long long>(absl::ToInt64Milliseconds(absl::Now() - t0)));
+        std::fflush(stdout);
+      }
+    });
+  }
+  for (auto& f : flooders) f.join();
+}
+
+// The value of --flood_tokens_s, read before BotMain parses the flags (the
+// flood starts before the bot connects, so that the honest bots started
+// after it connect while it floods).
+int FloodSecondsFromArgs(int argc, char** argv) {
+  int seconds = 0;
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view a = argv[i];
+    if (absl::ConsumePrefix(&a, "--flood_tokens_s")) {
+      if (absl::ConsumePrefix(&a, "=")) {
+        (void)absl::SimpleAtoi(a, &seconds);
+      } else if (a.empty() && i + 1 < argc) {
+        (void)absl::SimpleAtoi(argv[i + 1], &seconds);
+      }
+    }
+  }
+  return seconds;
+}
+
 // Predicts this seat's deal from the match id: under which seeds would the
 // first event it saw be the one it saw?
 void Predict(const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
@@ -296,7 +367,17 @@ int main(int argc, char** argv) {
   std::vector<std::string> ended;  // matches this bot saw before the current one
   bool once = false;
   const std::string process_id = absl::StrCat(std::random_device{}(), "-", std::random_device{}());
-  return arena::bots::BotMain(
+  if (const int flood = FloodSecondsFromArgs(argc, argv); flood > 0) {
+    int max = 2000;
+    for (int i = 1; i + 1 < argc; ++i) {
+      if (absl::string_view(argv[i]) == "--flood_tokens_max") {
+        (void)absl::SimpleAtoi(argv[i + 1], &max);
+      }
+    }
+    // Detached: the process may end (its tournament over) mid-flood.
+    std::thread([flood, max] { FloodTokens(flood, max, 4); }).detach();
+  }
+  const int code = arena::bots::BotMain(
       argc, argv, "hostile-bot",
       [&](const arena::v1::MatchStart& start, const arena::v1::DecisionRequest& r) {
         absl::MutexLock lock(&mu);
@@ -322,9 +403,15 @@ int main(int argc, char** argv) {
           Predict(start, r);
           ended.push_back(r.match_id());
         }
+        if (const int think = absl::GetFlag(FLAGS_think_ms); think > 0) {
+          absl::SleepFor(absl::Milliseconds(think));
+        }
         uint64_t seed = r.decision_id();
         for (char c : r.match_id()) seed = seed * 131 + static_cast<unsigned char>(c);
         arena::Rng rng(seed);
         return static_cast<int>(rng.Uniform(r.legal_actions_size()));
       });
+  // Not through exit(): a flood thread may still be in a call.
+  std::fflush(stdout);
+  std::_Exit(code);
 }

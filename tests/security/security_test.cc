@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -21,6 +22,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "arena/v1/record.pb.h"
+#include "absl/strings/numbers.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/record.h"
 #include "tests/e2e_util.h"
 
 namespace arena {
@@ -189,6 +193,74 @@ TEST(Security, ResourceHogsInTheSandboxAreStoppedByTheirLimits) {
   for (const auto& row : st.rows()) {
     EXPECT_EQ(row.seats_played(), games) << row.bot();
     EXPECT_EQ(row.forfeits(), 0) << row.bot() << "\n" << log.text;
+  }
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// Issue 23: a fellow entrant that floods the referee with wrong tokens.
+// In the sandbox every bot reaches the referee through the one Unix socket,
+// so all share the peer address "unix:" and the flooder's back-off is
+// theirs too. The honest bots must still be welcomed (each rotation starts
+// them after the flooder, while it floods) and play every match between
+// them without a fault; the flooder is refused, and slowly. (Without
+// duplicate deals each bot process lives the whole tournament, which the
+// flooder's slow answers stretch to several seconds: its flood starts before
+// it connects, and before the honest bots, started after it, do.)
+TEST(Security, AFellowEntrantGuessingTokensLocksNoHonestBotOut) {
+  const std::string dir = WorkDir("flood");
+  const std::string records = dir + "/records";
+  const std::string flooder = absl::StrCat(
+      kBin, "/hostile_bot --flood_tokens_s 20 --flood_tokens_max 2000",
+      " --attack_proc=false --max_seed 0 --think_ms 20");
+  const int games = 24;
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games ",
+                          games, " --duplicate=false --jobs 2 --decision_ms 10000",
+                          " --records ", records,
+                          " --bot 'flooder=", flooder, "' --bot a=", kBin,
+                          "/random_bot --bot b=", kBin, "/random_bot"));
+  ASSERT_EQ(r.code, 0) << r.output;
+
+  std::ifstream in(records + "/logs/flooder.log");
+  std::string line, text;
+  int refused = 0, other = 0;
+  int64_t slowest_ms = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> w = absl::StrSplit(line, ' ');
+    if (w.size() != 3 || w[0] != "FLOOD") continue;
+    text += line + "\n";
+    int code = -1;
+    int64_t ms = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(w[1], &code) && absl::SimpleAtoi(w[2], &ms)) << line;
+    (code == static_cast<int>(grpc::StatusCode::UNAUTHENTICATED) ? refused : other)++;
+    slowest_ms = std::max(slowest_ms, ms);
+  }
+  EXPECT_GE(refused, 4) << text;
+  // Others: at most the attempts in flight when the referee closed at the
+  // end (one per flood thread).
+  EXPECT_LE(other, 4) << text;
+  EXPECT_GE(slowest_ms, 1000) << "the flooder was not slowed\n" << text;
+
+  int honest = 0;
+  for (const std::string& file : testing::RecordFiles(records)) {
+    auto lines = ReadRecordFile(file);
+    ASSERT_TRUE(lines.ok()) << file << ": " << lines.status();
+    ASSERT_FALSE(lines->empty()) << file;
+    const auto& bots = lines->front().header().seat_bots();
+    if (std::find(bots.begin(), bots.end(), "flooder") != bots.end()) continue;
+    ++honest;
+    for (const auto& l : *lines) {
+      EXPECT_FALSE(l.has_forfeit()) << file << ": " << l.ShortDebugString();
+      for (const auto& a : l.decision().actions()) {
+        EXPECT_EQ(a.fault(), v1::FAULT_KIND_UNSPECIFIED) << file << ": " << a.ShortDebugString();
+      }
+    }
+  }
+  EXPECT_GE(honest, 2);
+  v1::Standings st = ReadStandings(records);
+  EXPECT_EQ(st.matches_played(), games);
+  for (const auto& row : st.rows()) {
+    if (row.bot() != "flooder") EXPECT_EQ(row.forfeits(), 0) << row.bot();
   }
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
   EXPECT_EQ(v.code, 0) << v.output;
