@@ -14,13 +14,18 @@
 // decision id that is not an open decision of the seat (one notice kind,
 // STALE, whatever the reason), and an illegal index each get a Notice to the
 // bot and a rate-limited log line. None of these touch other bots or matches.
+// A repeated or late answer to a decision the bot was asked (one of each
+// seat's last 32 requests) is harmless: noticed, not counted as a flood.
 //
 // Everything a client can make the hub hold is bounded (HubOptions): a
 // stream without Hello is closed after hello_timeout; at most
 // max_unauthenticated such streams live at once; a stream's outbound queue is
-// bounded in bytes (a bot that does not read is cut off and handled as
-// disconnected); more than invalid_per_second invalid messages in a second
-// disconnect the bot; ids echoed back are clipped to kMaxEchoedId bytes.
+// bounded in bytes (a bot that does not read is cut off); more than
+// invalid_per_second invalid messages in a second (repeated answers aside)
+// cut the bot off; ids echoed back are clipped to kMaxEchoedId bytes. A
+// cut-off is logged at error level whatever the log budget, counted
+// (CutOffs), and fails the bot's open decisions, and its requests until it
+// connects again, as CUT_OFF with the reason (no grace).
 //
 // A bot that owes no answer is read again only with the next message written
 // to it, or by the reaper after HubOptions::lazy_read_wait (lazy reads: one
@@ -32,7 +37,8 @@
 // reconnect_grace: its open decisions run on their own deadlines, and when it
 // is back (a new stream) it gets a Resync per seat of each live match (its
 // MatchStart, its view, its open decisions). After the grace, its open
-// decisions fail as DISCONNECTED and new ones as UNAVAILABLE.
+// decisions fail as DISCONNECTED and new ones as UNAVAILABLE. SetBotDown
+// (arena saw the process exit, or withdrew the bot) ends the grace at once.
 //
 // Thread safety: every method may be called from any thread. The hub must
 // outlive the gRPC server it is registered with and every link it made.
