@@ -418,8 +418,15 @@ absl::Status CheckRegularFile(const std::string& path, bool follow_symlink) {
 
 RecordListing ListRecordFiles(const std::string& dir, bool part_only) {
   RecordListing out;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
+  // The folder itself is followed if it is a link (it was named), but not
+  // the .inprogress folder inside it (part_only).
+  const int fd = ::open(dir.c_str(),
+                        O_RDONLY | O_DIRECTORY | O_CLOEXEC | (part_only ? O_NOFOLLOW : 0));
+  DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
+  if (d == nullptr) {
+    if (fd >= 0) ::close(fd);
+    return out;
+  }
   while (dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
     if (!((!part_only && IsRecordFileName(name)) || absl::EndsWith(name, ".part"))) continue;

@@ -63,7 +63,8 @@ absl::Status CheckRegularFile(const std::string& path, bool follow_symlink);
 // `skipped` with why: "DIR/x.jsonl: a FIFO, not a regular file; skipped".
 // `part_only`: the unfinished records (*.part) of a .inprogress folder;
 // else the finished ones (IsRecordFileName) and any *.part. A folder that
-// does not exist or cannot be read gives nothing.
+// does not exist or cannot be read (with part_only: or is a link) gives
+// nothing.
 struct RecordListing {
   std::vector<std::string> files;
   std::vector<std::string> skipped;

@@ -59,4 +59,12 @@ for f in standings.json manifest.json; do
   [ "$rc" = 1 ] || fail "a FIFO $f: exit $rc, not 1: $(cat "$T/$f.out")"
   grep -q "$f: a FIFO, not a regular file" "$T/$f.out" || fail "a FIFO $f: $(cat "$T/$f.out")"
 done
+# A .inprogress that is a link to another folder is not followed: the .part
+# file there is not this folder's.
+mkdir "$T/p" "$T/elsewhere"
+cp "$T/r/$record" "$T/p/"
+touch "$T/elsewhere/q.jsonl.part"
+ln -s ../elsewhere "$T/p/.inprogress"
+timeout 60 "$BIN/arena" verify "$T/p" > "$T/p.out" 2>&1 || fail "a linked .inprogress: $(cat "$T/p.out")"
+grep -q "1 of 1 records verified" "$T/p.out" || fail "a linked .inprogress: $(cat "$T/p.out")"
 echo PASS
