@@ -676,10 +676,11 @@ int RunGate(const std::vector<std::string>& options) {
   for (const auto& e : st->entrants()) {
     if (e.withdrawn()) {
       std::cout << "gate: " << e.bot() << " was WITHDRAWN (its remaining matches are "
-                << "its forfeits): " << e.reason() << "; log: " << e.log() << "\n";
+                << "its forfeits): " << e.reason() << "; log: " << c->records_dir() << "/"
+                << e.log() << "\n";
     } else if (e.restarts() > 0) {
       std::cout << "gate: " << e.bot() << " was restarted " << e.restarts()
-                << " time(s); log: " << e.log() << "\n";
+                << " time(s); log: " << c->records_dir() << "/" << e.log() << "\n";
     }
   }
   // The statistics at the decision (or at the end, without one).

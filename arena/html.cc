@@ -21,6 +21,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/record.h"
+#include "spdlog/spdlog.h"
 #include "zlib.h"
 
 namespace arena {
@@ -186,18 +187,15 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
   if (::stat(records_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return absl::NotFoundError(absl::StrCat(records_dir, ": no such folder"));
   }
+  // Plain and compressed records, regular files only: a FIFO, device or link
+  // named like a record is skipped and said, never opened or followed.
   std::vector<std::string> files;
-  if (DIR* d = ::opendir(records_dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      // Plain records, and zstd-compressed ones where the build reads them.
-      if (absl::EndsWith(name, ".jsonl") || absl::EndsWith(name, ".jsonl.zst")) {
-        files.push_back(name);
-      }
-    }
-    ::closedir(d);
+  RecordListing listing = ListRecordFiles(records_dir);
+  for (const auto& skipped : listing.skipped) spdlog::warn("{}", skipped);
+  for (const auto& path : listing.files) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    if (IsRecordFileName(name) && name[0] != '.') files.push_back(name);
   }
-  std::sort(files.begin(), files.end());
   if (files.empty()) {
     return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl, *.jsonl.zst)"));
   }
@@ -241,8 +239,14 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
   // e.g. ratings); checked to be JSON of the Standings message.
   std::string standings = "null";
   {
-    std::ifstream f(absl::StrCat(records_dir, "/standings.json"));
-    if (f) {
+    const std::string path = absl::StrCat(records_dir, "/standings.json");
+    std::ifstream f;
+    if (absl::Status s = CheckRegularFile(path, /*follow_symlink=*/false); s.ok()) {
+      f.open(path);
+    } else if (!absl::IsNotFound(s)) {
+      sum.failures.push_back(std::string(s.message()));  // a FIFO would block
+    }
+    if (f.is_open() && f) {
       std::stringstream ss;
       ss << f.rdbuf();
       v1::Standings parsed;

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -278,6 +279,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     if (result.ok()) {
       std::vector<v1::EntrantReport> reports =
           options.start_bots ? supervisor.Reports() : absent;
+      // Logs named within the records folder, so that the report holds
+      // wherever the folder is moved (and shards of one tournament agree).
+      const std::string prefix = absl::StrCat(config.records_dir(), "/");
+      for (auto& r : reports) {
+        if (absl::StartsWith(r.log(), prefix)) r.set_log(r.log().substr(prefix.size()));
+      }
       if (absl::Status s = WriteEntrants(reports, config.records_dir()); !s.ok()) {
         spdlog::error("{}", s.ToString());
       }

@@ -389,69 +389,6 @@ absl::Status VerifyRecord(const std::vector<v1::RecordLine>& lines,
   return Resim(lines, source, none).Run();
 }
 
-std::string FileKind(const struct stat& st) {
-  switch (st.st_mode & S_IFMT) {
-    case S_IFREG: return "a regular file";
-    case S_IFDIR: return "a directory";
-    case S_IFLNK: return "a symbolic link";
-    case S_IFIFO: return "a FIFO";
-    case S_IFSOCK: return "a socket";
-    case S_IFCHR: return "a character device";
-    case S_IFBLK: return "a block device";
-    default: return "not a file of a known kind";
-  }
-}
-
-absl::Status CheckRegularFile(const std::string& path, bool follow_symlink) {
-  struct stat st;
-  if ((follow_symlink ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
-    const int err = errno;
-    const std::string what = absl::StrCat(path, ": ", std::strerror(err));
-    return err == ENOENT ? absl::NotFoundError(what) : absl::FailedPreconditionError(what);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(path, ": ", FileKind(st), ", not a regular file"));
-  }
-  return absl::OkStatus();
-}
-
-RecordListing ListRecordFiles(const std::string& dir, bool part_only) {
-  RecordListing out;
-  // The folder itself is followed if it is a link (it was named), but not
-  // the .inprogress folder inside it (part_only).
-  const int fd = ::open(dir.c_str(),
-                        O_RDONLY | O_DIRECTORY | O_CLOEXEC | (part_only ? O_NOFOLLOW : 0));
-  DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
-  if (d == nullptr) {
-    if (fd >= 0) ::close(fd);
-    return out;
-  }
-  while (dirent* e = ::readdir(d)) {
-    const std::string name = e->d_name;
-    if (!((!part_only && IsRecordFileName(name)) || absl::EndsWith(name, ".part"))) continue;
-    const std::string path = absl::StrCat(dir, "/", name);
-    // lstat, relative to the open folder: a link is a link, not its target.
-    struct stat st;
-    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      out.skipped.push_back(absl::StrCat(path, ": cannot be looked at (", std::strerror(errno),
-                                         "); skipped"));
-    } else if (!S_ISREG(st.st_mode)) {
-      out.skipped.push_back(absl::StrCat(path, ": ", FileKind(st), ", not a regular file",
-                                         S_ISLNK(st.st_mode)
-                                             ? " (links are not followed in a records folder)"
-                                             : "",
-                                         "; skipped"));
-    } else {
-      out.files.push_back(path);
-    }
-  }
-  ::closedir(d);
-  std::sort(out.files.begin(), out.files.end());
-  std::sort(out.skipped.begin(), out.skipped.end());
-  return out;
-}
-
 namespace {
 
 // The records of `dir` into `files`, what was skipped into `skipped` (and

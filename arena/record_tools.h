@@ -46,31 +46,6 @@ struct VerifySummary {
 // opened (opening a FIFO would block).
 VerifySummary VerifyPath(const std::string& path);
 
-// What kind of file `st` describes, for messages: "a regular file", "a FIFO",
-// "a symbolic link", "a directory", "a socket", "a character device", ...
-std::string FileKind(const struct stat& st);
-
-// Whether `path` is a regular file, looked at before it is opened (lstat:
-// a symbolic link is refused unless `follow_symlink`): OK, or an error that
-// says what it is instead ("x.jsonl: a FIFO, not a regular file").
-absl::Status CheckRegularFile(const std::string& path, bool follow_symlink);
-
-// The record files of a records folder: the regular files only (by lstat:
-// symbolic links are not followed, not even to a regular file, so that
-// nothing outside the folder is read and a link loop costs nothing), sorted.
-// Anything else named like a record (a FIFO, socket, device, directory,
-// symbolic link, or an entry that cannot be looked at) is listed in
-// `skipped` with why: "DIR/x.jsonl: a FIFO, not a regular file; skipped".
-// `part_only`: the unfinished records (*.part) of a .inprogress folder;
-// else the finished ones (IsRecordFileName) and any *.part. A folder that
-// does not exist or cannot be read (with part_only: or is a link) gives
-// nothing.
-struct RecordListing {
-  std::vector<std::string> files;
-  std::vector<std::string> skipped;
-};
-RecordListing ListRecordFiles(const std::string& dir, bool part_only = false);
-
 // Hooks called while a record is re-simulated (all optional); the replay
 // tools (arena/replay.h) build on them.
 struct ResimVisitor {

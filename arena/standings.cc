@@ -430,7 +430,9 @@ std::string StandingsTable(const v1::Standings& st) {
                                    ? e->reason() : r.withdrawn_reason();
       absl::StrAppend(&trouble, "; WITHDRAWN: ", why);
     }
-    if (e != nullptr && !e->log().empty()) absl::StrAppend(&trouble, "; log: ", e->log());
+    if (e != nullptr && !e->log().empty()) {
+      absl::StrAppend(&trouble, "; log: ", e->log(), " (in the records folder)");
+    }
     trouble += "\n";
   }
   if (!trouble.empty()) out += absl::StrCat("faults, restarts and withdrawals:\n", trouble);
@@ -492,18 +494,20 @@ absl::Status ForEachRecordSummary(const std::string& dir,
                                   std::vector<std::string>* problems,
                                   const RecordSummaryFn& fn) {
   std::error_code ec;
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && IsRecordFileName(name) && name[0] != '.') {
-      files.push_back(e.path().string());
-    }
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return absl::NotFoundError(absl::StrCat("cannot read folder ", dir,
+                                            ec ? ": " + ec.message() : ": not a folder"));
   }
-  if (ec) {
-    return absl::NotFoundError(absl::StrCat("cannot read folder ", dir, ": ", ec.message()));
+  // Regular files only: a FIFO, device or link named like a record is
+  // skipped and said (ListRecordFiles), never opened or followed.
+  RecordListing listing = ListRecordFiles(dir);
+  if (problems != nullptr) {
+    problems->insert(problems->end(), listing.skipped.begin(), listing.skipped.end());
   }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
+  for (const auto& f : listing.files) {
+    const std::string name = std::filesystem::path(f).filename().string();
+    if (!IsRecordFileName(name) || name[0] == '.') continue;  // *.part
+
     auto lines = ReadRecordFile(f);
     absl::StatusOr<MatchSummary> m =
         lines.ok() ? SummarizeRecord(*lines, f) : absl::StatusOr<MatchSummary>(lines.status());

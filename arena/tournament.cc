@@ -584,12 +584,19 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       // A record, plain or compressed (a folder holds one kind, but resume
       // takes either).
       std::string path = absl::StrCat(dir, "/", id, ".jsonl");
-      if (!std::filesystem::exists(path, ec)) path = absl::StrCat(dir, "/", id, kCompressedSuffix);
-      if (!std::filesystem::exists(path, ec)) {
+      auto present = [&](const std::string& p) {
+        return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
+      };
+      if (!present(path)) path = absl::StrCat(dir, "/", id, kCompressedSuffix);
+      if (!present(path)) {
         todo.push_back(i);
         continue;
       }
-      auto lines = ReadRecordFile(path);
+      // Only a regular file counts (a FIFO or link named like the record
+      // is moved aside, never opened or followed, and the match replayed).
+      absl::Status regular = CheckRegularFile(path, /*follow_symlink=*/false);
+      auto lines = regular.ok() ? ReadRecordFile(path)
+                                : absl::StatusOr<std::vector<v1::RecordLine>>(regular);
       absl::Status ok = lines.ok() ? VerifyRecord(*lines, path) : lines.status();
       if (ok.ok()) {
         const v1::RecordHeader& h = lines->front().header();

@@ -1,9 +1,11 @@
 #include "referee/record.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -299,13 +301,44 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
 
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // Non-blocking, so that a FIFO named like a record is refused (by the
+  // fstat below) instead of waited on; the type is checked on the opened
+  // file, so nothing can be swapped in between a check and the open.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     return absl::NotFoundError(
         absl::StrCat("cannot open record ", path, ": ", ErrnoText()));
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": not a regular file; not read"));
+  }
+  if (st.st_size > static_cast<off_t>(kMaxDecompressedBytes)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": larger than 1 GiB; refused"));
+  }
+  std::string bytes;
+  bytes.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = ErrnoText();
+      ::close(fd);
+      return absl::UnavailableError(absl::StrCat("cannot read record ", path, ": ", why));
+    }
+    if (n == 0) break;
+    bytes.append(buf, static_cast<size_t>(n));
+    if (bytes.size() > kMaxDecompressedBytes) {
+      ::close(fd);
+      return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 1 GiB; refused"));
+    }
+  }
+  ::close(fd);
   std::string text;
   const bool compressed =
       bytes.size() >= 4 && static_cast<unsigned char>(bytes[0]) == 0x28 &&
@@ -351,6 +384,69 @@ absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     start = end + 1;
   }
   return ParseRecordLines(lines, path);
+}
+
+std::string FileKind(const struct stat& st) {
+  switch (st.st_mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFDIR: return "a directory";
+    case S_IFLNK: return "a symbolic link";
+    case S_IFIFO: return "a FIFO";
+    case S_IFSOCK: return "a socket";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    default: return "not a file of a known kind";
+  }
+}
+
+absl::Status CheckRegularFile(const std::string& path, bool follow_symlink) {
+  struct stat st;
+  if ((follow_symlink ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
+    const int err = errno;
+    const std::string what = absl::StrCat(path, ": ", std::strerror(err));
+    return err == ENOENT ? absl::NotFoundError(what) : absl::FailedPreconditionError(what);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": ", FileKind(st), ", not a regular file"));
+  }
+  return absl::OkStatus();
+}
+
+RecordListing ListRecordFiles(const std::string& dir, bool part_only) {
+  RecordListing out;
+  // The folder itself is followed if it is a link (it was named), but not
+  // the .inprogress folder inside it (part_only).
+  const int fd = ::open(dir.c_str(),
+                        O_RDONLY | O_DIRECTORY | O_CLOEXEC | (part_only ? O_NOFOLLOW : 0));
+  DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
+  if (d == nullptr) {
+    if (fd >= 0) ::close(fd);
+    return out;
+  }
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (!((!part_only && IsRecordFileName(name)) || absl::EndsWith(name, ".part"))) continue;
+    const std::string path = absl::StrCat(dir, "/", name);
+    // lstat, relative to the open folder: a link is a link, not its target.
+    struct stat st;
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      out.skipped.push_back(absl::StrCat(path, ": cannot be looked at (", std::strerror(errno),
+                                         "); skipped"));
+    } else if (!S_ISREG(st.st_mode)) {
+      out.skipped.push_back(absl::StrCat(path, ": ", FileKind(st), ", not a regular file",
+                                         S_ISLNK(st.st_mode)
+                                             ? " (links are not followed in a records folder)"
+                                             : "",
+                                         "; skipped"));
+    } else {
+      out.files.push_back(path);
+    }
+  }
+  ::closedir(d);
+  std::sort(out.files.begin(), out.files.end());
+  std::sort(out.skipped.begin(), out.skipped.end());
+  return out;
 }
 
 }  // namespace arena

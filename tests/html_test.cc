@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -58,7 +59,7 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
   ASSERT_TRUE(site.ok()) << site.status();
   EXPECT_EQ(site->records, 2);
   EXPECT_EQ(site->replay_pages, 2);
-  EXPECT_TRUE(site->failures.empty());
+  EXPECT_TRUE(site->failures.empty()) << absl::StrJoin(site->failures, "\n");
   const std::string index = Slurp(absl::StrCat(dir_, "/html/index.html"));
   EXPECT_TRUE(absl::StrContains(index, "replays/m1.html"));
   EXPECT_TRUE(absl::StrContains(index, "replays/m2.html"));

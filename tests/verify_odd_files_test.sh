@@ -37,6 +37,23 @@ grep -q "y.jsonl: a symbolic link, not a regular file.*; skipped" "$T/odd.err" |
 grep -q "z.jsonl: a symbolic link, not a regular file.*; skipped" "$T/odd.err" || fail "z.jsonl not named: $(cat "$T/odd.err")"
 grep -q "w.jsonl.part: a FIFO, not a regular file; skipped" "$T/odd.err" || fail "w.jsonl.part not named: $(cat "$T/odd.err")"
 
+# arena standings and arena html list records the same way: they finish,
+# count the real record once (not again through the link), and name what
+# they skipped.
+timeout 60 "$BIN/arena" standings "$T/r" > "$T/st.out" 2> "$T/st.err"
+rc=$?
+[ "$rc" != 124 ] || fail "arena standings hung on the odd files"
+grep -q "1 of 1 matches" "$T/st.out" || fail "standings counted: $(cat "$T/st.out" "$T/st.err")"
+grep -q "x.jsonl: a FIFO, not a regular file; skipped" "$T/st.err" || fail "standings: x.jsonl not named: $(cat "$T/st.err")"
+grep -q "y.jsonl: a symbolic link" "$T/st.err" || fail "standings: y.jsonl not named: $(cat "$T/st.err")"
+timeout 60 "$BIN/arena" html "$T/r" > "$T/html.out" 2>&1
+rc=$?
+[ "$rc" != 124 ] || fail "arena html hung on the odd files"
+[ "$rc" = 0 ] || fail "arena html: exit $rc: $(cat "$T/html.out")"
+grep -q "x.jsonl: a FIFO, not a regular file; skipped" "$T/html.out" || fail "html: x.jsonl not named: $(cat "$T/html.out")"
+[ "$(ls "$T/r/html/replays" | wc -l)" = 1 ] || fail "html: replay pages: $(ls "$T/r/html/replays")"
+rm -rf "$T/r/html"
+
 # Named on its own: a FIFO is a failure (not opened), a loop too; a link to a
 # record is followed (the organiser named it).
 timeout 60 "$BIN/arena" verify "$T/r/x.jsonl" > "$T/fifo.out" 2>&1
