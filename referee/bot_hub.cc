@@ -906,6 +906,10 @@ BotHub::~BotHub() {
   std::vector<BotConnection*> held;
   {
     absl::MutexLock lock(&mu_);
+    // Evictions not logged yet (EvictionLogLine waits 10 s between lines).
+    evicted_logged_ = absl::InfinitePast();
+    const std::string line = EvictionLogLine(absl::Now());
+    if (!line.empty()) spdlog::warn("{}", line);
     for (auto& [c, deadline] : draining_) held.push_back(c);
     draining_.clear();
   }
@@ -915,13 +919,70 @@ BotHub::~BotHub() {
 grpc::Service* BotHub::service() { return service_.get(); }
 
 bool BotHub::Add(BotConnection* conn) {
-  absl::MutexLock lock(&mu_);
-  if (closing_all_ ||
-      static_cast<int>(unauthenticated_.size()) >= options_.max_unauthenticated) {
-    return false;
+  BotConnection* evicted = nullptr;
+  bool refused = false;  // evicted while waiting for its unknown token's refusal
+  std::string log_line;
+  {
+    absl::MutexLock lock(&mu_);
+    if (closing_all_ || options_.max_unauthenticated <= 0) return false;
+    if (static_cast<int>(unauthenticated_.size()) >= options_.max_unauthenticated) {
+      // Full: make room rather than refuse the newcomer (who may be an
+      // honest bot). The oldest by arrival of the streams waiting for their
+      // unknown token's refusal, else of the silent ones; never the
+      // newcomer, never a stream whose valid Hello was read (it is not in
+      // unauthenticated_). At most max_unauthenticated entries, so a scan.
+      auto victim = unauthenticated_.end();
+      for (auto it = unauthenticated_.begin(); it != unauthenticated_.end(); ++it) {
+        if (victim == unauthenticated_.end()) {
+          victim = it;
+          continue;
+        }
+        const bool waits = it->second.refuse_at != absl::InfiniteFuture();
+        const bool victim_waits = victim->second.refuse_at != absl::InfiniteFuture();
+        if (waits != victim_waits ? waits
+                                  : it->second.arrival < victim->second.arrival) {
+          victim = it;
+        }
+      }
+      evicted = victim->first;
+      refused = victim->second.refuse_at != absl::InfiniteFuture();
+      ++evicted->pins_;  // it is not retired before its Shutdown below
+      unauthenticated_.erase(victim);
+      ++evicted_;
+      ++evicted_unlogged_;
+      if (refused) ++evicted_unlogged_refused_;
+      log_line = EvictionLogLine(absl::Now());
+    }
+    unauthenticated_[conn] = HelloWait{conn->created(), ++next_arrival_};
   }
-  unauthenticated_[conn] = HelloWait{conn->created()};
+  if (evicted != nullptr) {
+    // Not UNAUTHENTICATED or RESOURCE_EXHAUSTED for a silent one: bots take
+    // those as final, and this may be an honest bot whose Hello was late.
+    evicted->Shutdown(
+        refused ? grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                               "unknown token (refused early: too many streams "
+                               "without Hello)")
+                : grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "too many streams without Hello; this one, the "
+                               "oldest, was closed to make room: try again"));
+    Unpin(evicted);
+  }
+  if (!log_line.empty()) spdlog::warn("{}", log_line);
   return true;
+}
+
+std::string BotHub::EvictionLogLine(absl::Time now) {
+  if (evicted_unlogged_ == 0 || now - evicted_logged_ < absl::Seconds(10)) return "";
+  std::string line = absl::StrCat(
+      "streams without Hello: ", options_.max_unauthenticated,
+      " at once, the cap; ", evicted_unlogged_,
+      " evicted to make room for newer ones since the last such line (",
+      evicted_unlogged_refused_, " waiting for an unknown token's refusal, ",
+      evicted_unlogged_ - evicted_unlogged_refused_, " silent)");
+  evicted_logged_ = now;
+  evicted_unlogged_ = 0;
+  evicted_unlogged_refused_ = 0;
+  return line;
 }
 
 absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
@@ -937,6 +998,11 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   {
     absl::MutexLock lock(&mu_);
     const absl::Time now = absl::Now();
+    if (found != nullptr && unauthenticated_.count(conn) == 0) {
+      // Evicted for a newer stream (Add), or timed out, while its Hello was
+      // being read: it is being closed, and is not registered.
+      return absl::UnavailableError("stream closed before its Hello was read");
+    }
     // A valid token is welcomed whatever its address's back-off (which
     // it leaves as it is: an honest bot does not reset a guesser's wait).
     if (found == nullptr) {
@@ -1181,6 +1247,8 @@ void BotHub::ReaperLoop() {
         b.suppressed = 0;
       }
     }
+    std::string eviction_line = EvictionLogLine(now);
+    if (!eviction_line.empty()) notes.push_back(std::move(eviction_line));
     for (auto it = peers_.begin(); it != peers_.end();) {
       it = now - it->second.last_failure > absl::Minutes(2) &&
                    now - it->second.last_log > absl::Minutes(1)
@@ -1285,6 +1353,11 @@ int BotHub::CutOffs(const std::string& bot) const {
 int BotHub::Unauthenticated() const {
   absl::MutexLock lock(&mu_);
   return static_cast<int>(unauthenticated_.size());
+}
+
+int BotHub::Evicted() const {
+  absl::MutexLock lock(&mu_);
+  return evicted_;
 }
 
 bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {

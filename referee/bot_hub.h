@@ -19,8 +19,24 @@
 //
 // Everything a client can make the hub hold is bounded (HubOptions): a
 // stream without Hello is closed after hello_timeout; at most
-// max_unauthenticated such streams live at once; a stream's outbound queue is
-// bounded in bytes (a bot that does not read is cut off); more than
+// max_unauthenticated such streams live at once, and a new stream that finds
+// them all taken is not refused but makes room (no client can lock honest
+// bots out by holding them all): the oldest stream waiting out an unknown
+// token's back-off is refused at once (UNAUTHENTICATED, "unknown token", as
+// it would have been), else the oldest silent stream is closed (UNAVAILABLE,
+// which bots retry; evictions are counted and logged at most every 10 s).
+// "Oldest" is by arrival, with no protection by age: a stream without Hello
+// is evicted only once it is the oldest silent one and no unknown-token
+// stream waits, i.e. after max_unauthenticated streams arrived after it
+// while its Hello was still unread (an honest Hello is on its way for a few
+// ms; a rule that spared streams younger than some age would instead let a
+// client that opens max_unauthenticated streams per that age refuse every
+// newcomer). A stream whose valid Hello is read is registered at once and
+// never evicted; one evicted while its Hello is being read is not
+// registered. Unknown tokens are slowed as before for a guesser that leaves
+// room; one that fills the room itself gets its refusals early, which tells
+// it no more than the missing Welcome already did. A stream's outbound queue
+// is bounded in bytes (a bot that does not read is cut off); more than
 // invalid_per_second invalid messages in a second (repeated answers aside)
 // cut the bot off; ids echoed back are clipped to kMaxEchoedId bytes. A
 // cut-off is logged at error level whatever the log budget, counted
@@ -68,6 +84,8 @@ struct BotIdentity {
 // Bounds on what clients can make the hub hold; see the contract above.
 struct HubOptions {
   absl::Duration hello_timeout = absl::Seconds(5);
+  // Streams without a valid Hello at once; past it a new stream evicts the
+  // oldest (unknown-token ones first; see the contract above).
   int max_unauthenticated = 256;
   size_t max_outbound_bytes = 8 << 20;
   int invalid_per_second = 100;
@@ -158,6 +176,9 @@ class BotHub {
 
   // Streams that have not (yet) sent a valid Hello.
   int Unauthenticated() const;
+  // Streams without Hello evicted to make room for a newer one (for tests
+  // and logs).
+  int Evicted() const;
   // Times a bot was cut off for a full outbound queue or for too many
   // invalid messages (for tests and logs).
   int CutOffs(const std::string& bot) const;
@@ -200,7 +221,10 @@ class BotHub {
   };
 
   // Called by connections.
-  bool Add(BotConnection* conn);     // a new stream; false: over the cap
+  // A new stream; at the cap it evicts the oldest stream without Hello
+  // (unknown-token ones first). False only once CloseAll has run (or with
+  // a cap of 0).
+  bool Add(BotConnection* conn);
   // Checks the token; on success the stream is the bot's (taking over from
   // an older one) and its Welcome is queued. An unknown token is an error,
   // and the reaper refuses the stream once its address's back-off is over.
@@ -258,11 +282,23 @@ class BotHub {
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
   // A stream before its Hello is welcomed: when it was opened, and, once it
   // sent an unknown token, when it is refused (the address's back-off).
+  // `arrival` orders them for eviction (Add).
   struct HelloWait {
     absl::Time created;
+    uint64_t arrival = 0;
     absl::Time refuse_at = absl::InfiniteFuture();
   };
   std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;
+  // Evictions for a full cap: in all, and since the last log line (of
+  // which unknown-token streams), logged at most every 10 s.
+  int evicted_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_refused_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time evicted_logged_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // The line about evictions since the last one, if due (then reset).
+  std::string EvictionLogLine(absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);

@@ -1168,6 +1168,156 @@ TEST_F(ServiceTest, AGuesserOnTheSameAddressLocksNoHonestBotOut) {
   EXPECT_GE(slowest, absl::Seconds(1));  // slowed: its waits reached 1.6 s
 }
 
+// A small cap on streams without Hello, for the tests of what happens when
+// clients hold all of it.
+class CapServiceTest : public ServiceTest {
+ protected:
+  static constexpr int kCap = 8;
+  CapServiceTest() { options_.max_unauthenticated = kCap; }
+
+  // Waits (bounded) until `bot`'s stream has ended.
+  static bool EndsWithin(RawBot& bot, absl::Duration timeout) {
+    const absl::Time until = absl::Now() + timeout;
+    while (!bot.Ended() && absl::Now() < until) absl::SleepFor(absl::Milliseconds(5));
+    return bot.Ended();
+  }
+};
+
+// Issue 24: one client holds the cap's worth of silent streams and another
+// that many unknown-token ones (each reopened 50 ms after it ends). A new
+// stream makes room instead of being refused, so honest bots are welcomed
+// at once and play, and the hub never holds more than the cap.
+TEST_F(CapServiceTest, ClientsHoldingEveryStreamWithoutHelloLockNoHonestBotOut) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> opened{0}, guesses_refused{0};
+  std::atomic<int> most{0};
+  std::vector<std::thread> threads;
+  threads.emplace_back([&] {  // watches the bound
+    const absl::Time until = absl::Now() + absl::Seconds(60);
+    while (!stop && absl::Now() < until) {
+      const int n = hub_->Unauthenticated();
+      if (n > most) most = n;
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+  });
+  for (int t = 0; t < 2 * kCap; ++t) {
+    const bool silent = t < kCap;
+    threads.emplace_back([&, t, silent] {
+      const absl::Time until = absl::Now() + absl::Seconds(60);
+      for (int i = 0; i < 2000 && !stop && absl::Now() < until; ++i) {
+        {
+          RawBot s(address_, absl::StrCat("guess-", t, "-", i), /*hello=*/!silent);
+          ++opened;
+          while (!stop && !s.Ended() && absl::Now() < until) {
+            absl::SleepFor(absl::Milliseconds(10));
+          }
+          if (!silent && s.Ended()) {
+            grpc::Status st = s.Finish();
+            if (st.error_code() == grpc::StatusCode::UNAUTHENTICATED) ++guesses_refused;
+          }
+        }
+        absl::SleepFor(absl::Milliseconds(50));
+      }
+    });
+  }
+  absl::Cleanup join = [&] {  // also when an assertion below returns early
+    stop = true;
+    for (auto& t : threads) t.join();
+  };
+  // The cap is held, and newcomers have had to make room.
+  for (int i = 0; i < 200 && (hub_->Unauthenticated() < kCap || opened < 4 * kCap);
+       ++i) {
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  ASSERT_EQ(hub_->Unauthenticated(), kCap);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<RawBot>> honest;
+    for (const char* token : {"t-bad", "t-bad2"}) {
+      const absl::Time t0 = absl::Now();
+      honest.push_back(std::make_unique<RawBot>(address_, token));
+      v1::RefereeMessage m;
+      ASSERT_TRUE(honest.back()->Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)))
+          << token << " round " << round << ": "
+          << (honest.back()->Ended() ? honest.back()->Finish().error_message() : "");
+      EXPECT_LT(absl::Now() - t0, absl::Seconds(1)) << token << " round " << round;
+    }
+    std::thread a([&] { PlayOn(*honest[0]); });
+    std::thread b([&] { PlayOn(*honest[1]); });
+    Played p = Play(absl::StrCat("honest-", round), {"bad", "bad2"});
+    a.join();
+    b.join();
+    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p.outcome.result.detail();
+  }
+  std::move(join).Invoke();
+  EXPECT_LE(most.load(), kCap);
+  EXPECT_EQ(most.load(), kCap);  // it was held full
+  EXPECT_GT(hub_->Evicted(), 0);
+  EXPECT_GT(guesses_refused.load(), 0);
+}
+
+// The rule for whom a newcomer evicts: the oldest (by arrival) of the
+// streams waiting for an unknown token's refusal, else the oldest silent
+// one; no stream is spared for being young, so a silent stream goes only
+// once kCap streams have arrived after it. An evicted silent stream ends
+// with UNAVAILABLE (bots retry it), an unknown token with UNAUTHENTICATED.
+class EvictionOrderServiceTest : public CapServiceTest {
+ protected:
+  EvictionOrderServiceTest() {
+    options_.hello_timeout = absl::Seconds(30);  // only eviction ends them here
+    options_.token_backoff_first = absl::Seconds(30);
+    options_.token_backoff_max = absl::Seconds(30);
+  }
+};
+
+TEST_F(EvictionOrderServiceTest, NewcomersEvictUnknownTokensFirstThenTheOldestSilent) {
+  std::vector<std::unique_ptr<RawBot>> old_silent;  // arrive in this order
+  for (int i = 0; i < kCap; ++i) {
+    old_silent.push_back(std::make_unique<RawBot>(address_, "", /*hello=*/false));
+    for (int j = 0; j < 200 && hub_->Unauthenticated() < i + 1; ++j) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+    ASSERT_EQ(hub_->Unauthenticated(), i + 1);
+  }
+  // Full. A guess arrives silent, so it evicts the oldest silent stream.
+  RawBot guess(address_, "no-such-token");
+  ASSERT_TRUE(EndsWithin(*old_silent[0], absl::Seconds(5)));
+  grpc::Status s = old_silent[0]->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("too many streams without Hello"));
+  EXPECT_EQ(hub_->Evicted(), 1);
+  EXPECT_EQ(hub_->Unauthenticated(), kCap);
+  // Once its Hello is read, the guess (the youngest) is the first to go.
+  absl::SleepFor(absl::Milliseconds(500));
+  std::vector<std::unique_ptr<RawBot>> newer;
+  newer.push_back(std::make_unique<RawBot>(address_, "", /*hello=*/false));
+  ASSERT_TRUE(EndsWithin(guess, absl::Seconds(5)));
+  s = guess.Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_THAT(s.error_message(), HasSubstr("unknown token"));
+  // Then the silent ones by age, whatever theirs: each of kCap - 1 newer
+  // arrivals evicts the next old one, and the newest is never the one.
+  for (int i = 1; i < kCap; ++i) {
+    newer.push_back(std::make_unique<RawBot>(address_, "", /*hello=*/false));
+    ASSERT_TRUE(EndsWithin(*old_silent[i], absl::Seconds(5))) << i;
+    for (const auto& n : newer) EXPECT_FALSE(n->Ended()) << i;
+    for (int j = i + 1; j < kCap; ++j) EXPECT_FALSE(old_silent[j]->Ended()) << i;
+    EXPECT_EQ(old_silent[i]->Finish().error_code(), grpc::StatusCode::UNAVAILABLE) << i;
+  }
+  // Now every stream is newer than newer[0], which goes with the next.
+  RawBot last(address_, "", /*hello=*/false);
+  ASSERT_TRUE(EndsWithin(*newer[0], absl::Seconds(5)));
+  for (size_t i = 1; i < newer.size(); ++i) EXPECT_FALSE(newer[i]->Ended()) << i;
+  EXPECT_EQ(hub_->Evicted(), kCap + 2);
+  EXPECT_EQ(hub_->Unauthenticated(), kCap);
+  // An honest bot is welcomed at once, full or not.
+  RawBot honest(address_, "t-bad");
+  v1::RefereeMessage m;
+  ASSERT_TRUE(honest.Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)));
+  EXPECT_TRUE(hub_->IsConnected("bad"));
+  EXPECT_EQ(hub_->Evicted(), kCap + 3);  // it arrived silent, like any stream
+}
+
 TEST_F(ServiceTest, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
   const absl::Time t0 = absl::Now();
   Played p = WithBadBot([](RawBot&) {}, v1::FAULT_POLICY_FORFEIT, /*decision_ms=*/0);
