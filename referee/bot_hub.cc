@@ -910,6 +910,12 @@ BotHub::~BotHub() {
     evicted_logged_ = absl::InfinitePast();
     const std::string line = EvictionLogLine(absl::Now());
     if (!line.empty()) spdlog::warn("{}", line);
+    for (auto& [who, b] : budgets_) {  // cut-offs not logged yet
+      if (b.cut_unlogged > 0) {
+        spdlog::error("{} cut off {} more times, the last: {}; its open decisions failed",
+                      who, b.cut_unlogged, b.cut_reason);
+      }
+    }
     for (auto& [c, deadline] : draining_) held.push_back(c);
     draining_.clear();
   }
@@ -1239,12 +1245,18 @@ void BotHub::ReaperLoop() {
         gone.emplace_back(name, b.last_conn);
       }
     }
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, cut_notes;
     for (auto& [who, b] : budgets_) {
       if (b.suppressed > 0 && now - b.window >= absl::Seconds(10)) {
         notes.push_back(absl::StrCat(who, ": ", b.suppressed,
                                      " more log lines suppressed"));
         b.suppressed = 0;
+      }
+      if (b.cut_unlogged > 0 && now - b.cut_window >= absl::Seconds(10)) {
+        cut_notes.push_back(absl::StrCat(who, " cut off ", b.cut_unlogged,
+                                         " more times in 10 s, the last: ", b.cut_reason,
+                                         "; its open decisions failed"));
+        b.cut_unlogged = 0;
       }
     }
     std::string eviction_line = EvictionLogLine(now);
@@ -1280,6 +1292,7 @@ void BotHub::ReaperLoop() {
                         absl::FormatDuration(options_.hello_timeout)));
     }
     for (const auto& n : notes) spdlog::warn("{}", n);
+    for (const auto& n : cut_notes) spdlog::error("{}", n);
     for (const auto& [bot, last] : gone) {
       spdlog::warn("bot {} did not come back within {}; its open decisions fail",
                    bot, absl::FormatDuration(options_.reconnect_grace));
@@ -1337,9 +1350,21 @@ void BotHub::MarkCutOff(BotConnection* conn, const std::string& reason) {
     if (!conn->cut_reason_.empty()) return;  // once (a flood may overflow too)
     conn->cut_reason_ = reason;
     ++cut_offs_[conn->bot_name()];
+    // Not through Log: the bot's own warnings may have used that budget, and
+    // this is the line that says why it lost its matches.
+    LogBudget& lb = budgets_[conn->who()];
+    const absl::Time now = absl::Now();
+    if (now - lb.cut_window >= absl::Seconds(10)) {
+      lb.cut_window = now;
+      lb.cut_lines = 0;
+    }
+    if (lb.cut_lines >= kCutOffLinesPer10s) {
+      ++lb.cut_unlogged;  // logged with the reason by the reaper
+      lb.cut_reason = reason;
+      return;
+    }
+    ++lb.cut_lines;
   }
-  // Not through Log: the bot's own warnings may have used its budget, and
-  // this is the line that says why it lost its matches.
   spdlog::error("{} ({}) cut off: {}; disconnected, its open decisions fail",
                 conn->who(), conn->peer(), reason);
 }

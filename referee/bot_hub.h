@@ -39,7 +39,8 @@
 // is bounded in bytes (a bot that does not read is cut off); more than
 // invalid_per_second invalid messages in a second (repeated answers aside)
 // cut the bot off; ids echoed back are clipped to kMaxEchoedId bytes. A
-// cut-off is logged at error level whatever the log budget, counted
+// cut-off is logged at error level on a budget of its own (the first 5 of a
+// bot in 10 s with their reason, then a count with the last reason), counted
 // (CutOffs), and fails the bot's open decisions, and its requests until it
 // connects again, as CUT_OFF with the reason (no grace).
 //
@@ -218,7 +219,17 @@ class BotHub {
     int suppressed = 0;
     absl::Time invalid_window;
     int invalid = 0;
+    // Cut-offs have a budget of their own (kCutOffLinesPer10s): the line that
+    // says why a bot lost its matches is never eaten by its other warnings,
+    // and a bot cut off again and again cannot fill the log. Past the budget
+    // they are counted, and the count and the last reason logged (at error
+    // level) once the window has passed.
+    absl::Time cut_window;
+    int cut_lines = 0;
+    int cut_unlogged = 0;
+    std::string cut_reason;
   };
+  static constexpr int kCutOffLinesPer10s = 5;
 
   // Called by connections.
   // A new stream; at the cap it evicts the oldest stream without Hello
@@ -231,8 +242,8 @@ class BotHub {
   absl::Status Register(BotConnection* conn, const std::string& token);
   // Sends the bot a Resync for every live match it holds a seat in.
   void ResyncBot(const std::string& bot, uint64_t conn_id);
-  // `conn` is being cut off for `reason`: counted, logged (never rate-
-  // limited), and its unregistering fails the bot's open decisions as
+  // `conn` is being cut off for `reason`: counted, logged (on the cut-off
+  // budget, never the bot's warning budget), and its unregistering fails the bot's open decisions as
   // CUT_OFF and marks it down until it connects again.
   void MarkCutOff(BotConnection* conn, const std::string& reason);
   void Unregister(BotConnection* conn);

@@ -285,15 +285,17 @@ TEST(Load, ConnectionFloodBesideATournament) {
 // reconnecting each time it is cut off: the referee grows by less than
 // 32 MiB, its log stays under 1 MB, and the tournament beside it completes.
 TEST(Load, NonReadingFlooderIsBounded) {
-  // The flooder's matches forfeit by timeout: 2 s a decision keeps the
-  // tournament (and the referee) up for about 15 s, long enough for the
-  // 100,000 messages even on a loaded machine (at 500 ms, one run under a
-  // concurrent build ended with 90,030 sent).
+  // The flooder's matches end at once once it is cut off (CUT_OFF, no
+  // grace), so the honest bots think 150 ms a decision: their matches keep
+  // the tournament (and the referee) up for well over 15 s, long enough for
+  // the 100,000 messages even on a loaded machine (when the flooder's
+  // matches timed out instead, 500 ms a decision once ended a run under a
+  // concurrent build with 90,030 sent).
   Site s = Configure("nonreader", 40, 4, 2000, {"one", "two", "flooder"});
   Proc referee = StartReferee(s);
   ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
   std::vector<Proc> bots;
-  for (const char* b : {"one", "two"}) bots.push_back(StartBot(s, b));
+  for (const char* b : {"one", "two"}) bots.push_back(StartBot(s, b, 150));
   absl::SleepFor(absl::Milliseconds(500));
   const int64_t rss0 = RssKiB(referee.pid);
   std::atomic<int64_t> peak{rss0};
