@@ -37,6 +37,7 @@ using testing::kBin;
 using testing::ReadStandings;
 using testing::Sh;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A child process with its output in a file.
 struct Proc {
@@ -278,6 +279,69 @@ TEST(Load, ConnectionFloodBesideATournament) {
   ASSERT_TRUE(ended) << ReadFile(s.log).substr(0, 3000);
   EXPECT_EQ(referee.ExitCode(), 0) << ReadFile(s.log).substr(0, 3000);
   ExpectRecordsWhole(s, 300);
+  for (auto& b : bots) b.Wait(absl::Seconds(20));
+}
+
+// Issue 23: a client on the same address guesses tokens (four threads, each
+// opening streams with wrong tokens as fast as it is answered, and one more
+// holding streams without Hello) from before the bots connect until the
+// tournament is over. The two honest bots are welcomed with their valid
+// tokens whatever the address's back-off, play all 20 matches without a
+// fault, and one of them is killed and restarted mid-way to reconnect
+// through the flood.
+TEST(Load, TokenGuessingFromTheSameAddressLocksNoHonestBotOut) {
+  Site s = Configure("guess", 20, 2, 5000, {"one", "two"});
+  Proc referee = StartReferee(s);
+  ASSERT_TRUE(WaitForText(s.log, "referee listening", absl::Seconds(20)));
+  auto channel = grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials());
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> refused{0}, welcomed{0};
+  std::vector<std::thread> guessers;
+  for (int t = 0; t < 4; ++t) {
+    guessers.emplace_back([&, t] {
+      auto stub = v1::Referee::NewStub(channel);
+      for (int i = 0; !stop && i < 100000; ++i) {
+        grpc::ClientContext ctx;
+        ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+        auto stream = stub->Play(&ctx);
+        v1::BotMessage m;
+        m.mutable_hello()->set_token(absl::StrCat("guess-", t, "-", i));
+        stream->Write(m);
+        v1::RefereeMessage r;
+        if (stream->Read(&r)) ++welcomed;  // never: a wrong token is not welcomed
+        const grpc::Status st = stream->Finish();
+        if (st.error_code() == grpc::StatusCode::UNAUTHENTICATED) ++refused;
+      }
+    });
+  }
+  absl::SleepFor(absl::Milliseconds(500));  // the flood is under way
+  std::vector<Proc> bots;
+  for (const char* b : {"one", "two"}) bots.push_back(StartBot(s, b, 20));
+  EXPECT_TRUE(WaitForText(s.log, "bot two connected", absl::Seconds(10)))
+      << ReadFile(s.log).substr(0, 3000);
+  // A restart mid-way: the bot reconnects through the flood (within the
+  // reconnect grace, so the matches it was in go on).
+  absl::SleepFor(absl::Milliseconds(1500));
+  bots[1].Kill();
+  bots[1] = StartBot(s, "two", 20);
+  const bool ended = referee.Wait(absl::Seconds(240));
+  stop = true;
+  for (auto& g : guessers) g.join();
+  std::fprintf(stderr, "token guessing: %lld wrong tokens refused, %lld welcomed\n",
+               static_cast<long long>(refused.load()),
+               static_cast<long long>(welcomed.load()));
+  ASSERT_TRUE(ended) << ReadFile(s.log).substr(0, 3000);
+  const std::string log = ReadFile(s.log);
+  EXPECT_THAT(log, Not(HasSubstr("too many unknown tokens")));
+  EXPECT_EQ(referee.ExitCode(), 0) << log.substr(0, 3000);
+  EXPECT_EQ(welcomed.load(), 0);
+  EXPECT_GT(refused.load(), 0);
+  ExpectRecordsWhole(s, 20);
+  v1::Standings st = ReadStandings(s.records);
+  for (const auto& row : st.rows()) {
+    EXPECT_EQ(row.faults(), 0) << row.bot();
+    EXPECT_EQ(row.forfeits(), 0) << row.bot();
+  }
   for (auto& b : bots) b.Wait(absl::Seconds(20));
 }
 
