@@ -244,6 +244,36 @@ TEST(Withdrawal, PythonBotThatRaisesIsACrashWithItsTraceback) {
   EXPECT_EQ(v.code, 0) << v.output;
 }
 
+// A stdio bot whose script path is wrong: arena_stdio connects, its program
+// cannot even start, and the cause ("can't open file") is on the console and
+// in the records at once, not a timeout.
+TEST(Withdrawal, StdioBotWithAWrongScriptPathIsNamedWithTheCause) {
+  Workdir w("stdio");
+  const std::string dir = w.path() + "/r";
+  const absl::Time t0 = absl::Now();
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 6 --jobs 2",
+                          " --progress=false --max_restarts 1 --records ", dir,
+                          " --bot a=", kBin, "/random_bot",
+                          " --bot typo='", kBin, "/arena_stdio /usr/bin/python3 ", w.path(),
+                          "/no_such_bot.py'"));
+  EXPECT_LT(absl::Now() - t0, absl::Minutes(1));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("can't open file"));
+  EXPECT_THAT(r.output, HasSubstr("typo: "));
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 6);
+  const v1::StandingRow* row = RowOf(st, "typo");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->fault_kinds().timeout(), 0);
+  EXPECT_EQ(row->forfeits(), row->matches());
+  const RecordFacts f = ReadFacts(dir);
+  std::string details;
+  for (const auto& [key, detail] : f.first_detail) absl::StrAppend(&details, detail, "\n");
+  EXPECT_THAT(details, HasSubstr("can't open file")) << details;
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
 // A bot that runs but never connects is withdrawn after the connect
 // timeout, once (another try of a silent program would cost as much again).
 TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {
