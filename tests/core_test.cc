@@ -231,6 +231,7 @@ TEST(Config, BrokenTextNamesLineAndColumn) {
     f << "game: \"quasenbo\"\nseats: three\n";
   }
   auto c = ReadConfigFile(path);
+  std::filesystem::remove(path);
   ASSERT_FALSE(c.ok());
   EXPECT_THAT(std::string(c.status().message()), HasSubstr("line 2, column 8"));
 }

@@ -25,7 +25,8 @@ using testing::ReadStandings;
 using testing::Sh;
 
 TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
-  const std::string dir = FreshTempDir("bundled");
+  const testing::TestDir tmp = FreshTempDir("bundled");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot random=", kBin, "/random_bot",
                           " --bot smart=", kBin, "/quasenbo_bot",
@@ -77,7 +78,8 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
 }
 
 TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
-  const std::string dir = FreshTempDir("match");
+  const testing::TestDir tmp = FreshTempDir("match");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena match --game quasenbo --seed 7",
                           " --bot a=", kBin, "/random_bot --bot b=", kBin,
                           "/quasenbo_bot --records ", dir));
@@ -100,7 +102,8 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
 }
 
 TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {
-  const std::string dir = FreshTempDir("crash");
+  const testing::TestDir tmp = FreshTempDir("crash");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
                           " --bot steady=", kBin, "/random_bot",
@@ -132,7 +135,8 @@ TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {
 }
 
 TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
-  const std::string dir = FreshTempDir("hang");
+  const testing::TestDir tmp = FreshTempDir("hang");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
                           " --bot hangs='", kBin, "/bad_bot --mode=hang_after --n=1'",
                           " --bot steady=", kBin, "/random_bot --games 2",
@@ -146,7 +150,8 @@ TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
 }
 
 TEST(EndToEnd, StandaloneRefereeServesBotsThatConnectThemselves) {
-  const std::string dir = FreshTempDir("standalone");
+  const testing::TestDir tmp = FreshTempDir("standalone");
+  const std::string& dir = tmp.path();
   const int port = 20000 + ::getpid() % 20000;
   {
     std::ofstream cfg(dir + "/t.textproto");
@@ -176,7 +181,8 @@ TEST(EndToEnd, StandaloneRefereeServesBotsThatConnectThemselves) {
 }
 
 TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
-  const std::string dir = FreshTempDir("badcfg");
+  const testing::TestDir tmp = FreshTempDir("badcfg");
+  const std::string& dir = tmp.path();
   {
     std::ofstream cfg(dir + "/bad.textproto");
     cfg << "game: \"quasenbo\"\nmatches: lots\n";
@@ -192,7 +198,8 @@ TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
 }
 
 TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
-  const std::string dir = FreshTempDir("tamper");
+  const testing::TestDir tmp = FreshTempDir("tamper");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena match --seed 3 --bot a=", kBin,
                           "/random_bot --bot b=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
@@ -213,7 +220,8 @@ namespace arena {
 namespace {
 
 TEST(EndToEnd, CompressedRecordsVerifyAndReplay) {
-  const std::string dir = testing::FreshTempDir("zstd");
+  const testing::TestDir tmp = testing::FreshTempDir("zstd");
+  const std::string& dir = tmp.path();
   Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 4 --compress",
                                    " --bot a=", testing::kBin, "/random_bot --bot b=", testing::kBin,
                                    "/random_bot --records ", dir));
@@ -237,8 +245,9 @@ namespace {
 // A bot that dies before connecting is reported at once, with how it ended
 // and the end of its output, not after the 30 s connect timeout.
 TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
-  const std::string dir = absl::StrCat(ARENA_BIN_DIR, "/../tests/e2e-early-", ::getpid());
-  testing::Sh("rm -rf " + dir + " && mkdir -p " + dir);
+  // In the build tree, not the system temp folder, which each sandbox hides.
+  const testing::TestDir tmp(absl::StrCat(ARENA_BIN_DIR, "/../tests/e2e-early-", ::getpid()));
+  const std::string& dir = tmp.path();
   const std::string script = dir + "/dies.sh";
   std::ofstream(script) << "#!/bin/sh\necho 'cannot load my model' >&2\nexit 3\n";
   testing::Sh("chmod 755 " + script + " && chmod 755 " + dir);

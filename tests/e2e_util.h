@@ -20,6 +20,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "referee/record.h"
+#include "tests/test_util.h"
 
 namespace arena::testing {
 
@@ -39,14 +40,6 @@ inline Cmd Sh(const std::string& cmd) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   const int status = ::pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-// An empty directory of the test's own, unique to this process.
-inline std::string FreshTempDir(const std::string& name) {
-  const std::string d =
-      absl::StrCat(::testing::TempDir(), "/e2e-", name, "-", ::getpid());
-  Sh("rm -rf " + d + " && mkdir -p " + d);
-  return d;
 }
 
 // The finished records (*.jsonl, *.jsonl.zst) in `dir`, sorted by name.

@@ -144,6 +144,7 @@ bool WaitForText(const std::string& path, const std::string& text,
 
 // A tournament for a standalone referee: quasenbo, bots one..N.
 struct Site {
+  testing::TestDir folder;  // removed with the Site
   std::string dir;
   std::string address;
   std::string log;
@@ -153,7 +154,8 @@ struct Site {
 Site Configure(const std::string& name, int matches, int jobs, int64_t decision_ms,
                 const std::vector<std::string>& bots) {
   Site s;
-  s.dir = FreshTempDir(name);
+  s.folder = FreshTempDir(name);
+  s.dir = s.folder.path();
   s.address = absl::StrCat("127.0.0.1:", FreePort());
   s.log = s.dir + "/referee.log";
   s.records = s.dir + "/records";

@@ -1,14 +1,22 @@
-// Helpers shared by the tests: in-process matches and message inspection.
+// Helpers shared by the tests: in-process matches, message inspection, and
+// folders of a test's own that go when the test is done.
 #ifndef ARENA_TESTS_TEST_UTIL_H_
 #define ARENA_TESTS_TEST_UTIL_H_
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
 #include "google/protobuf/message.h"
@@ -19,6 +27,94 @@
 #include "referee/rng.h"
 
 namespace arena::testing {
+
+// Removes a test's folder with everything in it, unless ARENA_KEEP_TEST_DIRS
+// is set (to look at a failing test's files): then says so in one line.
+inline void RemoveTestDir(const std::string& path) {
+  if (path.empty()) return;
+  const char* keep = std::getenv("ARENA_KEEP_TEST_DIRS");
+  if (keep != nullptr && keep[0] != '\0') {
+    std::fprintf(stderr, "ARENA_KEEP_TEST_DIRS is set: kept %s\n", path.c_str());
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+  if (ec) std::fprintf(stderr, "cannot remove %s: %s\n", path.c_str(), ec.message().c_str());
+}
+
+// Removes `path` (as RemoveTestDir) when this test process exits: for a
+// folder whose path is all its caller keeps. A forked child that exits
+// removes nothing.
+inline void RemoveAtExit(const std::string& path) {
+  struct Registry {
+    const pid_t owner = ::getpid();
+    std::vector<std::string> paths;
+    ~Registry() {
+      if (::getpid() != owner) return;
+      for (const auto& p : paths) RemoveTestDir(p);
+    }
+  };
+  static Registry registry;
+  registry.paths.push_back(path);
+}
+
+// A folder of a test's own, empty when made, removed with everything in it
+// when the object goes (see RemoveTestDir: ARENA_KEEP_TEST_DIRS keeps it).
+// Hold it for as long as the folder is used:
+//   const testing::TestDir tmp = FreshTempDir("name");
+//   const std::string& dir = tmp.path();
+class TestDir {
+ public:
+  TestDir() = default;  // no folder
+  explicit TestDir(std::string path) : path_(std::move(path)) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+    std::filesystem::create_directories(path_, ec);
+    EXPECT_FALSE(ec) << "cannot make " << path_ << ": " << ec.message();
+  }
+  TestDir(TestDir&& o) noexcept : owner_(o.owner_), path_(std::move(o.path_)) {
+    o.path_.clear();
+  }
+  TestDir& operator=(TestDir&& o) noexcept {
+    if (this != &o) {
+      Release();
+      owner_ = o.owner_;
+      path_ = std::move(o.path_);
+      o.path_.clear();
+    }
+    return *this;
+  }
+  TestDir(const TestDir&) = delete;
+  TestDir& operator=(const TestDir&) = delete;
+  ~TestDir() { Release(); }
+
+  const std::string& path() const { return path_; }
+
+  // `const std::string dir = FreshTempDir(...)`, which keeps only the path:
+  // the folder is then removed when the test process exits.
+  operator std::string() && {
+    RemoveAtExit(path_);
+    return std::exchange(path_, std::string());
+  }
+
+ private:
+  void Release() {
+    if (::getpid() == owner_) RemoveTestDir(path_);
+    path_.clear();
+  }
+
+  pid_t owner_ = ::getpid();
+  std::string path_;
+};
+
+// An empty folder of the test's own in the system temp folder
+// (::testing::TempDir(): $TEST_TMPDIR, $TMPDIR or /tmp), unique to this
+// process, removed when the returned object goes.
+inline TestDir FreshTempDir(const std::string& name) {
+  std::string tmp = ::testing::TempDir();
+  while (tmp.size() > 1 && tmp.back() == '/') tmp.pop_back();
+  return TestDir(absl::StrCat(tmp, "/e2e-", name, "-", ::getpid()));
+}
 
 // A policy that picks uniformly at random, reproducibly.
 inline LocalSeatLink::Policy RandomPolicy(uint64_t seed) {

@@ -33,7 +33,8 @@ using testing::RecordFiles;
 using testing::Sh;
 
 TEST(Tournament, DuplicateDealsPlayEachDealOncePerRotation) {
-  const std::string dir = FreshTempDir("dup");
+  const testing::TestDir tmp = FreshTempDir("dup");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seed 3 --games 12",
                           " --bot a=", kBin, "/random_bot --bot b=", kBin,
                           "/quasenbo_bot --jobs 2 --progress=false --records ", dir));
@@ -59,7 +60,8 @@ TEST(Tournament, DuplicateDealsPlayEachDealOncePerRotation) {
   EXPECT_TRUE(st.balanced());
   EXPECT_THAT(r.output, HasSubstr("95% interval"));
 
-  const std::string ind = FreshTempDir("independent");
+  const testing::TestDir ind_tmp = FreshTempDir("independent");
+  const std::string& ind = ind_tmp.path();
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seed 3 --games 4",
                       " --duplicate=false --bot a=", kBin, "/random_bot --bot b=", kBin,
                       "/random_bot --progress=false --records ", ind));
@@ -71,7 +73,8 @@ TEST(Tournament, DuplicateDealsPlayEachDealOncePerRotation) {
 }
 
 TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
-  const std::string dir = FreshTempDir("gauntlet");
+  const testing::TestDir tmp = FreshTempDir("gauntlet");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 12",
                           " --gauntlet hero --bot hero=", kBin, "/quasenbo_bot",
                           " --bot x=", kBin, "/random_bot --bot y=", kBin,
@@ -91,7 +94,8 @@ TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
 }
 
 TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
-  const std::string dir = FreshTempDir("exit");
+  const testing::TestDir tmp = FreshTempDir("exit");
+  const std::string& dir = tmp.path();
   const std::string slow = absl::StrCat(" --bot slow='", kBin, "/bad_bot --mode=hang_after --n=0'",
                                         " --decision_ms 200");
   // Forfeits of a bot that plays badly (timeouts) do not fail a tournament ...
@@ -136,7 +140,8 @@ TEST(Tournament, FourThousandNinetySixMatchesAtOnceCompleteAndVerify) {
     GTEST_SKIP() << "the open-file hard limit (" << rl.rlim_max
                  << ") is below two files per live match";
   }
-  const std::string dir = FreshTempDir("4096");
+  const testing::TestDir tmp = FreshTempDir("4096");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(
       kBin, "/arena tournament --game quasenbo --games ", kMatches, " --jobs ",
       kMatches, " --duplicate=false --decision_ms 120000 --progress=false",
@@ -171,14 +176,17 @@ TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
   std::uniform_int_distribution<int> delay_ms(100, 1500);
   const int games = 240;
   for (int round = 0; round < 3; ++round) {
-    const std::string dir = FreshTempDir(absl::StrCat("resume", round));
+    const testing::TestDir tmp = FreshTempDir(absl::StrCat("resume", round));
+    const std::string& dir = tmp.path();
     const std::string records = dir + "/records";
     const std::string secret = dir + "/secret";
     const std::string flags = absl::StrCat(
         " --game quasenbo --games ", games, " --jobs 2 --progress=false",
         " --standings_every 10 --secret_file ", secret, " --bot a=", kBin,
         "/random_bot --bot b=", kBin, "/quasenbo_bot");
-    const pid_t pid = Spawn(absl::StrCat("exec ", kBin, "/arena tournament", flags,
+    // TMPDIR: the socket folder a killed arena cannot remove goes with dir.
+    const pid_t pid = Spawn(absl::StrCat("exec env TMPDIR=", dir, " ", kBin,
+                                         "/arena tournament", flags,
                                          " --records ", records, " > ", dir,
                                          "/first.log 2>&1"));
     // Kill -9 at a random moment once the manifest is there.
@@ -233,7 +241,8 @@ TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
 }
 
 TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
-  const std::string dir = FreshTempDir("refuse");
+  const testing::TestDir tmp = FreshTempDir("refuse");
+  const std::string& dir = tmp.path();
   const std::string bots =
       absl::StrCat(" --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4", bots,
@@ -258,7 +267,8 @@ TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
 }
 
 TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
-  const std::string dir = FreshTempDir("tamper");
+  const testing::TestDir tmp = FreshTempDir("tamper");
+  const std::string& dir = tmp.path();
   const std::string flags =
       absl::StrCat(" --game quasenbo --games 4 --secret_file ", dir, "/s --bot a=", kBin,
                    "/random_bot --bot b=", kBin, "/random_bot");
@@ -276,7 +286,8 @@ TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
 }
 
 TEST(Tournament, CompressedRecordsResumeAndRebuildToo) {
-  const std::string dir = FreshTempDir("zst");
+  const testing::TestDir tmp = FreshTempDir("zst");
+  const std::string& dir = tmp.path();
   const std::string flags =
       absl::StrCat(" --game quasenbo --games 4 --compress --secret_file ", dir,
                    "/s --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
@@ -293,7 +304,8 @@ TEST(Tournament, CompressedRecordsResumeAndRebuildToo) {
 }
 
 TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
-  const std::string dir = FreshTempDir("gate");
+  const testing::TestDir tmp = FreshTempDir("gate");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate smart=", kBin,
                           "/quasenbo_bot --baseline random=", kBin, "/random_bot",
                           " --jobs 2 --records ", dir, "/h1 --json ", dir, "/h1.json"));
@@ -333,7 +345,8 @@ TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
 }
 
 TEST(Gate, ThreeSeatsRotateCandidateBaselineAndFiller) {
-  const std::string dir = FreshTempDir("gate3");
+  const testing::TestDir tmp = FreshTempDir("gate3");
+  const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --seats 3 --candidate smart=",
                           kBin, "/quasenbo_bot --baseline random=", kBin, "/random_bot",
                           " --filler filler=", kBin, "/random_bot --jobs 2 --records ", dir,

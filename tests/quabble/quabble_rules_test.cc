@@ -142,6 +142,7 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "/quabble-" +
                            std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
+  testing::RemoveAtExit(path);
   return path;
 }
 

@@ -199,6 +199,7 @@ void AttackWrites() {
   const std::string tmp = absl::StrCat("/tmp/hostile-", ::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
   if (fd >= 0) ::close(fd);
+  ::unlink(tmp.c_str());  // without a sandbox, this is the host's /tmp
   std::printf("TMP %s\n", fd >= 0 ? "writable" : "NOT writable");
   std::fflush(stdout);
 }

@@ -38,11 +38,13 @@ using testing::ReadStandings;
 using testing::Sh;
 
 // A folder outside /tmp (the sandbox gives every bot a /tmp of its own, which
-// would hide a folder there whether or not arena hides it).
+// would hide a folder there whether or not arena hides it), removed when the
+// test process exits.
 std::string WorkDir(const std::string& name) {
   const std::string d = absl::StrCat(ARENA_TEST_WORK_DIR, "/", name, "-", ::getpid());
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
+  testing::RemoveAtExit(d);
   return d;
 }
 
