@@ -1,6 +1,7 @@
-// Quabble end to end: `arena tournament --game quabble` with the real bot
-// processes (random_bot and quabble_bot) at 2 to 6 seats, every record
-// verified by `arena verify`, and a score explained by `arena replay`.
+// Quabble end to end, what is Quabble's own: an asset file through `arena
+// match`, `arena replay` and `arena verify`, and a bad one refused. Tournaments
+// of the game's bot that verify are in tests/conformance_test.cc
+// (ConformanceEndToEnd), as for every game.
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,22 +21,6 @@ using testing::FreshTempDir;
 using testing::kBin;
 using testing::ReadStandings;
 using testing::Sh;
-
-TEST(QuabbleEndToEnd, TournamentsOfTwoToSixSeatsVerify) {
-  for (int seats = 2; seats <= 6; ++seats) {
-    const std::string dir = FreshTempDir(absl::StrCat("quabble-t", seats));
-    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quabble",
-                            " --bot random=", kBin, "/random_bot",
-                            " --bot smart=", kBin, "/quabble_bot",
-                            " --seats ", seats, " --games 12 --jobs 2 --duplicate=false",
-                            " --records ", dir));
-    ASSERT_EQ(r.code, 0) << r.output;
-    EXPECT_THAT(r.output, HasSubstr("12/12 matches")) << r.output;
-    Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
-    EXPECT_EQ(v.code, 0) << v.output;
-    EXPECT_THAT(v.output, HasSubstr("12 of 12 records verified"));
-  }
-}
 
 TEST(QuabbleEndToEnd, ReplayExplainsTheScoresAndAssetFileMatchesVerify) {
   const std::string dir = FreshTempDir("quabble-match");
@@ -66,6 +51,7 @@ TEST(QuabbleEndToEnd, ReplayExplainsTheScoresAndAssetFileMatchesVerify) {
                             dir, "/bad"));
   EXPECT_NE(bad.code, 0);
   EXPECT_THAT(bad.output, HasSubstr("line 1, column 23: asset 'Pigs': count 0"));
+  Sh("rm -rf " + dir);
 }
 
 }  // namespace

@@ -6,9 +6,11 @@
 // Snatcher 54-56, Misdirection 57-59).
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include "arena/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quabble/quabble.h"
@@ -1127,4 +1129,78 @@ TEST(QuabbleEnd, UnfinishedMatchIsRankedOnWhatIsHeld) {
 
 }  // namespace
 }  // namespace quabble
+}  // namespace arena
+
+// Game-specific record checks moved from the former quabble_record_test.cc;
+// the generic ones run for every game in tests/conformance_test.cc.
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+MatchSpec RecordSpec(uint64_t seed, Options o = {}) {
+  MatchSpec spec;
+  spec.match_id = "q" + std::to_string(seed);
+  spec.game_name = "quabble";
+  spec.options = std::move(o);
+  spec.seed = seed;
+  return spec;
+}
+
+// Every seat's score is explained line by line in the recorded result.
+TEST(QuabbleRecords, ScoreLinesExplainTheScores) {
+  for (int seats = 2; seats <= 6; ++seats) {
+    auto game = CreateGame("quabble", {}, seats);
+    ASSERT_TRUE(game.ok()) << game.status();
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      auto m = testing::PlayLocal(**game, RecordSpec(seed * 7919 + seats),
+                                  testing::RandomPolicy(seed));
+      ASSERT_EQ(m.outcome.result.end_reason(), v1::END_REASON_NORMAL);
+      std::vector<double> sum(seats, 0);
+      for (const auto& l : m.outcome.result.score_lines()) sum[l.seat()] += l.points();
+      for (int s = 0; s < seats; ++s) {
+        ASSERT_DOUBLE_EQ(sum[s], m.outcome.result.scores(s));
+      }
+      auto lines = testing::ParseOrFail(m.record_lines);
+      ASSERT_TRUE(lines.back().has_result());
+      EXPECT_TRUE(lines.back().result().higher_score_wins());
+    }
+  }
+}
+
+TEST(QuabbleRecords, AssetFileMatchesVerifyAndAChangedFileIsCaught) {
+  const std::string path = ::testing::TempDir() + "/quabble-rec-" +
+                           std::to_string(::getpid()) + ".textproto";
+  const std::string list =
+      "assets { name: \"Pigs\" count: 20 value: 1 power: "
+      "QUABBLE_POWER_SET_SQUARE }\n"
+      "assets { name: \"Snatchers\" count: 10 value: 2 power: "
+      "QUABBLE_POWER_SNATCH }\n"
+      "assets { name: \"Turns\" count: 6 value: 1 power: "
+      "QUABBLE_POWER_MISDIRECTION }\n";
+  std::ofstream(path) << list;
+  Options o{{"assets", path}};
+  auto game = CreateGame("quabble", o, 3);
+  ASSERT_TRUE(game.ok()) << game.status();
+  auto m = testing::PlayLocal(**game, RecordSpec(5, o), testing::RandomPolicy(5));
+  auto lines = testing::ParseOrFail(m.record_lines);
+  ASSERT_TRUE(VerifyRecord(lines, "t").ok());
+  // 36 cards, 3 seats: 5 rounds + 7 with draws.
+  int rounds = 0;
+  for (const auto& l : lines) {
+    if (l.has_event() && l.event().event().quabble().has_round_start()) ++rounds;
+  }
+  EXPECT_EQ(rounds, 12);
+
+  // The organiser edits the file afterwards: the record no longer matches.
+  std::ofstream(path) << "# edited\n" << list << "assets { name: \"More\" count: 1 "
+                      << "power: QUABBLE_POWER_NONE }\n";
+  absl::Status s = VerifyRecord(lines, "t");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("event differs"));
+  EXPECT_THAT(s.message(), HasSubstr("asset_list_fingerprint"));
+  std::remove(path.c_str());
+}
+
+}  // namespace
 }  // namespace arena

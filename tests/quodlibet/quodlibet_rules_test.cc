@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "arena/record_tools.h"
+#include "tests/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quodlibet/quodlibet.h"
@@ -971,4 +973,100 @@ TEST(QuodlibetOptions, GameInfoAndRules) {
 
 }  // namespace
 }  // namespace quodlibet
+}  // namespace arena
+
+// Game-specific checks moved from the former quodlibet_no_leak_test.cc and
+// quodlibet_record_test.cc; the generic ones (no leak, records, cap,
+// determinism) run for every game in tests/conformance_test.cc.
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::set<std::string> kNoLeakCardFields = {"card",       "cards",
+                                                 "hand",       "played_cards",
+                                                 "low_card",   "high_card",
+                                                 "packet_cards"};
+
+testing::LocalMatch PlayOne(const Options& o, uint64_t seed,
+                            v1::AutoMoves auto_moves = v1::AUTO_MOVES_SINGLE) {
+  auto game = CreateGame("quodlibet", o, 4);
+  EXPECT_TRUE(game.ok()) << game.status();
+  MatchSpec spec;
+  spec.match_id = "q" + std::to_string(seed);
+  spec.game_name = "quodlibet";
+  spec.options = o;
+  spec.seed = seed;
+  spec.auto_moves = auto_moves;
+  return testing::PlayLocal(**game, spec, testing::RandomPolicy(seed * 31));
+}
+
+// Moved from the former quodlibet_no_leak_test.cc (the generic no-leak checks
+// are in tests/conformance_test.cc): in Open Trousers a seat's own cards
+// really are absent from everything it is sent, while the others' are present.
+TEST(QuodlibetNoLeak, OpenTrousersOwnCardsNeverReachTheSeat) {
+  auto game = quodlibet::QuodlibetGame::Create(
+      {{"contract", "open_trousers"}, {"kingdoms", "1"}}, 4);
+  ASSERT_TRUE(game.ok());
+  auto state = (*game)->NewInitialState(77);
+  auto* s = static_cast<quodlibet::QuodlibetState*>(state.get());
+  Rng rng(7);
+  int checked = 0;
+  while (!s->IsTerminal()) {
+    const int seat = s->current_seat();
+    const std::vector<int> hand = s->Hand(seat);
+    const std::set<int> own(hand.begin(), hand.end());
+    v1::DecisionRequest req;
+    s->FillView(seat, req.mutable_view());
+    s->FillLegalActions(seat, req.mutable_legal_actions());
+    for (const LoggedEvent& e : s->events()) {
+      if (const v1::Event* ev = EventForSeat(e, seat)) *req.mutable_view()->add_events() = *ev;
+    }
+    std::vector<int> cards;
+    testing::CollectInts(req, kNoLeakCardFields, &cards);
+    int others = 0;
+    for (int c : cards) {
+      EXPECT_EQ(own.count(c), 0u) << "own card " << c << " sent to seat " << seat;
+      others += 1;
+    }
+    EXPECT_GT(others, 0);
+    ++checked;
+    s->Apply({static_cast<int>(rng.Uniform(s->NumLegalActions(seat)))});
+  }
+  EXPECT_EQ(checked, 32);
+}
+
+// Moved from the former quodlibet_record_test.cc.
+TEST(QuodlibetRecords, ChangedSlotOrderOrActionIsCaught) {
+  auto lines = testing::ParseOrFail(PlayOne({{"contract", "open_trousers"}}, 5,
+                             v1::AUTO_MOVES_NONE).record_lines);
+  ASSERT_TRUE(VerifyRecord(lines, "t").ok());
+  // Swap two slots of a hand shown face up to the others.
+  auto changed = lines;
+  bool done = false;
+  for (auto& l : changed) {
+    if (!l.has_event()) continue;
+    auto* e = l.mutable_event()->mutable_event()->mutable_quodlibet();
+    if (e->has_hand_shown() && e->hand_shown().cards_size() > 1) {
+      auto* cards = e->mutable_hand_shown()->mutable_cards();
+      std::swap(*cards->Mutable(0), *cards->Mutable(1));
+      done = true;
+      break;
+    }
+  }
+  ASSERT_TRUE(done);
+  EXPECT_THAT(VerifyRecord(changed, "t").message(), HasSubstr("event differs"));
+  // Another slot played.
+  changed = lines;
+  for (auto& l : changed) {
+    if (l.has_decision() && l.decision().step() == 3) {
+      auto* a = l.mutable_decision()->mutable_actions(0);
+      a->set_action(a->action() == 0 ? 1 : 0);
+      break;
+    }
+  }
+  EXPECT_FALSE(VerifyRecord(changed, "t").ok());
+}
+
+}  // namespace
 }  // namespace arena
