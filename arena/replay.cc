@@ -24,18 +24,6 @@ using google::protobuf::Reflection;
 
 // "QUODLIBET_CONTRACT_NO_REDS" -> "no reds": the value name without the
 // prefix its enum's _UNSPECIFIED value shows, in lower case words.
-std::string EnumWords(const EnumValueDescriptor* v) {
-  std::string name = v->name();
-  const EnumValueDescriptor* zero = v->type()->FindValueByNumber(0);
-  if (zero != nullptr && absl::EndsWith(zero->name(), "UNSPECIFIED")) {
-    const std::string prefix =
-        zero->name().substr(0, zero->name().size() - std::string("UNSPECIFIED").size());
-    if (absl::StartsWith(name, prefix)) name = name.substr(prefix.size());
-  }
-  if (v->number() == 0) return "none";
-  return absl::AsciiStrToLower(absl::StrReplaceAll(name, {{"_", " "}}));
-}
-
 std::string Words(const std::string& field_name) {
   return absl::StrReplaceAll(field_name, {{"_", " "}});
 }
@@ -133,7 +121,6 @@ std::string EventWords(const State* state, const v1::Event& e,
   return text.empty() ? GenericEventWords(e, cards) : text;
 }
 
-std::string SuitWords(const EnumValueDescriptor* v) { return EnumWords(v); }
 
 }  // namespace
 
@@ -145,64 +132,8 @@ const std::vector<std::string>& CardFieldNames() {
   return *names;
 }
 
-std::vector<v1::ReplayCard> CardCatalogue(const v1::Rules& rules) {
-  std::vector<v1::ReplayCard> out;
-  switch (rules.game_case()) {
-    case v1::Rules::kQuasenbo:
-      for (const auto& c : rules.quasenbo().cards()) {
-        v1::ReplayCard& rc = out.emplace_back();
-        rc.set_id(c.id());
-        rc.set_name(c.name());
-        for (int s : c.suits()) {
-          rc.add_suits(SuitWords(v1::QuasenboSuit_descriptor()->FindValueByNumber(s)));
-        }
-        if (c.rank() != 0) {
-          rc.set_rank(EnumWords(v1::QuasenboRank_descriptor()->FindValueByNumber(c.rank())));
-        }
-        if (c.excuse()) rc.set_detail("the Excuse: decrees a suit");
-      }
-      break;
-    case v1::Rules::kPesten:
-      for (const auto& c : rules.pesten().catalogue()) {
-        v1::ReplayCard& rc = out.emplace_back();
-        rc.set_id(c.id());
-        rc.set_name(c.name());
-        if (c.suit() != 0) {
-          rc.add_suits(SuitWords(v1::PestenSuit_descriptor()->FindValueByNumber(c.suit())));
-        }
-        rc.set_rank(EnumWords(v1::PestenRank_descriptor()->FindValueByNumber(c.rank())));
-        if (c.special()) rc.set_detail("special card");
-      }
-      break;
-    case v1::Rules::kQuodlibet:
-      for (const auto& c : rules.quodlibet().cards()) {
-        v1::ReplayCard& rc = out.emplace_back();
-        rc.set_id(c.id());
-        rc.set_name(c.name());
-        rc.add_suits(SuitWords(v1::QuodlibetSuit_descriptor()->FindValueByNumber(c.suit())));
-        rc.set_rank(EnumWords(v1::QuodlibetRank_descriptor()->FindValueByNumber(c.rank())));
-      }
-      break;
-    case v1::Rules::kQuabble: {
-      const auto& q = rules.quabble();
-      for (int id = 0; id < q.card_assets_size(); ++id) {
-        v1::ReplayCard& rc = out.emplace_back();
-        rc.set_id(id);
-        const int a = q.card_assets(id);
-        if (a < 0 || a >= q.assets_size()) {
-          rc.set_name(absl::StrCat("card #", id));
-          continue;
-        }
-        const v1::QuabbleAsset& asset = q.assets(a);
-        rc.set_name(asset.name());
-        rc.set_detail(absl::StrCat("value ", asset.value(),
-                                   asset.text().empty() ? "" : "; ", asset.text()));
-      }
-      break;
-    }
-    default:
-      break;
-  }
+std::vector<v1::ReplayCard> CardCatalogue(const State& state) {
+  std::vector<v1::ReplayCard> out = state.CardCatalogue();
   // Ids index the catalogue; keep it so even if a game listed them unordered.
   std::sort(out.begin(), out.end(),
             [](const v1::ReplayCard& a, const v1::ReplayCard& b) { return a.id() < b.id(); });
@@ -269,9 +200,7 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
     live = &s;
     num_seats = h.num_seats();
     *replay.mutable_header() = h;
-    v1::Rules rules;
-    s.FillRules(&rules);
-    cards = CardCatalogue(rules);
+    cards = CardCatalogue(s);
     for (const auto& c : cards) *replay.add_cards() = c;
     for (const auto& f : CardFieldNames()) replay.add_card_fields(f);
     current.set_step(0);

@@ -24,6 +24,7 @@
 #include "arena/v1/record.pb.h"
 #include "arena/v1/replay.pb.h"
 #include "google/protobuf/message.h"
+#include "referee/game.h"
 
 namespace arena {
 
@@ -37,8 +38,9 @@ struct ReplayOptions {
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& options);
 
-// The display catalogue of a match's cards, from its rules.
-std::vector<v1::ReplayCard> CardCatalogue(const v1::Rules& rules);
+// The display catalogue of a match's cards (State::CardCatalogue, the game's
+// own), sorted by id.
+std::vector<v1::ReplayCard> CardCatalogue(const State& state);
 
 // Field names whose int32 values are card ids, in every game's messages.
 const std::vector<std::string>& CardFieldNames();

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 
 namespace arena {
 
@@ -43,6 +46,18 @@ const v1::Event* EventForSeat(const LoggedEvent& e, int seat) {
   if (e.is_public || (e.seats_mask >> seat) & 1) return &e.event;
   if (e.has_redacted) return &e.redacted;
   return nullptr;
+}
+
+std::string EnumWords(const google::protobuf::EnumValueDescriptor* v) {
+  std::string name = v->name();
+  const google::protobuf::EnumValueDescriptor* zero = v->type()->FindValueByNumber(0);
+  if (zero != nullptr && absl::EndsWith(zero->name(), "UNSPECIFIED")) {
+    const std::string prefix =
+        zero->name().substr(0, zero->name().size() - std::string("UNSPECIFIED").size());
+    if (absl::StartsWith(name, prefix)) name = name.substr(prefix.size());
+  }
+  if (v->number() == 0) return "none";
+  return absl::AsciiStrToLower(absl::StrReplaceAll(name, {{"_", " "}}));
 }
 
 }  // namespace arena

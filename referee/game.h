@@ -28,6 +28,8 @@
 #include "absl/types/span.h"
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/record.pb.h"
+#include "arena/v1/replay.pb.h"
+#include "google/protobuf/descriptor.h"
 
 namespace arena {
 
@@ -110,6 +112,11 @@ class State {
   // ids), for replays and logs; empty to fall back on the raw message.
   virtual std::string DescribeEvent(const v1::Event& event) const { return ""; }
 
+  // The cards of this match's rules in words, one per card id the views and
+  // events use (name, suits, rank, a detail), for replays and the HTML site;
+  // any order. Empty: replays show card ids.
+  virtual std::vector<v1::ReplayCard> CardCatalogue() const { return {}; }
+
   // Number of Apply calls so far.
   int64_t step() const { return step_; }
 
@@ -158,6 +165,11 @@ absl::Status CheckSeatCount(const GameInfo& info, int num_seats);
 // unless `higher_is_better`.
 std::vector<int> PlacementsFromScores(const std::vector<double>& scores,
                                       bool higher_is_better);
+
+// An enum value in words, for people: its name without the enum's prefix
+// (the part its UNSPECIFIED value shares), lower case, "_" as spaces
+// ("QUASENBO_SUIT_MOONS" -> "moons"); the zero value is "none".
+std::string EnumWords(const google::protobuf::EnumValueDescriptor* value);
 
 // Whether `seat` may see a logged event, and which version of it.
 // Returns nullptr if the seat sees nothing of it.

@@ -2,18 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#ifdef ARENA_HAS_QUASENBO
-#include "referee/games/quasenbo/quasenbo.h"
-#endif
-#ifdef ARENA_HAS_PESTEN
-#include "referee/games/pesten/pesten.h"
-#endif
-#ifdef ARENA_HAS_QUODLIBET
-#include "referee/games/quodlibet/quodlibet.h"
-#endif
-#ifdef ARENA_HAS_QUABBLE
-#include "referee/games/quabble/quabble.h"
-#endif
+// Every game that referee/CMakeLists.txt built (arena_add_game).
+#include "referee/games_headers.inc"
 
 namespace arena {
 namespace {
@@ -24,20 +14,9 @@ struct Entry {
 };
 
 const std::vector<Entry>& Entries() {
-  // Each game's folder provides <Name>Info() and Create<Name>(options, seats).
+  // Each game's folder provides its Info() and Create(options, seats).
   static const auto* entries = new std::vector<Entry>{
-#ifdef ARENA_HAS_QUASENBO
-      {&quasenbo::QuasenboInfo, &quasenbo::CreateQuasenbo},
-#endif
-#ifdef ARENA_HAS_PESTEN
-      {&pesten::PestenInfo, &pesten::CreatePesten},
-#endif
-#ifdef ARENA_HAS_QUODLIBET
-      {&quodlibet::QuodlibetInfo, &quodlibet::CreateQuodlibet},
-#endif
-#ifdef ARENA_HAS_QUABBLE
-      {&quabble::QuabbleInfo, &quabble::CreateQuabble},
-#endif
+#include "referee/games_entries.inc"
   };
   return *entries;
 }

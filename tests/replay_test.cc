@@ -115,9 +115,7 @@ TEST(DescribeMessage, CardZeroIsShownByName) {
   // 51 the Ace of Spades (pesten.proto).
   auto game = CreateGame("pesten", {}, 2);
   ASSERT_TRUE(game.ok());
-  v1::Rules rules;
-  (*game)->NewInitialState(1)->FillRules(&rules);
-  const auto cards = CardCatalogue(rules);
+  const auto cards = CardCatalogue(*(*game)->NewInitialState(1));
   v1::PestenView v;
   v.set_top_card(0);
   v.add_hand(51);

@@ -833,5 +833,22 @@ std::vector<int> PestenState::Deck() const {
   return std::vector<int>(deck_.begin() + deck_pos_, deck_.end());
 }
 
+std::vector<v1::ReplayCard> PestenState::CardCatalogue() const {
+  v1::Rules rules;
+  FillRules(&rules);
+  std::vector<v1::ReplayCard> out;
+  for (const auto& c : rules.pesten().catalogue()) {
+    v1::ReplayCard& rc = out.emplace_back();
+    rc.set_id(c.id());
+    rc.set_name(c.name());
+    if (c.suit() != 0) {
+      rc.add_suits(EnumWords(v1::PestenSuit_descriptor()->FindValueByNumber(c.suit())));
+    }
+    rc.set_rank(EnumWords(v1::PestenRank_descriptor()->FindValueByNumber(c.rank())));
+    if (c.special()) rc.set_detail("special card");
+  }
+  return out;
+}
+
 }  // namespace pesten
 }  // namespace arena

@@ -186,6 +186,7 @@ class PestenState : public State {
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
   void FillRules(v1::Rules* rules) const override;
+  std::vector<v1::ReplayCard> CardCatalogue() const override;
   // A one-line description of a Pesten event with card names, for replays.
   // (Overrides State::DescribeEvent where the interface has it; declared
   // without `override` so that this header builds either way.)

@@ -1276,5 +1276,26 @@ std::vector<QuabbleState::Shared> QuabbleState::SharedCards() const {
   return shared_;
 }
 
+std::vector<v1::ReplayCard> QuabbleState::CardCatalogue() const {
+  v1::Rules rules;
+  FillRules(&rules);
+  const auto& q = rules.quabble();
+  std::vector<v1::ReplayCard> out;
+  for (int id = 0; id < q.card_assets_size(); ++id) {
+    v1::ReplayCard& rc = out.emplace_back();
+    rc.set_id(id);
+    const int a = q.card_assets(id);
+    if (a < 0 || a >= q.assets_size()) {
+      rc.set_name(absl::StrCat("card #", id));
+      continue;
+    }
+    const v1::QuabbleAsset& asset = q.assets(a);
+    rc.set_name(asset.name());
+    rc.set_detail(absl::StrCat("value ", asset.value(),
+                               asset.text().empty() ? "" : "; ", asset.text()));
+  }
+  return out;
+}
+
 }  // namespace quabble
 }  // namespace arena

@@ -207,6 +207,7 @@ class QuabbleState : public State {
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
   void FillRules(v1::Rules* rules) const override;
+  std::vector<v1::ReplayCard> CardCatalogue() const override;
 
   // --- Inspection (tests, tools) ---
   int num_seats() const { return num_seats_; }

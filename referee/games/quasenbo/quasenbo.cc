@@ -773,5 +773,24 @@ std::vector<int> QuasenboState::Deck() const {
   return std::vector<int>(deck_.begin() + deck_pos_, deck_.end());
 }
 
+std::vector<v1::ReplayCard> QuasenboState::CardCatalogue() const {
+  v1::Rules rules;
+  FillRules(&rules);
+  std::vector<v1::ReplayCard> out;
+  for (const auto& c : rules.quasenbo().cards()) {
+    v1::ReplayCard& rc = out.emplace_back();
+    rc.set_id(c.id());
+    rc.set_name(c.name());
+    for (int s : c.suits()) {
+      rc.add_suits(EnumWords(v1::QuasenboSuit_descriptor()->FindValueByNumber(s)));
+    }
+    if (c.rank() != 0) {
+      rc.set_rank(EnumWords(v1::QuasenboRank_descriptor()->FindValueByNumber(c.rank())));
+    }
+    if (c.excuse()) rc.set_detail("the Excuse: decrees a suit");
+  }
+  return out;
+}
+
 }  // namespace quasenbo
 }  // namespace arena

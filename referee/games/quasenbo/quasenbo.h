@@ -181,6 +181,7 @@ class QuasenboState : public State {
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
   void FillRules(v1::Rules* rules) const override;
+  std::vector<v1::ReplayCard> CardCatalogue() const override;
   std::string DescribeEvent(const v1::Event& event) const override;
 
   // --- Inspection (tests, tools) ---

@@ -1152,5 +1152,19 @@ std::vector<int> QuodlibetState::Slots(int seat) const {
   return std::vector<int>(slots_[seat].begin(), slots_[seat].end());
 }
 
+std::vector<v1::ReplayCard> QuodlibetState::CardCatalogue() const {
+  v1::Rules rules;
+  FillRules(&rules);
+  std::vector<v1::ReplayCard> out;
+  for (const auto& c : rules.quodlibet().cards()) {
+    v1::ReplayCard& rc = out.emplace_back();
+    rc.set_id(c.id());
+    rc.set_name(c.name());
+    rc.add_suits(EnumWords(v1::QuodlibetSuit_descriptor()->FindValueByNumber(c.suit())));
+    rc.set_rank(EnumWords(v1::QuodlibetRank_descriptor()->FindValueByNumber(c.rank())));
+  }
+  return out;
+}
+
 }  // namespace quodlibet
 }  // namespace arena

@@ -138,6 +138,7 @@ class QuodlibetState : public State {
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
   void FillRules(v1::Rules* rules) const override;
+  std::vector<v1::ReplayCard> CardCatalogue() const override;
 
   // --- Inspection (tests, tools) ---
   Contract contract() const { return static_cast<Contract>(contract_); }
