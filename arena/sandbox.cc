@@ -225,6 +225,22 @@ absl::Status CheckSandbox(const SandboxOptions& o) {
           "), run arena from another folder, or run with --sandbox none if "
           "you trust every bot"));
     }
+    // The referee's socket is bound into each sandbox from its folder in
+    // TMPDIR: the bots' uid must reach it there too (a TMPDIR of mode 0700
+    // would fail every bot with bwrap's "Can't find source path").
+    if (!o.socket_host_path.empty()) {
+      const std::string blocked_socket =
+          FirstUnsearchable(o.socket_host_path, e.uid, e.uid);
+      if (!blocked_socket.empty()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "cannot sandbox the bots: they run as an unprivileged user, who "
+            "may not enter ", blocked_socket, " (on the way to the referee's "
+            "socket ", o.socket_host_path, ", made in the temporary folder, "
+            "TMPDIR); let others search it (chmod o+x ", blocked_socket,
+            "), set TMPDIR to a folder they may enter, or run with --sandbox "
+            "none if you trust every bot"));
+      }
+    }
   }
   e.Seal();
   int pipe_fds[2];

@@ -348,6 +348,24 @@ TEST(Withdrawal, NoBotThatCanStartIsAnErrorNotAContest) {
   EXPECT_THAT(r.output, HasSubstr("no bot could be started"));
 }
 
+// The organiser's own setup: a TMPDIR the sandboxed bots' uid cannot enter
+// (mode 0700) is named before any bot starts, not reported as every bot
+// failing with bwrap's "Can't find source path".
+TEST(Withdrawal, ATempFolderTheBotsCannotEnterIsNamedAtOnce) {
+  if (::geteuid() != 0) GTEST_SKIP() << "bots run as other uids only when arena is root";
+  Workdir w("tmpdir");
+  const std::string tmp = w.path() + "/private-tmp";
+  Sh("mkdir -p " + tmp + " && chmod 700 " + tmp);
+  Cmd r = Sh(absl::StrCat("TMPDIR=", tmp, " ", kBin,
+                          "/arena tournament --game quasenbo --games 2 --progress=false",
+                          " --records ", w.path(), "/r --bot a=", kBin, "/random_bot",
+                          " --bot b=", kBin, "/random_bot"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(absl::StrCat("may not enter ", tmp)));
+  EXPECT_THAT(r.output, HasSubstr("TMPDIR"));
+  EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
+}
+
 // Resume counts a withdrawn bot's no-show forfeits as played: only matches
 // without a record are played again (here by the bot, fixed meanwhile).
 TEST(Withdrawal, ResumeKeepsNoShowForfeitsAsPlayed) {
