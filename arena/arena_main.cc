@@ -308,6 +308,16 @@ absl::Status ParseShard(const std::string& text, v1::TournamentConfig* c) {
   return absl::OkStatus();
 }
 
+// --on_bot_failure; UNSPECIFIED when not given (the command's default).
+absl::StatusOr<v1::BotFailurePolicy> BotFailurePolicyFromFlag() {
+  const std::string v = absl::GetFlag(FLAGS_on_bot_failure);
+  if (v.empty()) return v1::BOT_FAILURE_POLICY_UNSPECIFIED;
+  if (v == "withdraw") return v1::BOT_FAILURE_POLICY_WITHDRAW;
+  if (v == "abort") return v1::BOT_FAILURE_POLICY_ABORT;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--on_bot_failure=", v, ": use withdraw or abort"));
+}
+
 absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
     const std::vector<std::string>& bots, const std::vector<std::string>& options) {
   v1::TournamentConfig c;
@@ -371,15 +381,9 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_auto_moves(absl::GetFlag(FLAGS_auto_moves) ? v1::AUTO_MOVES_SINGLE
                                                    : v1::AUTO_MOVES_NONE);
   c.set_max_restarts(absl::GetFlag(FLAGS_max_restarts));
-  const std::string obf = absl::GetFlag(FLAGS_on_bot_failure);
-  if (obf == "withdraw") {
-    c.set_on_bot_failure(v1::BOT_FAILURE_POLICY_WITHDRAW);
-  } else if (obf == "abort") {
-    c.set_on_bot_failure(v1::BOT_FAILURE_POLICY_ABORT);
-  } else if (!obf.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--on_bot_failure=", obf, ": use withdraw or abort"));
-  }
+  auto on_failure = BotFailurePolicyFromFlag();
+  if (!on_failure.ok()) return on_failure.status();
+  c.set_on_bot_failure(*on_failure);
   c.set_deal_mode(absl::GetFlag(FLAGS_duplicate) ? v1::DEAL_MODE_DUPLICATE
                                                  : v1::DEAL_MODE_INDEPENDENT);
   c.set_gauntlet(absl::GetFlag(FLAGS_gauntlet));
@@ -552,8 +556,9 @@ int RunPlay(bool single, const std::vector<std::string>& bots,
     for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
   }
   if (!resume.empty() && FlagChanged("on_bot_failure")) {
-    auto given = ConfigFromFlags({}, {});
-    if (given.ok()) c->set_on_bot_failure(given->on_bot_failure());
+    auto given = BotFailurePolicyFromFlag();
+    if (!given.ok()) return Fail(given.status());
+    c->set_on_bot_failure(*given);
   }
   auto st = RunConfiguredTournament(*c, lo);
   if (!st.ok()) {

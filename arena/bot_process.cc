@@ -30,6 +30,15 @@ std::string OneLineTail(const std::string& tail, size_t lines, size_t max_bytes)
   return out;
 }
 
+// "its process <how><when>; its last output: <its log's last lines>", the
+// words every fault, withdrawal and log line about an ended process uses.
+std::string EndedProcess(const BotProcess& p, const std::string& how,
+                         const std::string& when = "") {
+  const std::string tail = OneLineTail(p.LogTail(), 3, 400);
+  return absl::StrCat("its process ", how, when,
+                      tail.empty() ? "" : "; its last output: ", tail);
+}
+
 }  // namespace
 
 BotProcess::BotProcess(std::string name, std::string command, BotExec exec,
@@ -191,9 +200,7 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
 
 void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string& how) {
   e.exits.push_back(how);
-  const std::string tail = OneLineTail(e.process->LogTail(), 3, 400);
-  const std::string detail =
-      absl::StrCat("its process ", how, tail.empty() ? "" : "; its last output: ", tail);
+  const std::string detail = EndedProcess(*e.process, how);
   spdlog::warn("bot {}: {} (log: {})", bot, detail, e.process->log_path());
   // The hub leaves a stream it still sees live alone (it may be a restart's);
   // the dead process's stream ends within moments of its exit (the kernel
@@ -205,14 +212,15 @@ void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string&
   hub_->SetBotDown(bot, v1::FAULT_KIND_CRASHED, detail);
 }
 
+bool BotSupervisor::ConnectedSince(const std::string& bot, int connections_before) const {
+  return hub_->Connections(bot) > connections_before && hub_->IsConnected(bot);
+}
+
 bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
                                     int connections_before) {
   const absl::Time until = absl::Now() + options_.connect_timeout;
   for (;;) {
-    // A new stream (not the old one, possibly still closing).
-    if (hub_->Connections(bot) > connections_before && hub_->IsConnected(bot)) {
-      return true;
-    }
+    if (ConnectedSince(bot, connections_before)) return true;
     if (auto how = e.process->PollUnexpectedEnd()) {
       NoteEnd(bot, e, *how);
       return false;
@@ -241,9 +249,7 @@ std::string NotConnectedReason(BotProcess& p, absl::Duration timeout) {
     return absl::StrCat("its process runs but did not connect within ",
                         absl::FormatDuration(timeout));
   }
-  const std::string tail = OneLineTail(p.LogTail(), 3, 400);
-  return absl::StrCat("its process ", p.exit_status(), " before connecting",
-                      tail.empty() ? "" : "; its last output: ", tail);
+  return EndedProcess(p, p.exit_status(), " before connecting");
 }
 
 }  // namespace
@@ -297,7 +303,7 @@ absl::Status BotSupervisor::StartAll() {
       const std::string& name = it->first;
       Entry& e = *it->second.e;
       absl::MutexLock lock(&e.mu);
-      if (hub_->Connections(name) > it->second.before && hub_->IsConnected(name)) {
+      if (ConnectedSince(name, it->second.before)) {
         it = pending.erase(it);
         continue;
       }
@@ -313,11 +319,7 @@ absl::Status BotSupervisor::StartAll() {
         return absl::FailedPreconditionError(absl::StrCat(
             "bot ", name, ": ", why, " (log: ", e.process->log_path(), ")"));
       }
-      if (ended) {
-        Revive(name, e, why);
-      } else {
-        Withdraw(name, e, why);
-      }
+      Revive(name, e, why);  // withdraws one that runs without connecting
       it = pending.erase(it);
     }
     if (!pending.empty()) absl::SleepFor(absl::Milliseconds(10));
@@ -382,9 +384,7 @@ bool BotSupervisor::Ensure(const std::string& bot) {
     // Revive withdraws a running process; this one is stopped and restarted.
     e.process->Stop(absl::Seconds(1));
   } else {
-    const std::string tail = OneLineTail(e.process->LogTail(), 3, 400);
-    why = absl::StrCat("its process ", e.process->exit_status(),
-                       tail.empty() ? "" : "; its last output: ", tail);
+    why = EndedProcess(*e.process, e.process->exit_status());
   }
   return Revive(bot, e, why);
 }

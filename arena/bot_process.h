@@ -127,6 +127,9 @@ class BotSupervisor {
   // The process ended unexpectedly (`how`): noted, and the hub told.
   void NoteEnd(const std::string& bot, Entry& e, const std::string& how)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Connected on a stream newer than the `connections_before`-th (not an old
+  // one, possibly still closing).
+  bool ConnectedSince(const std::string& bot, int connections_before) const;
   // Waits until the bot is connected (true), its process ends, or the
   // connect timeout passes.
   bool AwaitConnection(const std::string& bot, Entry& e, int connections_before)

@@ -272,7 +272,6 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
     result = RunTournament(config, *secret, hub, hooks);
-    supervisor.StopWatching();  // the bots end as the streams close
     // The descriptors kept in reserve are for the final standings: written
     // again here, so that a flood of connections cannot make them fail.
     reserve.Release();
@@ -296,7 +295,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       }
     }
   }
-  supervisor.StopWatching();
+  supervisor.StopWatching();  // the bots end as the streams close: expected
   hub.CloseAll();
   supervisor.StopAll();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));

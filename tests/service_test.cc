@@ -189,6 +189,11 @@ class ServiceTest : public ::testing::Test {
     return p;
   }
 
+  // Three rounds: bots "bad" and "bad2" connect with their valid tokens, are
+  // each welcomed within 1 s, and play a match that ends normally (for the
+  // tests that flood the hub meanwhile). Defined after PlayOn.
+  void HonestBotsAreWelcomedAndPlay();
+
   // Plays `bad_match` (good1 at seat 0, the bad bot at seat 1, driven by
   // `behave`) and at the same time a match between the good bots, which
   // must end normally.
@@ -477,6 +482,28 @@ int PlayOn(RawBot& bot) {
       return resyncs;
     }
     bot.Decide(m.decision_request().match_id(), m.decision_request().decision_id(), 0);
+  }
+}
+
+void ServiceTest::HonestBotsAreWelcomedAndPlay() {
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<RawBot>> honest;
+    for (const char* token : {"t-bad", "t-bad2"}) {
+      const absl::Time t0 = absl::Now();
+      honest.push_back(std::make_unique<RawBot>(address_, token));
+      v1::RefereeMessage m;
+      ASSERT_TRUE(honest.back()->Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)))
+          << token << " round " << round << ": "
+          << (honest.back()->Ended() ? honest.back()->Finish().error_message() : "");
+      EXPECT_LT(absl::Now() - t0, absl::Seconds(1)) << token << " round " << round;
+    }
+    std::thread a([&] { PlayOn(*honest[0]); });
+    std::thread b([&] { PlayOn(*honest[1]); });
+    Played p = Play(absl::StrCat("honest-", round), {"bad", "bad2"});
+    a.join();
+    b.join();
+    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p.outcome.result.detail();
   }
 }
 
@@ -1144,24 +1171,7 @@ TEST_F(ServiceTest, AGuesserOnTheSameAddressLocksNoHonestBotOut) {
   };
   for (int i = 0; i < 100 && guesses < 4; ++i) absl::SleepFor(absl::Milliseconds(50));
   ASSERT_GE(guesses.load(), 4);  // the address is backing off by now
-  for (int round = 0; round < 3; ++round) {
-    std::vector<std::unique_ptr<RawBot>> honest;
-    for (const char* token : {"t-bad", "t-bad2"}) {
-      const absl::Time t0 = absl::Now();
-      honest.push_back(std::make_unique<RawBot>(address_, token));
-      v1::RefereeMessage m;
-      ASSERT_TRUE(honest.back()->Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)))
-          << token << " round " << round;
-      EXPECT_LT(absl::Now() - t0, absl::Seconds(1)) << token << " round " << round;
-    }
-    std::thread a([&] { PlayOn(*honest[0]); });
-    std::thread b([&] { PlayOn(*honest[1]); });
-    Played p = Play(absl::StrCat("honest-", round), {"bad", "bad2"});
-    a.join();
-    b.join();
-    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
-        << p.outcome.result.detail();
-  }
+  ASSERT_NO_FATAL_FAILURE(HonestBotsAreWelcomedAndPlay());
   std::move(join).Invoke();
   EXPECT_EQ(refused.load(), guesses.load());
   absl::MutexLock lock(&mu);
@@ -1230,25 +1240,7 @@ TEST_F(CapServiceTest, ClientsHoldingEveryStreamWithoutHelloLockNoHonestBotOut) 
     absl::SleepFor(absl::Milliseconds(50));
   }
   ASSERT_EQ(hub_->Unauthenticated(), kCap);
-  for (int round = 0; round < 3; ++round) {
-    std::vector<std::unique_ptr<RawBot>> honest;
-    for (const char* token : {"t-bad", "t-bad2"}) {
-      const absl::Time t0 = absl::Now();
-      honest.push_back(std::make_unique<RawBot>(address_, token));
-      v1::RefereeMessage m;
-      ASSERT_TRUE(honest.back()->Next(v1::RefereeMessage::kWelcome, &m, absl::Seconds(5)))
-          << token << " round " << round << ": "
-          << (honest.back()->Ended() ? honest.back()->Finish().error_message() : "");
-      EXPECT_LT(absl::Now() - t0, absl::Seconds(1)) << token << " round " << round;
-    }
-    std::thread a([&] { PlayOn(*honest[0]); });
-    std::thread b([&] { PlayOn(*honest[1]); });
-    Played p = Play(absl::StrCat("honest-", round), {"bad", "bad2"});
-    a.join();
-    b.join();
-    EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL)
-        << p.outcome.result.detail();
-  }
+  ASSERT_NO_FATAL_FAILURE(HonestBotsAreWelcomedAndPlay());
   std::move(join).Invoke();
   EXPECT_LE(most.load(), kCap);
   EXPECT_EQ(most.load(), kCap);  // it was held full

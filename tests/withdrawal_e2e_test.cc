@@ -31,25 +31,26 @@ using testing::RecordFiles;
 using testing::Sh;
 
 // A folder the sandboxed bots can reach (the system temp folder is private
-// to each sandbox), removed when the test ends.
+// to each sandbox), removed when the test ends (testing::TestDir).
 class Workdir {
  public:
   explicit Workdir(const std::string& name)
-      : path_(absl::StrCat(kBin, "/../tests/withdrawal-", name, "-", ::getpid())) {
-    Sh("rm -rf " + path_ + " && mkdir -p " + path_ + " && chmod 755 " + path_);
+      : dir_(absl::StrCat(kBin, "/../tests/withdrawal-", name, "-", ::getpid())) {
+    std::error_code ec;
+    std::filesystem::permissions(dir_.path(), std::filesystem::perms(0755), ec);
   }
-  ~Workdir() { Sh("rm -rf " + path_); }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return dir_.path(); }
   // An executable script in the folder.
   std::string Script(const std::string& name, const std::string& body) const {
-    const std::string p = path_ + "/" + name;
+    const std::string p = path() + "/" + name;
     std::ofstream(p) << "#!/bin/sh\n" << body;
-    Sh("chmod 755 " + p);
+    std::error_code ec;
+    std::filesystem::permissions(p, std::filesystem::perms(0755), ec);
     return p;
   }
 
  private:
-  std::string path_;
+  testing::TestDir dir_;
 };
 
 // The eight bundled entrants of the contest (C++ and Python).
