@@ -70,8 +70,10 @@ class BotConnection
         absl::MutexLock lock(&mu_);
         closing_ = finished_ = true;
       }
-      Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          "too many streams without Hello; try again later"));
+      // Add refuses only once the referee closes (or under a cap of 0,
+      // which lets no stream in): never for a flood of others' streams.
+      Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "the referee is shutting down"));
       return;
     }
     StartRead(&in_);
