@@ -1,5 +1,5 @@
 // Pesten: the Dutch Crazy Eights. The rules as implemented are in
-// docs/games/pesten.md (with the test pinning each ruling); in short:
+// referee/games/pesten/rules.md (with the test pinning each ruling); in short:
 //
 // Rules. 52 French cards plus `jokers` Jokers (0..4, default 2); 2..6 seats.
 // A match is rounds until a seat has `winning_points` (default 2). Round k

@@ -1,5 +1,5 @@
 // Quabble: a negotiation card game of offers made in turn and claims made at
-// once. The rules as implemented are in docs/games/quabble.md; in short:
+// once. The rules as implemented are in referee/games/quabble/rules.md; in short:
 //
 // Rules. The deck is the asset list's cards (60 with the shipped list),
 // shuffled with the match Rng and dealt round-robin from seat 0, 5 cards each;

@@ -1,5 +1,5 @@
 // Quäsenbö: a Decktet shedding game of the Crazy Eights family, by Jens Alfke
-// and Ricci Adams. The rules as implemented are in docs/games/quasenbo.md;
+// and Ricci Adams. The rules as implemented are in referee/games/quasenbo/rules.md;
 // in short:
 //
 // Rules. The deck is the 36-card basic Decktet (6 Aces, 24 numbered cards 2..9

@@ -1,6 +1,6 @@
 // Quodlibet: the Austrian student fraternities' compendium of 12 contracts for
 // 4 players, played as a whole partie. The rules as implemented are in
-// docs/games/quodlibet.md; in short:
+// referee/games/quodlibet/rules.md; in short:
 //
 // Rules. 32 German-suited cards (Hearts, Bells, Leaves, Acorns; A K O U 10 9 8
 // 7 high to low), 8 each (4 in Snack). Play goes seat, seat+1, ... A partie is

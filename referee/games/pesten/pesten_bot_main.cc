@@ -1,6 +1,6 @@
 // A Pesten bot that plays by heuristics (see policy.h); for other games it
 // plays the first legal action.
-#include "bots/pesten/policy.h"
+#include "referee/games/pesten/policy.h"
 #include "bots/sdk/bot.h"
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-#include "bots/quodlibet/policy.h"
+#include "referee/games/quodlibet/policy.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // A Quäsenbö bot that plays by heuristics (see policy.h); for other games it
 // plays the first legal action.
-#include "bots/quasenbo/policy.h"
+#include "referee/games/quasenbo/policy.h"
 #include "bots/sdk/bot.h"
 
 int main(int argc, char** argv) {

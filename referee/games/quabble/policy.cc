@@ -1,4 +1,4 @@
-#include "bots/quabble/policy.h"
+#include "referee/games/quabble/policy.h"
 
 #include <algorithm>
 #include <string>

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "bots/quodlibet/policy.h"
+#include "referee/games/quodlibet/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/quodlibet/quodlibet.h"
 #include "referee/rng.h"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "bots/quabble/policy.h"
+#include "referee/games/quabble/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/quabble/quabble.h"
 #include "referee/rng.h"

@@ -1,6 +1,6 @@
 // A Quabble bot that plays by heuristics (see policy.h); for other games it
 // plays the first legal action.
-#include "bots/quabble/policy.h"
+#include "referee/games/quabble/policy.h"
 #include "bots/sdk/bot.h"
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-#include "bots/pesten/policy.h"
+#include "referee/games/pesten/policy.h"
 
 #include <array>
 #include <vector>

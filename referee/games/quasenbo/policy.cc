@@ -1,4 +1,4 @@
-#include "bots/quasenbo/policy.h"
+#include "referee/games/quasenbo/policy.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "bots/quasenbo/policy.h"
+#include "referee/games/quasenbo/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/quasenbo/quasenbo.h"
 #include "referee/rng.h"

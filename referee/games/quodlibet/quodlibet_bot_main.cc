@@ -1,6 +1,6 @@
 // A Quodlibet bot that plays by heuristics (see policy.h); for other games it
 // plays the first legal action.
-#include "bots/quodlibet/policy.h"
+#include "referee/games/quodlibet/policy.h"
 #include "bots/sdk/bot.h"
 
 int main(int argc, char** argv) {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "bots/pesten/policy.h"
+#include "referee/games/pesten/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/pesten/pesten.h"
 #include "referee/rng.h"
