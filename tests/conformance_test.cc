@@ -28,10 +28,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "arena/record_tools.h"
+#include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 #include "tests/conformance_util.h"
 #include "tests/e2e_util.h"
 #include "tests/test_util.h"

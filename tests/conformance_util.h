@@ -24,10 +24,10 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "gtest/gtest.h"
-#include "referee/game.h"
-#include "referee/match_runner.h"
-#include "referee/record.h"
-#include "referee/registry.h"
+#include "referee/game_api/game.h"
+#include "referee/match/match_runner.h"
+#include "referee/records/record.h"
+#include "referee/games/registry.h"
 #include "tests/test_util.h"
 
 namespace arena::conformance {

@@ -5,15 +5,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "arena/launch.h"
-#include "arena/schedule.h"
-#include "arena/tournament.h"
+#include "arena/tournament/launch.h"
+#include "arena/tournament/schedule.h"
+#include "arena/tournament/tournament.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/match_runner.h"
-#include "referee/registry.h"
-#include "referee/rng.h"
-#include "referee/sent_log.h"
+#include "referee/match/match_runner.h"
+#include "referee/games/registry.h"
+#include "referee/game_api/rng.h"
+#include "referee/match/sent_log.h"
 
 namespace arena {
 namespace {

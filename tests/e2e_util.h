@@ -19,7 +19,7 @@
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "referee/record.h"
+#include "referee/records/record.h"
 #include "tests/test_util.h"
 
 namespace arena::testing {

@@ -1,5 +1,5 @@
 // arena html: the site from a records folder; bad records and hostile names.
-#include "arena/html.h"
+#include "arena/views/html.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "arena/ratings.h"
+#include "arena/stats/ratings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace {

@@ -12,12 +12,12 @@
 #include <iterator>
 #include <map>
 
-#include "arena/record_tools.h"
+#include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "google/protobuf/util/json_util.h"
-#include "referee/json_writer.h"
-#include "referee/record.h"
+#include "referee/records/json_writer.h"
+#include "referee/records/record.h"
 #include "tests/test_util.h"
 
 namespace arena {

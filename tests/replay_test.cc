@@ -1,6 +1,6 @@
 // arena replay: card names for every game (card 0 included), events in words,
 // and per-seat redaction that matches what the runner sent each seat.
-#include "arena/replay.h"
+#include "arena/views/replay.h"
 
 #include <set>
 

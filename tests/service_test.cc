@@ -12,15 +12,15 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
-#include "arena/record_tools.h"
-#include "arena/server_options.h"
+#include "arena/records/record_tools.h"
+#include "arena/tournament/server_options.h"
 #include "bots/sdk/bot.h"
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "referee/bot_hub.h"
-#include "referee/record.h"
-#include "referee/registry.h"
+#include "referee/service/bot_hub.h"
+#include "referee/records/record.h"
+#include "referee/games/registry.h"
 #include "spdlog/sinks/ostream_sink.h"
 #include "spdlog/spdlog.h"
 #include "tests/test_util.h"
@@ -570,7 +570,7 @@ TEST_F(ServiceTest, ResyncMidMatchHoldsExactlyTheEventsSentSoFar) {
         if (!again.Next(v1::RefereeMessage::kResync, &m)) return;
         resync = m.resync();
         // The resync read the log back from its file (a short match's log
-        // is made by that first read: referee/sent_log.h).
+        // is made by that first read: referee/match/sent_log.h).
         for (const auto& f : std::filesystem::directory_iterator(
                  records_dir_ + "/" + kInProgressDir)) {
           if (absl::EndsWith(f.path().string(), ".sent")) log_seen = true;

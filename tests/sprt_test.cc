@@ -1,4 +1,4 @@
-#include "arena/sprt.h"
+#include "arena/stats/sprt.h"
 
 #include <cmath>
 

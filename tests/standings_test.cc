@@ -1,4 +1,4 @@
-#include "arena/standings.h"
+#include "arena/stats/standings.h"
 
 #include <malloc.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace {

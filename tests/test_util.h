@@ -20,11 +20,11 @@
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
 #include "google/protobuf/message.h"
-#include "referee/local_link.h"
-#include "referee/match_runner.h"
-#include "referee/record.h"
-#include "referee/registry.h"
-#include "referee/rng.h"
+#include "referee/match/local_link.h"
+#include "referee/match/match_runner.h"
+#include "referee/records/record.h"
+#include "referee/games/registry.h"
+#include "referee/game_api/rng.h"
 
 namespace arena::testing {
 
@@ -135,7 +135,7 @@ struct LocalMatch {
 // the record as it stood when that message was sent (valid only inside the
 // taps: *writer_out is null once PlayLocal returns). A match writes a
 // step's record lines just after it has sent the step's requests
-// (referee/match_runner.cc), so the taps run once the match is over, each
+// (referee/match/match_runner.cc), so the taps run once the match is over, each
 // against a copy of the record cut where its message was sent: a MatchStart
 // after the header; a DecisionRequest of step s before the first decision
 // line of step s or later (or the forfeit or result line), which is what the

@@ -18,7 +18,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "referee/record.h"
+#include "referee/records/record.h"
 #include "tests/e2e_util.h"
 
 namespace arena {

@@ -8,7 +8,7 @@
 
 #include "absl/time/clock.h"
 #include "bots/sdk/bot.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 int main(int argc, char** argv) {
   const char* think = std::getenv("RANDOM_BOT_THINK_MS");

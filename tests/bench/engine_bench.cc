@@ -27,12 +27,12 @@
 #include "benchmark/benchmark.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/arena.h"
-#include "referee/game.h"
-#include "referee/match_runner.h"
-#include "referee/out_message.h"
-#include "referee/record.h"
-#include "referee/registry.h"
-#include "referee/rng.h"
+#include "referee/game_api/game.h"
+#include "referee/match/match_runner.h"
+#include "referee/match/out_message.h"
+#include "referee/records/record.h"
+#include "referee/games/registry.h"
+#include "referee/game_api/rng.h"
 #include "spdlog/spdlog.h"
 
 namespace {
@@ -272,7 +272,7 @@ const std::vector<arena::v1::RecordLine>& SampleRecordLines() {
 
 
 // What one record line costs: the writer the referee uses
-// (arena::RecordLineToJson, referee/json_writer.h), protobuf's own
+// (arena::RecordLineToJson, referee/records/json_writer.h), protobuf's own
 // MessageToJsonString for the same line, and binary serialisation (a lower
 // bound for any encoding). items = lines.
 enum LineCodec { kArenaJson, kLibraryJson, kBinary };

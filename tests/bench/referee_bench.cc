@@ -10,8 +10,8 @@
 //                     (of the mean size). 1 and 64 streams. No game, no
 //                     runner: gRPC's own cost, the ceiling for the referee.
 //   ref1, ref64       The referee: a BotHub on a grpc::Server (callback API,
-//                     as arena/launch.cc), matches run by RunMatch over
-//                     hub.NewMatchLink (as arena/tournament.cc), 1 and 64
+//                     as arena/tournament/launch.cc), matches run by RunMatch over
+//                     hub.NewMatchLink (as arena/tournament/tournament.cc), 1 and 64
 //                     matches at once (one runner thread each), every
 //                     decision sent to a bot (AUTO_MOVES_NONE), decision_ms
 //                     60000. One bot identity per seat of every match.
@@ -92,13 +92,13 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "arena/server_options.h"
-#include "referee/bot_hub.h"
-#include "referee/game.h"
-#include "referee/match_runner.h"
-#include "referee/record.h"
-#include "referee/registry.h"
-#include "referee/rng.h"
+#include "arena/tournament/server_options.h"
+#include "referee/service/bot_hub.h"
+#include "referee/game_api/game.h"
+#include "referee/match/match_runner.h"
+#include "referee/records/record.h"
+#include "referee/games/registry.h"
+#include "referee/game_api/rng.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, configs,
@@ -113,7 +113,7 @@ ABSL_FLAG(std::string, options, "", "game options, k=v,k=v");
 ABSL_FLAG(int, many, 64, "streams / matches of the *64 configurations");
 ABSL_FLAG(bool, arena_server, true,
           "configure every server (floor, relay and referee) as arena's "
-          "(arena/server_options.h: limits, keepalive, no BDP probe); false: "
+          "(arena/tournament/server_options.h: limits, keepalive, no BDP probe); false: "
           "gRPC's defaults");
 ABSL_FLAG(bool, lazy_reads, true,
           "the referee's HubOptions::lazy_reads (false: a read always out, "
@@ -806,7 +806,7 @@ class CountingLink : public SeatLink {
 };
 
 // Keeps `concurrency` matches live, each started as soon as one ends, the
-// way arena/tournament.cc does: this one thread starts matches and waits;
+// way arena/tournament/tournament.cc does: this one thread starts matches and waits;
 // the matches themselves run on gRPC's threads and the deadline timer.
 class MatchDriver {
  public:

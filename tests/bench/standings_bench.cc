@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "arena/standings.h"
+#include "arena/stats/standings.h"
 #include "benchmark/benchmark.h"
 
 namespace arena {

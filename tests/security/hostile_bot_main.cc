@@ -56,10 +56,10 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "arena/secret.h"
+#include "arena/tournament/secret.h"
 #include "bots/sdk/bot.h"
-#include "referee/registry.h"
-#include "referee/rng.h"
+#include "referee/games/registry.h"
+#include "referee/game_api/rng.h"
 
 ABSL_FLAG(std::string, records_dir, "", "the tournament's records folder (host path)");
 ABSL_FLAG(std::string, secret_file, "", "the tournament's secret file (host path)");

@@ -24,7 +24,7 @@
 #include "arena/v1/record.pb.h"
 #include "absl/strings/numbers.h"
 #include "grpcpp/grpcpp.h"
-#include "referee/record.h"
+#include "referee/records/record.h"
 #include "tests/e2e_util.h"
 
 namespace arena {

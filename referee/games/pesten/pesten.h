@@ -66,8 +66,8 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "arena/v1/pesten.pb.h"
-#include "referee/game.h"
-#include "referee/rng.h"
+#include "referee/game_api/game.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace pesten {

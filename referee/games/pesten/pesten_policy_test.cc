@@ -8,7 +8,7 @@
 #include "referee/games/pesten/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/pesten/pesten.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace bots {

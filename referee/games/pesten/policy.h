@@ -18,8 +18,8 @@
 // Ties go to the lowest action index, so the choice is deterministic.
 //
 // Stateless and thread-safe: everything comes from the arguments.
-#ifndef ARENA_BOTS_PESTEN_POLICY_H_
-#define ARENA_BOTS_PESTEN_POLICY_H_
+#ifndef ARENA_REFEREE_GAMES_PESTEN_POLICY_H_
+#define ARENA_REFEREE_GAMES_PESTEN_POLICY_H_
 
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/pesten.pb.h"
@@ -36,4 +36,4 @@ int ChoosePestenAction(const arena::v1::PestenRules& rules,
 }  // namespace bots
 }  // namespace arena
 
-#endif  // ARENA_BOTS_PESTEN_POLICY_H_
+#endif  // ARENA_REFEREE_GAMES_PESTEN_POLICY_H_

@@ -18,8 +18,8 @@
 // Ties go to the lowest action index, so the choice is deterministic.
 //
 // Stateless and thread-safe: everything comes from the arguments.
-#ifndef ARENA_BOTS_QUABBLE_POLICY_H_
-#define ARENA_BOTS_QUABBLE_POLICY_H_
+#ifndef ARENA_REFEREE_GAMES_QUABBLE_POLICY_H_
+#define ARENA_REFEREE_GAMES_QUABBLE_POLICY_H_
 
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/quabble.pb.h"
@@ -34,4 +34,4 @@ int ChooseQuabbleAction(const arena::v1::QuabbleRules& rules,
 }  // namespace bots
 }  // namespace arena
 
-#endif  // ARENA_BOTS_QUABBLE_POLICY_H_
+#endif  // ARENA_REFEREE_GAMES_QUABBLE_POLICY_H_

@@ -17,7 +17,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "quabble_default_assets.h"  // generated: kQuabbleDefaultAssets
-#include "referee/options.h"
+#include "referee/game_api/options.h"
 
 namespace arena {
 namespace quabble {

@@ -80,8 +80,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "arena/v1/quabble.pb.h"
-#include "referee/game.h"
-#include "referee/rng.h"
+#include "referee/game_api/game.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace quabble {

@@ -9,7 +9,7 @@
 #include "referee/games/quabble/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/quabble/quabble.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace bots {

@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "arena/record_tools.h"
+#include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quabble/quabble.h"
-#include "referee/registry.h"
+#include "referee/games/registry.h"
 #include "tests/test_util.h"
 
 namespace arena {

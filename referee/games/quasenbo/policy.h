@@ -14,8 +14,8 @@
 // Ties go to the lowest action index, so the choice is deterministic.
 //
 // Stateless and thread-safe: everything comes from the arguments.
-#ifndef ARENA_BOTS_QUASENBO_POLICY_H_
-#define ARENA_BOTS_QUASENBO_POLICY_H_
+#ifndef ARENA_REFEREE_GAMES_QUASENBO_POLICY_H_
+#define ARENA_REFEREE_GAMES_QUASENBO_POLICY_H_
 
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/quasenbo.pb.h"
@@ -31,4 +31,4 @@ int ChooseQuasenboAction(const arena::v1::QuasenboRules& rules,
 }  // namespace bots
 }  // namespace arena
 
-#endif  // ARENA_BOTS_QUASENBO_POLICY_H_
+#endif  // ARENA_REFEREE_GAMES_QUASENBO_POLICY_H_

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "referee/card_set.h"
-#include "referee/options.h"
+#include "referee/game_api/card_set.h"
+#include "referee/game_api/options.h"
 
 namespace arena {
 namespace quasenbo {

@@ -68,8 +68,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "arena/v1/quasenbo.pb.h"
-#include "referee/game.h"
-#include "referee/rng.h"
+#include "referee/game_api/game.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace quasenbo {

@@ -8,7 +8,7 @@
 #include "referee/games/quasenbo/policy.h"
 #include "gtest/gtest.h"
 #include "referee/games/quasenbo/quasenbo.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace bots {

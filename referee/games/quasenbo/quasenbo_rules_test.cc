@@ -11,7 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quasenbo/quasenbo.h"
-#include "referee/rng.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace quasenbo {

@@ -21,8 +21,8 @@
 // Ties go to the lowest action index, so the choice is deterministic.
 //
 // Stateless and thread-safe: everything comes from the arguments.
-#ifndef ARENA_BOTS_QUODLIBET_POLICY_H_
-#define ARENA_BOTS_QUODLIBET_POLICY_H_
+#ifndef ARENA_REFEREE_GAMES_QUODLIBET_POLICY_H_
+#define ARENA_REFEREE_GAMES_QUODLIBET_POLICY_H_
 
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/quodlibet.pb.h"
@@ -37,4 +37,4 @@ int ChooseQuodlibetAction(const arena::v1::QuodlibetRules& rules,
 }  // namespace bots
 }  // namespace arena
 
-#endif  // ARENA_BOTS_QUODLIBET_POLICY_H_
+#endif  // ARENA_REFEREE_GAMES_QUODLIBET_POLICY_H_

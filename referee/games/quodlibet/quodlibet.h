@@ -55,8 +55,8 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "arena/v1/quodlibet.pb.h"
-#include "referee/game.h"
-#include "referee/rng.h"
+#include "referee/game_api/game.h"
+#include "referee/game_api/rng.h"
 
 namespace arena {
 namespace quodlibet {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "arena/record_tools.h"
+#include "arena/records/record_tools.h"
 #include "tests/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,0 +1,67 @@
+// Re-simulating match records: `arena verify` (and, through Resimulate,
+// `arena replay` and `arena html`).
+//
+// Both read a record (RecordLine JSON Lines), make the game from its header
+// and play the recorded actions again from the recorded seed. Verification
+// checks, line by line, that every event (deals, draws, reshuffles) comes
+// out the same, that every recorded action was legal for the seats that had
+// to act, and that the result is the one the rules give; the first
+// difference is reported with the match id, the step and what differs.
+#ifndef ARENA_ARENA_RECORDS_RECORD_TOOLS_H_
+#define ARENA_ARENA_RECORDS_RECORD_TOOLS_H_
+
+#include <sys/stat.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "arena/v1/record.pb.h"
+#include "referee/game_api/game.h"
+
+namespace arena {
+
+// Verifies one parsed record.
+absl::Status VerifyRecord(const std::vector<v1::RecordLine>& lines,
+                          const std::string& source);
+
+struct VerifySummary {
+  int files = 0;   // records
+  int passed = 0;  // records verified
+  int standings_checked = 0;  // standings files compared with the records
+  int standings_passed = 0;
+  std::vector<std::string> failures;  // one line each
+  // Entries of a folder named like records that are not regular files,
+  // each "PATH: a FIFO, not a regular file; skipped" (also logged as a
+  // warning). Not failures: the exit code is that of the records alone.
+  std::vector<std::string> skipped;
+};
+// Verifies a record file, or every *.jsonl (*.jsonl.zst) file in a directory
+// (sorted by name). Unfinished records (.inprogress/*.jsonl.part) are
+// reported as failures. A directory's standings.json, if any, must agree with
+// its verified records (matches, and per bot: seats, wins, forfeits, means).
+// Only regular files are read (ListRecordFiles); a FILE named on its own may
+// be a symlink to one, but a FIFO, device or socket is a failure, never
+// opened (opening a FIFO would block).
+VerifySummary VerifyPath(const std::string& path);
+
+// Hooks called while a record is re-simulated (all optional); the replay
+// tools (arena/views/replay.h) build on them.
+struct ResimVisitor {
+  std::function<void(const v1::RecordHeader&, const State&)> on_start;
+  std::function<void(const LoggedEvent&)> on_event;
+  std::function<void(const v1::DecisionStep&, const State& before)> on_decision;
+  std::function<void(const v1::Forfeit&)> on_forfeit;
+  std::function<void(const v1::MatchResult&, const State&)> on_result;
+};
+// Re-simulates and checks a record as VerifyRecord does, calling `visitor`
+// on the way; stops before the first decision after step `stop_after_step`
+// (-1: plays the whole record).
+absl::Status Resimulate(const std::vector<v1::RecordLine>& lines,
+                        const std::string& source, const ResimVisitor& visitor,
+                        int64_t stop_after_step = -1);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_RECORDS_RECORD_TOOLS_H_

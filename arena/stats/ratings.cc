@@ -1,0 +1,585 @@
+#include "arena/stats/ratings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <map>
+
+#include "Eigen/Dense"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "referee/game_api/rng.h"
+
+namespace arena {
+namespace {
+
+constexpr double kEloPerNat = 400.0 / 2.302585092994045684;  // 400 / ln 10
+
+double Sigmoid(double x) {
+  return x >= 0 ? 1.0 / (1.0 + std::exp(-x)) : std::exp(x) / (1.0 + std::exp(x));
+}
+// log sigma(x), stable for large |x|.
+double LogSigmoid(double x) {
+  return x >= 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
+}
+
+double LogLikelihood(const PairCounts& c, double prior, const Eigen::VectorXd& r) {
+  const int n = static_cast<int>(r.size());
+  double ll = 0;
+  for (int i = 0; i < n; ++i) {
+    ll += prior * 0.5 * (LogSigmoid(r[i]) + LogSigmoid(-r[i]));
+    for (int j = i + 1; j < n; ++j) {
+      if (c.n[i][j] == 0) continue;
+      ll += c.w[i][j] * LogSigmoid(r[i] - r[j]) +
+            (c.n[i][j] - c.w[i][j]) * LogSigmoid(r[j] - r[i]);
+    }
+  }
+  return ll;
+}
+
+double Quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+}
+
+std::vector<double> Centred(const std::vector<double>& r) {
+  double mean = 0;
+  for (double x : r) mean += x;
+  mean /= r.empty() ? 1 : r.size();
+  std::vector<double> out;
+  for (double x : r) out.push_back((x - mean) * kEloPerNat);
+  return out;
+}
+
+}  // namespace
+
+double EloFromScore(double s) { return -400.0 * std::log10(1.0 / s - 1.0); }
+double ScoreFromElo(double e) { return 1.0 / (1.0 + std::pow(10.0, -e / 400.0)); }
+double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+
+void AddMatch(const RatedMatch& m, double weight, PairCounts* c) {
+  const size_t seats = m.seat_players.size();
+  for (size_t a = 0; a < seats; ++a) {
+    for (size_t b = a + 1; b < seats; ++b) {
+      const int i = m.seat_players[a], j = m.seat_players[b];
+      if (i == j) continue;
+      const double win_i = m.placements[a] < m.placements[b]    ? 1.0
+                           : m.placements[a] == m.placements[b] ? 0.5
+                                                                : 0.0;
+      c->n[i][j] += weight;
+      c->n[j][i] += weight;
+      c->w[i][j] += weight * win_i;
+      c->w[j][i] += weight * (1.0 - win_i);
+    }
+  }
+}
+
+std::vector<double> FitBradleyTerry(const PairCounts& c, double prior) {
+  const int n = static_cast<int>(c.n.size());
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
+  double ll = LogLikelihood(c, prior, r);
+  for (int iter = 0; iter < 100; ++iter) {
+    Eigen::VectorXd g(n);
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(n, n);  // minus the Hessian
+    for (int i = 0; i < n; ++i) {
+      const double si = Sigmoid(r[i]);
+      g[i] = prior * (0.5 - si);
+      h(i, i) += prior * si * (1 - si);
+      for (int j = 0; j < n; ++j) {
+        if (j == i || c.n[i][j] == 0) continue;
+        const double p = Sigmoid(r[i] - r[j]);
+        g[i] += c.w[i][j] - c.n[i][j] * p;
+        const double v = c.n[i][j] * p * (1 - p);
+        h(i, i) += v;
+        h(i, j) -= v;
+      }
+    }
+    Eigen::VectorXd step = h.ldlt().solve(g);
+    // Newton step, halved until the likelihood does not fall (it is concave).
+    double t = 1.0;
+    Eigen::VectorXd next = r + step;
+    double next_ll = LogLikelihood(c, prior, next);
+    while (next_ll < ll - 1e-12 && t > 1e-6) {
+      t /= 2;
+      next = r + t * step;
+      next_ll = LogLikelihood(c, prior, next);
+    }
+    r = next;
+    ll = next_ll;
+    if ((t * step).cwiseAbs().maxCoeff() < 1e-10) break;
+  }
+  return std::vector<double>(r.data(), r.data() + n);
+}
+
+// --- ExactSum ---------------------------------------------------------------
+
+void ExactSum::Add(double x) {
+  if (!std::isfinite(x)) {
+    special_ += x;
+    return;
+  }
+  size_t i = 0;
+  for (size_t k = 0; k < partials_.size(); ++k) {
+    double y = partials_[k];
+    if (std::abs(x) < std::abs(y)) std::swap(x, y);
+    const double hi = x + y;
+    const double lo = y - (hi - x);
+    if (lo != 0.0) partials_[i++] = lo;
+    x = hi;
+  }
+  partials_.resize(i);
+  if (!std::isfinite(x)) {  // the finite terms overflowed
+    special_ += x;
+    partials_.clear();
+    return;
+  }
+  partials_.push_back(x);
+}
+
+double ExactSum::Value() const {
+  if (special_ != 0.0 || std::isnan(special_)) return special_;
+  // The partials are non-overlapping, in increasing magnitude: add them from
+  // the top until the sum is inexact, then correct a half-way rounding.
+  size_t n = partials_.size();
+  if (n == 0) return 0.0;
+  double hi = partials_[--n];
+  double lo = 0;
+  while (n > 0) {
+    const double x = hi;
+    const double y = partials_[--n];
+    hi = x + y;
+    lo = y - (hi - x);
+    if (lo != 0.0) break;
+  }
+  if (n > 0 && ((lo < 0 && partials_[n - 1] < 0) || (lo > 0 && partials_[n - 1] > 0))) {
+    const double y = lo * 2;
+    const double x = hi + y;
+    if (y == x - hi) hi = x;
+  }
+  return hi;
+}
+
+// --- DealGroupComparisons ---------------------------------------------------
+
+namespace {
+
+// A group's name: prefixes[prefix()] followed by number() written with
+// digits() digits (zero-padded; no digits: the prefix is the whole name).
+// Twelve bytes, aligned to four, so that a group's slot in the tree is 28.
+struct GroupKey {
+  uint32_t prefix_digits;  // prefix << 5 | digits
+  uint32_t number_hi, number_lo;
+  uint32_t prefix() const { return prefix_digits >> 5; }
+  uint32_t digits() const { return prefix_digits & 31; }
+  uint64_t number() const { return uint64_t{number_hi} << 32 | number_lo; }
+};
+
+// A pair's counts in a group: n comparisons of players i < j, w2 twice the
+// number i won (a tie is one). n == 0: the group has no pair (yet). The
+// first pair of a group sits beside its key; its kMore bit says that the
+// group has further pairs (in the overflow tree).
+struct Cell {
+  uint32_t i = 0, j = 0;
+  uint32_t n = 0, w2 = 0;
+};
+constexpr uint32_t kMore = 1u << 31;
+constexpr uint32_t kMaxDigits = 19;         // a uint64 holds any 19 digits
+constexpr uint32_t kMaxPrefixes = 1u << 27;  // prefix ids fit in 27 bits
+
+absl::string_view Digits(const GroupKey& k, char (&buf)[24]) {
+  if (k.digits() == 0) return {};
+  std::snprintf(buf, sizeof buf, "%0*llu", static_cast<int>(k.digits()),
+                static_cast<unsigned long long>(k.number()));
+  return absl::string_view(buf, k.digits());
+}
+
+// a1 + a2 < b1 + b2, bytes compared as unsigned (std::string's order).
+bool ConcatLess(absl::string_view a1, absl::string_view a2, absl::string_view b1,
+                absl::string_view b2) {
+  const size_t la = a1.size() + a2.size(), lb = b1.size() + b2.size();
+  for (size_t k = 0; k < std::min(la, lb); ++k) {
+    const unsigned char ca = k < a1.size() ? a1[k] : a2[k - a1.size()];
+    const unsigned char cb = k < b1.size() ? b1[k] : b2[k - b1.size()];
+    if (ca != cb) return ca < cb;
+  }
+  return la < lb;
+}
+
+}  // namespace
+
+struct DealGroupComparisons::Impl {
+  struct Less {
+    const Impl* impl;
+    bool operator()(const GroupKey& a, const GroupKey& b) const {
+      if (a.prefix_digits == b.prefix_digits) return a.number() < b.number();
+      char da[24], db[24];
+      const absl::string_view sa = Digits(a, da), sb = Digits(b, db);
+      if (a.prefix() == b.prefix()) return sa < sb;
+      return ConcatLess(impl->prefixes[a.prefix()], sa, impl->prefixes[b.prefix()], sb);
+    }
+  };
+  Impl() : groups(Less{this}), overflow(Less{this}) {}
+
+  // The key of `name`; false if it would need a prefix beyond kMaxPrefixes.
+  bool KeyOf(absl::string_view name, GroupKey* key) {
+    size_t d = 0;
+    while (d < name.size() && d < kMaxDigits &&
+           name[name.size() - 1 - d] >= '0' && name[name.size() - 1 - d] <= '9') {
+      ++d;
+    }
+    uint64_t number = 0;
+    for (size_t p = name.size() - d; p < name.size(); ++p) {
+      number = number * 10 + static_cast<uint64_t>(name[p] - '0');
+    }
+    const absl::string_view prefix = name.substr(0, name.size() - d);
+    uint32_t id;
+    auto it = prefix_ids.find(prefix);
+    if (it != prefix_ids.end()) {
+      id = it->second;
+    } else {
+      if (prefixes.size() >= kMaxPrefixes) return false;
+      prefixes.emplace_back(prefix);
+      id = static_cast<uint32_t>(prefixes.size() - 1);
+      prefix_ids.emplace(prefixes.back(), id);
+    }
+    *key = GroupKey{id << 5 | static_cast<uint32_t>(d), static_cast<uint32_t>(number >> 32),
+                    static_cast<uint32_t>(number)};
+    return true;
+  }
+  void AddPair(const GroupKey& key, Cell* head, uint32_t i, uint32_t j, uint32_t w2) {
+    if (head->n == 0) {
+      *head = Cell{i, j, 1, w2};
+      return;
+    }
+    if (head->i == i && head->j == j) {
+      ++head->n;
+      head->w2 += w2;
+      return;
+    }
+    if (head->n & kMore) {
+      auto [from, to] = overflow.equal_range(key);
+      for (auto it = from; it != to; ++it) {
+        if (it->second.i == i && it->second.j == j) {
+          ++it->second.n;
+          it->second.w2 += w2;
+          return;
+        }
+      }
+    }
+    head->n |= kMore;
+    overflow.insert({key, Cell{i, j, 1, w2}});
+  }
+
+  std::deque<std::string> prefixes;  // stable: prefix_ids views them
+  absl::flat_hash_map<absl::string_view, uint32_t> prefix_ids;
+  absl::btree_map<GroupKey, Cell, Less> groups;
+  absl::btree_multimap<GroupKey, Cell, Less> overflow;  // second and later pairs
+};
+
+DealGroupComparisons::DealGroupComparisons() : impl_(std::make_unique<Impl>()) {}
+DealGroupComparisons::DealGroupComparisons(DealGroupComparisons&&) noexcept = default;
+DealGroupComparisons& DealGroupComparisons::operator=(DealGroupComparisons&&) noexcept =
+    default;
+DealGroupComparisons::~DealGroupComparisons() = default;
+
+int64_t DealGroupComparisons::groups() const {
+  return static_cast<int64_t>(impl_->groups.size());
+}
+
+absl::Status DealGroupComparisons::Add(absl::string_view deal_group,
+                                       absl::Span<const int> seat_players,
+                                       absl::Span<const int> placements) {
+  if (placements.size() != seat_players.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "deal group ", deal_group, ": ", seat_players.size(), " seats but ",
+        placements.size(), " placements"));
+  }
+  int top = players() - 1;
+  for (size_t s = 0; s < seat_players.size(); ++s) {
+    if (seat_players[s] < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deal group ", deal_group, ": player ", seat_players[s]));
+    }
+    if (placements[s] < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "deal group ", deal_group, ": placement ", placements[s], " (1 is best)"));
+    }
+    top = std::max(top, seat_players[s]);
+  }
+  GroupKey key;
+  if (!impl_->KeyOf(deal_group, &key)) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "deal group ", deal_group, ": more than ", kMaxPrefixes, " distinct group names"));
+  }
+  comparisons_.resize(static_cast<size_t>(top) + 1, 0);
+  for (size_t s = 0; s < seat_players.size(); ++s) {
+    for (size_t t = 0; t < seat_players.size(); ++t) {
+      if (seat_players[t] != seat_players[s]) ++comparisons_[seat_players[s]];
+    }
+  }
+  Cell& head = impl_->groups.try_emplace(key).first->second;
+  for (size_t a = 0; a < seat_players.size(); ++a) {
+    for (size_t b = a + 1; b < seat_players.size(); ++b) {
+      uint32_t i = static_cast<uint32_t>(seat_players[a]);
+      uint32_t j = static_cast<uint32_t>(seat_players[b]);
+      if (i == j) continue;
+      uint32_t w2 = placements[a] < placements[b] ? 2 : placements[a] == placements[b] ? 1 : 0;
+      if (i > j) {
+        std::swap(i, j);
+        w2 = 2 - w2;
+      }
+      impl_->AddPair(key, &head, i, j, w2);
+    }
+  }
+  return absl::OkStatus();
+}
+
+void DealGroupComparisons::ForEachGroup(
+    const std::function<void(absl::Span<const Pair>)>& f) const {
+  std::vector<Pair> pairs;
+  for (const auto& [key, head] : impl_->groups) {
+    pairs.clear();
+    auto add = [&](const Cell& c) {
+      pairs.push_back({static_cast<int>(c.i), static_cast<int>(c.j),
+                       static_cast<double>(c.n & ~kMore), c.w2 / 2.0});
+    };
+    if (head.n != 0) add(head);
+    if (head.n & kMore) {
+      auto [from, to] = impl_->overflow.equal_range(key);
+      for (auto it = from; it != to; ++it) add(it->second);
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+      return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    f(pairs);
+  }
+}
+
+absl::StatusOr<Ratings> FitRatings(int players,
+                                   const std::vector<RatedMatch>& matches,
+                                   const RatingOptions& options) {
+  DealGroupComparisons groups;
+  for (const RatedMatch& m : matches) {
+    for (int p : m.seat_players) {
+      if (p < 0 || p >= players) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "deal group ", m.deal_group, ": player ", p, " is not one of the ", players));
+      }
+    }
+    if (absl::Status s = groups.Add(m.deal_group, m.seat_players, m.placements); !s.ok()) {
+      return s;
+    }
+  }
+  return FitRatings(players, groups, {}, options);
+}
+
+absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& groups,
+                                   absl::Span<const int> player_of,
+                                   const RatingOptions& options) {
+  if (players < 1) return absl::InvalidArgumentError("no players to rate");
+  if (!(options.prior_draws > 0)) {
+    return absl::InvalidArgumentError("prior_draws must be positive");
+  }
+  if (!(options.level > 0 && options.level < 1)) {
+    return absl::InvalidArgumentError("interval level must be in (0, 1)");
+  }
+  if (!player_of.empty() && player_of.size() < static_cast<size_t>(groups.players())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        groups.players(), " players added, ", player_of.size(), " mapped"));
+  }
+  auto map = [&](int k) { return player_of.empty() ? k : player_of[k]; };
+  Ratings out;
+  out.comparisons.assign(players, 0);
+  for (int k = 0; k < groups.players(); ++k) {
+    const int p = map(k);
+    if (p < 0 || p >= players) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("player ", p, " is not one of the ", players));
+    }
+    out.comparisons[p] += groups.comparisons()[k];
+  }
+  // Groups of the same content (the same pairs with the same counts, in
+  // players' terms) are interchangeable: the fit and the bootstrap need only
+  // each group's type (its index in name order -> type) and each type's
+  // pairs. A round robin of 8 bots in two seats has a few hundred types
+  // however many groups it plays, so this costs 4 bytes per group.
+  struct TypePair {
+    int i, j;     // i < j
+    double n, w;  // comparisons, won by i
+  };
+  std::vector<TypePair> type_pairs;  // type t's: [type_end[t - 1], type_end[t])
+  std::vector<size_t> type_end;
+  std::vector<uint32_t> type_of;     // by group, in name order
+  type_of.reserve(static_cast<size_t>(groups.groups()));
+  absl::flat_hash_map<std::string, uint32_t> type_ids;
+  std::vector<TypePair> mapped;
+  std::string key;
+  groups.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> pairs) {
+    mapped.clear();
+    for (const auto& p : pairs) {
+      int i = map(p.i), j = map(p.j);
+      double w = p.w;
+      if (i > j) {
+        std::swap(i, j);
+        w = p.n - w;
+      }
+      mapped.push_back({i, j, p.n, w});
+    }
+    std::sort(mapped.begin(), mapped.end(), [](const TypePair& a, const TypePair& b) {
+      return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    key.assign(reinterpret_cast<const char*>(mapped.data()),
+               mapped.size() * sizeof(TypePair));
+    auto [it, fresh] = type_ids.try_emplace(key, static_cast<uint32_t>(type_end.size()));
+    if (fresh) {
+      type_pairs.insert(type_pairs.end(), mapped.begin(), mapped.end());
+      type_end.push_back(type_pairs.size());
+    }
+    type_of.push_back(it->second);
+  });
+  // Adds each type's pairs `times[t]` times. Counts are integers and
+  // halves, so every sum is exact and the grouping changes nothing.
+  auto add_types = [&](const std::vector<uint32_t>& times, PairCounts* c) {
+    for (size_t t = 0; t < type_end.size(); ++t) {
+      if (times[t] == 0) continue;
+      for (size_t e = t == 0 ? 0 : type_end[t - 1]; e < type_end[t]; ++e) {
+        const TypePair& x = type_pairs[e];
+        const double k = times[t];
+        c->n[x.i][x.j] += k * x.n;
+        c->n[x.j][x.i] += k * x.n;
+        c->w[x.i][x.j] += k * x.w;
+        c->w[x.j][x.i] += k * (x.n - x.w);
+      }
+    }
+  };
+  const size_t num_groups = type_of.size();
+  std::vector<uint32_t> times(type_end.size(), 0);
+  for (uint32_t t : type_of) ++times[t];
+  PairCounts total(players);
+  add_types(times, &total);
+  out.deal_groups = static_cast<int>(num_groups);
+  out.elo = Centred(FitBradleyTerry(total, options.prior_draws));
+  out.low = out.high = out.elo;
+  out.los.assign(players, std::vector<double>(players, 0.5));
+  const int reps = num_groups >= 2 ? options.bootstrap : 0;
+  if (reps > 0) {
+    Rng rng(options.seed);
+    std::vector<std::vector<double>> samples(players);  // by player
+    const uint32_t g = static_cast<uint32_t>(num_groups);
+    // A replicate draws g groups (their indices in name order) with
+    // replacement and adds each drawn group's type once per draw.
+    for (int b = 0; b < reps; ++b) {
+      std::fill(times.begin(), times.end(), 0);
+      for (uint32_t k = 0; k < g; ++k) ++times[type_of[rng.Uniform(g)]];
+      PairCounts c(players);
+      add_types(times, &c);
+      const std::vector<double> elo = Centred(FitBradleyTerry(c, options.prior_draws));
+      for (int i = 0; i < players; ++i) samples[i].push_back(elo[i]);
+    }
+    const double tail = (1 - options.level) / 2;
+    for (int i = 0; i < players; ++i) {
+      out.low[i] = Quantile(samples[i], tail);
+      out.high[i] = Quantile(samples[i], 1 - tail);
+    }
+    for (int i = 0; i < players; ++i) {
+      for (int j = 0; j < players; ++j) {
+        if (i == j) continue;
+        double mean = 0, sq = 0;
+        for (int b = 0; b < reps; ++b) mean += samples[i][b] - samples[j][b];
+        mean /= reps;
+        for (int b = 0; b < reps; ++b) {
+          const double d = samples[i][b] - samples[j][b] - mean;
+          sq += d * d;
+        }
+        const double sd = std::sqrt(sq / std::max(1, reps - 1));
+        const double diff = out.elo[i] - out.elo[j];
+        out.los[i][j] = sd > 1e-9 ? NormalCdf(diff / sd)
+                        : std::abs(diff) < 1e-6 ? 0.5
+                        : diff > 0 ? 1.0 : 0.0;
+      }
+    }
+    out.bootstrap = reps;
+  }
+  out.rank.assign(players, 1);
+  for (int i = 0; i < players; ++i) {
+    for (int j = 0; j < players; ++j) {
+      if (out.elo[j] > out.elo[i] + 1e-6) ++out.rank[i];
+    }
+  }
+  return out;
+}
+
+void HeadToHeadTable::Add(absl::Span<const int> seat_players,
+                          absl::Span<const int> placements,
+                          absl::Span<const double> scores) {
+  // Each present player's seats, score and placement sums in this match
+  // (a handful of seats: linear search).
+  struct Present {
+    int player, seats;
+    double score, placement;
+  };
+  absl::InlinedVector<Present, 8> present;
+  for (size_t s = 0; s < seat_players.size() && s < placements.size(); ++s) {
+    if (seat_players[s] < 0) continue;
+    auto it = std::find_if(present.begin(), present.end(),
+                           [&](const Present& p) { return p.player == seat_players[s]; });
+    if (it == present.end()) {
+      present.push_back({seat_players[s], 0, 0.0, 0.0});
+      it = present.end() - 1;
+    }
+    ++it->seats;
+    it->score += s < scores.size() ? scores[s] : 0.0;
+    it->placement += placements[s];
+  }
+  for (const Present& a : present) {
+    for (const Present& b : present) {
+      if (a.player == b.player) continue;
+      Sums& x = pairs_[{a.player, b.player}];
+      const double sa = a.score / a.seats, pa = a.placement / a.seats;
+      const double sb = b.score / b.seats, pb = b.placement / b.seats;
+      ++x.matches;
+      if (pa < pb) ++x.ahead;
+      else if (pa == pb) ++x.tied;
+      else ++x.behind;
+      x.score.Add(sa);
+      x.opponent_score.Add(sb);
+      x.placement.Add(pa);
+      x.opponent_placement.Add(pb);
+    }
+  }
+}
+
+HeadToHead HeadToHeadTable::Get(int a, int b) const {
+  HeadToHead h;
+  auto it = pairs_.find({a, b});
+  if (it == pairs_.end() || it->second.matches == 0) return h;
+  const Sums& x = it->second;
+  h.matches = x.matches;
+  h.ahead = x.ahead;
+  h.tied = x.tied;
+  h.behind = x.behind;
+  h.score = x.score.Value() / x.matches;
+  h.opponent_score = x.opponent_score.Value() / x.matches;
+  h.placement = x.placement.Value() / x.matches;
+  h.opponent_placement = x.opponent_placement.Value() / x.matches;
+  return h;
+}
+
+std::vector<std::vector<HeadToHead>> HeadToHeads(
+    int players, const std::vector<RatedMatch>& matches) {
+  HeadToHeadTable table;
+  for (const RatedMatch& m : matches) table.Add(m.seat_players, m.placements, m.scores);
+  std::vector<std::vector<HeadToHead>> h(players, std::vector<HeadToHead>(players));
+  for (int a = 0; a < players; ++a) {
+    for (int b = 0; b < players; ++b) {
+      if (a != b) h[a][b] = table.Get(a, b);
+    }
+  }
+  return h;
+}
+
+}  // namespace arena

@@ -1,0 +1,589 @@
+#include "arena/stats/standings.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <set>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "arena/records/json_file.h"
+#include "arena/stats/ratings.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/records/record.h"
+
+namespace arena {
+namespace {
+
+void CountFault(v1::FaultKind kind, v1::FaultCounts* c) {
+  switch (kind) {
+    case v1::FAULT_KIND_TIMEOUT: c->set_timeout(c->timeout() + 1); break;
+    case v1::FAULT_KIND_ILLEGAL: c->set_illegal(c->illegal() + 1); break;
+    case v1::FAULT_KIND_DISCONNECTED: c->set_disconnected(c->disconnected() + 1); break;
+    case v1::FAULT_KIND_CRASHED: c->set_crashed(c->crashed() + 1); break;
+    case v1::FAULT_KIND_NO_SHOW: c->set_no_show(c->no_show() + 1); break;
+    case v1::FAULT_KIND_CUT_OFF: c->set_cut_off(c->cut_off() + 1); break;
+    default: c->set_unavailable(c->unavailable() + 1); break;
+  }
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// One bot's counts (integers) and sums (exact until read).
+struct Tally {
+  int64_t matches = 0, seats = 0, wins = 0, forfeits = 0;
+  ExactSum score_sum;
+  int64_t placement_sum = 0;
+  v1::FaultCounts faults;
+  std::vector<int64_t> by_seat;  // seats played, by seat
+  // The first match (by id, so that the order matches came in does not
+  // matter) this bot forfeited as withdrawn, and that forfeit's detail.
+  std::string withdrawn_match, withdrawn_reason;
+};
+
+}  // namespace
+
+MatchSummary SummarizeMatch(const MatchSpec& spec, const MatchOutcome& outcome) {
+  MatchSummary m;
+  m.match_id = spec.match_id;
+  m.deal_group = spec.deal_group;
+  m.seat_bots = spec.seat_bots;
+  const v1::MatchResult& r = outcome.result;
+  m.placements.assign(r.placements().begin(), r.placements().end());
+  m.scores.assign(r.scores().begin(), r.scores().end());
+  if (r.end_reason() == v1::END_REASON_FORFEIT) {
+    m.forfeit_seat = r.forfeit_seat();
+    m.forfeit_detail = r.detail();
+  }
+  m.faults = outcome.faults;
+  return m;
+}
+
+absl::StatusOr<MatchSummary> SummarizeRecord(
+    const std::vector<v1::RecordLine>& lines, const std::string& source) {
+  if (lines.empty() || !lines.front().has_header()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the first line is not a record header"));
+  }
+  if (!lines.back().has_result()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the record has no result (unfinished)"));
+  }
+  const v1::RecordHeader& h = lines.front().header();
+  MatchSummary m;
+  m.match_id = h.match_id();
+  m.deal_group = h.deal_group();
+  m.seat_bots.assign(h.seat_bots().begin(), h.seat_bots().end());
+  for (const v1::RecordLine& l : lines) {
+    if (l.has_decision()) {
+      for (const v1::SeatAction& a : l.decision().actions()) {
+        if (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT) {
+          m.faults.push_back({a.seat(), a.fault()});
+        }
+      }
+    } else if (l.has_forfeit()) {
+      m.faults.push_back({l.forfeit().seat(), l.forfeit().fault()});
+    }
+  }
+  const v1::MatchResult& r = lines.back().result();
+  m.placements.assign(r.placements().begin(), r.placements().end());
+  m.scores.assign(r.scores().begin(), r.scores().end());
+  if (r.end_reason() == v1::END_REASON_FORFEIT) {
+    m.forfeit_seat = r.forfeit_seat();
+    m.forfeit_detail = r.detail();
+  }
+  const size_t seats = m.seat_bots.size();
+  if (m.placements.size() != seats || m.scores.size() != seats) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": the result has ", m.placements.size(), " placements and ",
+        m.scores.size(), " scores for ", seats, " seats"));
+  }
+  for (const SeatFault& f : m.faults) {
+    if (f.seat < 0 || f.seat >= static_cast<int>(seats)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": a fault of seat ", f.seat, " of ", seats));
+    }
+  }
+  if (m.forfeit_seat >= static_cast<int>(seats)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": forfeit by seat ", m.forfeit_seat, " of ", seats));
+  }
+  return m;
+}
+
+struct StandingsAccumulator::Impl {
+  explicit Impl(StandingsContext c) : ctx(std::move(c)) {
+    for (const std::string& b : ctx.bots) IndexOf(b);
+  }
+  int IndexOf(const std::string& bot) {
+    auto [it, fresh] = index.try_emplace(bot, static_cast<int>(bots.size()));
+    if (fresh) {
+      bots.push_back(bot);
+      tally.emplace_back();
+    }
+    return it->second;
+  }
+
+  StandingsContext ctx;
+  // Bots by index: the context's, then the others in the order they came
+  // (Build orders those by name).
+  std::vector<std::string> bots;
+  absl::flat_hash_map<std::string, int> index;
+  std::vector<Tally> tally;
+  DealGroupComparisons groups;
+  HeadToHeadTable h2h;
+  int64_t matches = 0;
+};
+
+StandingsAccumulator::StandingsAccumulator(StandingsContext context)
+    : impl_(std::make_unique<Impl>(std::move(context))) {}
+StandingsAccumulator::StandingsAccumulator(StandingsAccumulator&&) noexcept = default;
+StandingsAccumulator::~StandingsAccumulator() = default;
+
+int64_t StandingsAccumulator::matches() const { return impl_->matches; }
+
+void StandingsAccumulator::SetContext(StandingsContext context) {
+  impl_->ctx = std::move(context);
+  for (const std::string& b : impl_->ctx.bots) impl_->IndexOf(b);
+}
+
+absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
+  const size_t seats = m.seat_bots.size();
+  if (m.placements.size() != seats || m.scores.size() != seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("match ", m.match_id, ": seats, placements and scores differ in number"));
+  }
+  if (m.forfeit_seat >= static_cast<int>(seats)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("match ", m.match_id, ": forfeit by seat ", m.forfeit_seat, " of ", seats));
+  }
+  for (const SeatFault& f : m.faults) {
+    if (f.seat < 0 || f.seat >= static_cast<int>(seats)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("match ", m.match_id, ": a fault of seat ", f.seat, " of ", seats));
+    }
+  }
+  for (int p : m.placements) {
+    if (p < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("match ", m.match_id, ": placement ", p, " (1 is best)"));
+    }
+  }
+  Impl& im = *impl_;
+  absl::InlinedVector<int, 8> players;
+  for (const auto& b : m.seat_bots) players.push_back(im.IndexOf(b));
+  if (absl::Status s = im.groups.Add(m.deal_group.empty() ? m.match_id : m.deal_group,
+                                     players, m.placements);
+      !s.ok()) {
+    return s;  // not reached: checked above
+  }
+  im.h2h.Add(players, m.placements, m.scores);
+  absl::InlinedVector<int, 8> present;
+  for (size_t s = 0; s < seats; ++s) {
+    const int b = players[s];
+    Tally& t = im.tally[b];
+    if (std::find(present.begin(), present.end(), b) == present.end()) {
+      present.push_back(b);
+      ++t.matches;
+    }
+    ++t.seats;
+    if (t.by_seat.size() <= s) t.by_seat.resize(s + 1, 0);
+    ++t.by_seat[s];
+    t.score_sum.Add(m.scores[s]);
+    t.placement_sum += m.placements[s];
+    if (m.placements[s] == 1) ++t.wins;
+  }
+  if (m.forfeit_seat >= 0) {
+    Tally& t = im.tally[players[m.forfeit_seat]];
+    ++t.forfeits;
+    // The forfeit is the last fault of the match.
+    if (!m.faults.empty() && m.faults.back().kind == v1::FAULT_KIND_NO_SHOW &&
+        (t.withdrawn_match.empty() || m.match_id < t.withdrawn_match)) {
+      t.withdrawn_match = m.match_id;
+      t.withdrawn_reason = m.forfeit_detail;
+    }
+  }
+  for (const SeatFault& f : m.faults) CountFault(f.kind, &im.tally[players[f.seat]].faults);
+  ++im.matches;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& ctx,
+                                             const std::vector<MatchSummary>& matches) {
+  StandingsAccumulator acc(ctx);
+  for (const MatchSummary& m : matches) {
+    if (absl::Status s = acc.Add(m); !s.ok()) return s;
+  }
+  return acc.Build();
+}
+
+absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
+  const Impl& im = *impl_;
+  const StandingsContext& ctx = im.ctx;
+  // Rows: the context's bots, then the others by name. canon[k] is the row
+  // index of the bot added as k, added[r] the reverse.
+  // (The context's bots are all known: the constructor and SetContext
+  // register them.)
+  const int n = static_cast<int>(im.bots.size());
+  std::vector<int> added;
+  added.reserve(n);
+  std::vector<bool> placed(n, false);
+  for (const std::string& b : ctx.bots) {
+    const int k = im.index.at(b);
+    if (!placed[k]) {
+      placed[k] = true;
+      added.push_back(k);
+    }
+  }
+  const size_t known = added.size();
+  for (int k = 0; k < n; ++k) {
+    if (!placed[k]) added.push_back(k);
+  }
+  std::sort(added.begin() + known, added.end(),
+            [&](int a, int b) { return im.bots[a] < im.bots[b]; });
+  std::vector<int> canon(n);
+  for (int r = 0; r < n; ++r) canon[added[r]] = r;
+  std::vector<std::string> bots(n);
+  for (int r = 0; r < n; ++r) bots[r] = im.bots[added[r]];
+  auto tally_of = [&](int r) -> const Tally& { return im.tally[added[r]]; };
+
+  RatingOptions ro;
+  ro.bootstrap = ctx.bootstrap;
+  ro.seed = kStandingsBootstrapSeed;
+  auto ratings = FitRatings(std::max(n, 1), im.groups, canon, ro);
+  if (!ratings.ok()) return ratings.status();
+
+  v1::Standings st;
+  st.set_game(ctx.game);
+  for (const auto& [k, v] : ctx.options) (*st.mutable_options())[k] = v;
+  st.set_seats(ctx.seats);
+  st.set_higher_score_wins(ctx.higher_score_wins);
+  const int played = static_cast<int>(im.matches);
+  st.set_matches_played(played);
+  const int planned = ctx.matches_planned >= 0 ? ctx.matches_planned : played;
+  st.set_matches_planned(planned);
+  st.set_matches_unrecorded(std::max(0, planned - played));
+  st.set_deal_groups(ratings->deal_groups);
+  st.set_deal_mode(ctx.deal_mode == v1::DEAL_MODE_UNSPECIFIED ? v1::DEAL_MODE_DUPLICATE
+                                                               : ctx.deal_mode);
+  st.set_bootstrap(ratings->bootstrap);
+  st.set_interval_level(ro.level);
+  bool balanced = played > 0;
+  for (const Tally& t : im.tally) {
+    if (t.seats == 0) continue;
+    auto count = [&](int s) {
+      return s < static_cast<int>(t.by_seat.size()) ? t.by_seat[s] : int64_t{0};
+    };
+    for (int s = 1; s < ctx.seats; ++s) {
+      if (count(s) != count(0)) balanced = false;
+    }
+  }
+  st.set_balanced(balanced);
+
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  auto mean_placement = [&](int b) {
+    const Tally& t = tally_of(b);
+    return t.seats ? static_cast<double>(t.placement_sum) / t.seats : 0.0;
+  };
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (ratings->rank[a] != ratings->rank[b]) return ratings->rank[a] < ratings->rank[b];
+    if (mean_placement(a) != mean_placement(b)) return mean_placement(a) < mean_placement(b);
+    return bots[a] < bots[b];
+  });
+  for (int b : order) {
+    const Tally& t = tally_of(b);
+    v1::StandingRow* row = st.add_rows();
+    row->set_bot(bots[b]);
+    row->set_rank(ratings->rank[b]);
+    row->set_elo(ratings->elo[b]);
+    row->set_elo_low(ratings->low[b]);
+    row->set_elo_high(ratings->high[b]);
+    row->set_matches(t.matches);
+    row->set_seats_played(t.seats);
+    row->set_wins(t.wins);
+    row->set_mean_score(t.seats ? t.score_sum.Value() / t.seats : 0);
+    row->set_mean_placement(mean_placement(b));
+    row->set_forfeits(t.forfeits);
+    *row->mutable_fault_kinds() = t.faults;
+    row->set_faults(t.faults.timeout() + t.faults.illegal() +
+                    t.faults.disconnected() + t.faults.unavailable() +
+                    t.faults.crashed() + t.faults.no_show() + t.faults.cut_off());
+    if (!t.withdrawn_match.empty()) {
+      row->set_withdrawn(true);
+      row->set_withdrawn_reason(t.withdrawn_reason);
+    }
+    for (int o : order) row->add_los(ratings->los[b][o]);
+  }
+  for (int a : order) {
+    for (int b : order) {
+      if (a == b) continue;
+      const HeadToHead x = im.h2h.Get(added[a], added[b]);
+      if (x.matches == 0) continue;
+      v1::HeadToHeadRow* r = st.add_head_to_head();
+      r->set_bot(bots[a]);
+      r->set_opponent(bots[b]);
+      r->set_matches(x.matches);
+      r->set_ahead(x.ahead);
+      r->set_tied(x.tied);
+      r->set_behind(x.behind);
+      r->set_mean_score(x.score);
+      r->set_opponent_mean_score(x.opponent_score);
+      r->set_mean_placement(x.placement);
+      r->set_opponent_mean_placement(x.opponent_placement);
+    }
+  }
+  return st;
+}
+
+std::string StandingsTable(const v1::Standings& st) {
+  std::string out = absl::StrFormat(
+      "%s, %d seats, %d of %d matches, %d deal groups (%s deals; %s score is "
+      "better)%s\n",
+      st.game(), st.seats(), st.matches_played(), st.matches_planned(),
+      st.deal_groups(),
+      st.deal_mode() == v1::DEAL_MODE_INDEPENDENT ? "independent" : "duplicate",
+      st.higher_score_wins() ? "higher" : "lower",
+      st.balanced() ? "" : " [seats not balanced]");
+  int w = 3;
+  for (const auto& r : st.rows()) w = std::max<int>(w, r.bot().size());
+  const int pct = static_cast<int>(std::lround(st.interval_level() * 100));
+  out += absl::StrFormat("%-4s %-*s %6s %17s %7s %6s %10s %10s %8s %6s\n", "rank", w,
+                         "bot", "elo", absl::StrCat(pct, "% interval"), "matches",
+                         "win%", "mean score", "mean place", "forfeits", "faults");
+  for (const auto& r : st.rows()) {
+    out += absl::StrFormat(
+        "%-4d %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(), w,
+        r.bot(), r.elo(),
+        st.bootstrap() > 0 ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
+                           : std::string("-"),
+        r.matches(), r.seats_played() ? 100.0 * r.wins() / r.seats_played() : 0.0,
+        r.mean_score(), r.mean_placement(), r.forfeits(), r.faults());
+  }
+  const int n = st.rows_size();
+  if (n >= 2 && n <= 8) {
+    out += "likelihood of superiority (row stronger than column):\n";
+    out += absl::StrFormat("%-*s", w, "");
+    for (const auto& c : st.rows()) out += absl::StrFormat(" %7.7s", c.bot());
+    out += "\n";
+    for (const auto& r : st.rows()) {
+      out += absl::StrFormat("%-*s", w, r.bot());
+      for (int j = 0; j < n; ++j) {
+        out += r.bot() == st.rows(j).bot() ? absl::StrFormat(" %7s", "-")
+                                          : absl::StrFormat(" %7.3f", r.los(j));
+      }
+      out += "\n";
+    }
+    std::map<std::pair<std::string, std::string>, const v1::HeadToHeadRow*> h;
+    for (const auto& x : st.head_to_head()) h[{x.bot(), x.opponent()}] = &x;
+    out += "head to head (row ahead-tied-behind column):\n";
+    out += absl::StrFormat("%-*s", w, "");
+    for (const auto& c : st.rows()) out += absl::StrFormat(" %11.11s", c.bot());
+    out += "\n";
+    for (const auto& r : st.rows()) {
+      out += absl::StrFormat("%-*s", w, r.bot());
+      for (const auto& c : st.rows()) {
+        auto it = h.find({r.bot(), c.bot()});
+        out += it == h.end() ? absl::StrFormat(" %11s", "-")
+                             : absl::StrFormat(" %11s", absl::StrCat(it->second->ahead(), "-",
+                                                                     it->second->tied(), "-",
+                                                                     it->second->behind()));
+      }
+      out += "\n";
+    }
+  }
+  // Faults by kind and what the run knew of each bot that had trouble.
+  std::map<std::string, const v1::EntrantReport*> entrant;
+  for (const auto& e : st.entrants()) entrant[e.bot()] = &e;
+  std::string trouble;
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    std::vector<std::string> parts;
+    for (auto [n, name] : {std::pair{f.timeout(), "timeout"}, {f.illegal(), "illegal"},
+                           {f.disconnected(), "disconnected"},
+                           {f.unavailable(), "unavailable"}, {f.crashed(), "crashed"},
+                           {f.no_show(), "no show"}, {f.cut_off(), "cut off"}}) {
+      if (n > 0) parts.push_back(absl::StrCat(n, " ", name));
+    }
+    auto it = entrant.find(r.bot());
+    const v1::EntrantReport* e = it == entrant.end() ? nullptr : it->second;
+    const int restarts = e != nullptr ? e->restarts() : 0;
+    if (parts.empty() && restarts == 0 && !r.withdrawn()) continue;
+    absl::StrAppend(&trouble, "  ", r.bot(), ": ",
+                    parts.empty() ? "no faults" : absl::StrJoin(parts, ", "));
+    if (restarts > 0) absl::StrAppend(&trouble, "; ", restarts, " restart(s)");
+    if (r.withdrawn() || (e != nullptr && e->withdrawn())) {
+      const std::string& why = e != nullptr && !e->reason().empty()
+                                   ? e->reason() : r.withdrawn_reason();
+      absl::StrAppend(&trouble, "; WITHDRAWN: ", why);
+    }
+    if (e != nullptr && !e->log().empty()) {
+      absl::StrAppend(&trouble, "; log: ", e->log(), " (in the records folder)");
+    }
+    trouble += "\n";
+  }
+  if (!trouble.empty()) out += absl::StrCat("faults, restarts and withdrawals:\n", trouble);
+  if (st.matches_unrecorded() > 0) {
+    out += absl::StrCat("WARNING: ", st.matches_unrecorded(),
+                        " planned matches have no complete record\n");
+  }
+  return out;
+}
+
+std::string StandingsCsv(const v1::Standings& st) {
+  std::string out =
+      "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
+      "mean_placement,forfeits,faults_timeout,faults_illegal,"
+      "faults_disconnected,faults_unavailable,faults_crashed,faults_no_show,"
+      "faults_cut_off,withdrawn";
+  for (const auto& r : st.rows()) absl::StrAppend(&out, ",", CsvField("los_" + r.bot()));
+  out += "\n";
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    absl::StrAppendFormat(&out, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d,%d,%d,%d,%d",
+                          r.rank(), CsvField(r.bot()), r.elo(), r.elo_low(),
+                          r.elo_high(), r.matches(), r.seats_played(), r.wins(),
+                          r.mean_score(), r.mean_placement(), r.forfeits(),
+                          f.timeout(), f.illegal(), f.disconnected(), f.unavailable(),
+                          f.crashed(), f.no_show(), f.cut_off(), r.withdrawn() ? 1 : 0);
+    for (double l : r.los()) absl::StrAppendFormat(&out, ",%.6f", l);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string HeadToHeadCsv(const v1::Standings& st) {
+  std::string out =
+      "bot,opponent,matches,ahead,tied,behind,mean_score,opponent_mean_score,"
+      "mean_placement,opponent_mean_placement\n";
+  for (const auto& x : st.head_to_head()) {
+    absl::StrAppendFormat(&out, "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n",
+                          CsvField(x.bot()), CsvField(x.opponent()), x.matches(),
+                          x.ahead(), x.tied(), x.behind(), x.mean_score(),
+                          x.opponent_mean_score(), x.mean_placement(),
+                          x.opponent_mean_placement());
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> StandingsJson(const v1::Standings& st) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions o;
+  o.add_whitespace = true;
+  o.preserve_proto_field_names = true;
+  o.always_print_primitive_fields = true;
+  auto s = google::protobuf::util::MessageToJsonString(st, &json, o);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  return json;
+}
+
+absl::Status ForEachRecordSummary(const std::string& dir,
+                                  std::vector<std::string>* problems,
+                                  const RecordSummaryFn& fn) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return absl::NotFoundError(absl::StrCat("cannot read folder ", dir,
+                                            ec ? ": " + ec.message() : ": not a folder"));
+  }
+  // Regular files only: a FIFO, device or link named like a record is
+  // skipped and said (ListRecordFiles), never opened or followed.
+  RecordListing listing = ListRecordFiles(dir);
+  if (problems != nullptr) {
+    problems->insert(problems->end(), listing.skipped.begin(), listing.skipped.end());
+  }
+  for (const auto& f : listing.files) {
+    const std::string name = std::filesystem::path(f).filename().string();
+    if (!IsRecordFileName(name) || name[0] == '.') continue;  // *.part
+
+    auto lines = ReadRecordFile(f);
+    absl::StatusOr<MatchSummary> m =
+        lines.ok() ? SummarizeRecord(*lines, f) : absl::StatusOr<MatchSummary>(lines.status());
+    if (!m.ok()) {
+      if (problems != nullptr) problems->push_back(std::string(m.status().message()));
+      continue;
+    }
+    if (absl::Status s = fn(*m, *lines); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
+  auto json = StandingsJson(st);
+  if (!json.ok()) return json.status();
+  for (const auto& [name, text] :
+       {std::pair<std::string, std::string>{"standings.csv", StandingsCsv(st)},
+        {"head_to_head.csv", HeadToHeadCsv(st)},
+        {"standings.json", *json}}) {
+    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir, "/", name), text);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteEntrants(const std::vector<v1::EntrantReport>& entrants,
+                           const std::string& dir) {
+  v1::EntrantReports m;
+  for (const auto& e : entrants) *m.add_entrants() = e;
+  return WriteJsonFile(absl::StrCat(dir, "/", kEntrantsFile), m);
+}
+
+absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& dir) {
+  v1::EntrantReports m;
+  if (absl::Status s = ReadJsonFile(absl::StrCat(dir, "/", kEntrantsFile), &m); !s.ok()) {
+    return s;
+  }
+  return std::vector<v1::EntrantReport>(m.entrants().begin(), m.entrants().end());
+}
+
+void MergeEntrants(const std::vector<v1::EntrantReport>& from,
+                   std::vector<v1::EntrantReport>* into) {
+  for (const auto& e : from) {
+    auto it = std::find_if(into->begin(), into->end(),
+                           [&](const v1::EntrantReport& x) { return x.bot() == e.bot(); });
+    if (it == into->end()) {
+      into->push_back(e);
+      continue;
+    }
+    it->set_restarts(it->restarts() + e.restarts());
+    if (e.withdrawn() && !it->withdrawn()) {
+      it->set_withdrawn(true);
+      it->set_reason(e.reason());
+    }
+    if (it->log().empty()) it->set_log(e.log());
+    for (const auto& x : e.exits()) it->add_exits(x);
+  }
+}
+
+std::vector<std::string> FailedEntrants(const v1::Standings& st) {
+  std::vector<std::string> failed;
+  for (const auto& r : st.rows()) {
+    const auto& f = r.fault_kinds();
+    if (r.withdrawn() || f.crashed() > 0 || f.no_show() > 0 || f.cut_off() > 0) {
+      failed.push_back(r.bot());
+    }
+  }
+  for (const auto& e : st.entrants()) {
+    if ((e.withdrawn() || e.restarts() > 0 || e.exits_size() > 0) &&
+        std::find(failed.begin(), failed.end(), e.bot()) == failed.end()) {
+      failed.push_back(e.bot());
+    }
+  }
+  return failed;
+}
+
+}  // namespace arena

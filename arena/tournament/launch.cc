@@ -1,0 +1,305 @@
+#include "arena/tournament/launch.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "arena/tournament/bot_process.h"
+#include "arena/tournament/secret.h"
+#include "arena/tournament/server_options.h"
+#include "arena/tournament/tournament.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "referee/service/bot_hub.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+namespace {
+
+class ConfigErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    if (first.empty()) {
+      first = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+    }
+  }
+  void AddWarning(int, int, const std::string&) override {}
+  std::string first;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> NewToken() { return RandomHex(16); }
+
+namespace {
+
+// A private folder for the referee's Unix socket: 0711, so that a bot's
+// unprivileged uid can reach the socket bound into its sandbox but cannot
+// list the folder. Removed with everything in it on destruction.
+class RuntimeDir {
+ public:
+  absl::Status Create() {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "arena-run-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot create a folder for the referee's socket in ",
+          std::filesystem::temp_directory_path().string(), ": ",
+          std::strerror(errno)));
+    }
+    path_ = tmpl;
+    ::chmod(path_.c_str(), 0711);
+    return absl::OkStatus();
+  }
+  ~RuntimeDir() {
+    if (path_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open config ", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  v1::TournamentConfig config;
+  google::protobuf::TextFormat::Parser parser;
+  ConfigErrors errors;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(ss.str(), &config)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config ", path, ": ", errors.first));
+  }
+  return config;
+}
+
+bool StartupFailed(const absl::Status& status) {
+  return status.GetPayload(kStartupPayload).has_value();
+}
+
+absl::StatusOr<v1::Standings> RunConfiguredTournament(
+    v1::TournamentConfig config, const LaunchOptions& options) {
+  if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
+  auto secret = ResolveSecret(config);
+  if (!secret.ok()) return secret.status();
+  if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
+  const bool sandboxed = options.start_bots && options.sandbox.enabled;
+  SandboxOptions sandbox = options.sandbox;
+  RuntimeDir runtime;
+  if (sandboxed) {
+    if (absl::Status s = runtime.Create(); !s.ok()) return s;
+    sandbox.socket_host_path = absl::StrCat(runtime.path(), "/referee.sock");
+    sandbox.hidden_paths.push_back(config.records_dir());
+    if (!config.secret_file().empty()) {
+      sandbox.hidden_paths.push_back(config.secret_file());
+    }
+    sandbox.hidden_paths.push_back(runtime.path());
+    sandbox.uid_base = PickUidBase();
+  } else if (options.start_bots) {
+    spdlog::warn("--sandbox none: bots are trusted; each can read the others' "
+                 "tokens and files, the records while they are written, and "
+                 "reach the network");
+  }
+  std::vector<BotIdentity> ids;
+  for (const auto& b : config.bots()) {
+    if (options.start_bots && b.command().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bot '", b.name(), "' has no command to start it"));
+    }
+    ids.push_back({b.name(), b.token()});
+  }
+  const int64_t fd_limit = RaiseFdLimit();
+  {
+    // A live match holds two files open (its record and what its seats were
+    // sent, for a resync); the bots' streams, the reserve below and the
+    // process's own files need a few hundred more.
+    const int64_t live = std::min<int64_t>(config.jobs(), config.matches());
+    const int64_t need = 2 * live + 2 * config.bots_size() + 256;
+    if (fd_limit > 0 && need > fd_limit) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "--jobs ", config.jobs(), " needs about ", need,
+          " open files (two per live match), but this process may "
+          "open only ", fd_limit, " (ulimit -n, hard limit); lower --jobs or "
+          "raise the limit"));
+    }
+  }
+  FdReserve reserve(64);  // released for the standings
+  auto credentials =
+      ListenCredentials(options.listen, options.tls_cert, options.tls_key);
+  if (!credentials.ok()) return credentials.status();
+  BotHub hub(ids, options.hub);
+  // Stock tools: grpc.health.v1.Health and server reflection (docs/bots.md).
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  ConfigureServer(&builder);
+  int port = 0;
+  std::string address;      // as the referee reports it
+  std::string bot_address;  // as the bots reach it
+  if (sandboxed) {
+    // No TCP at all: the bots have no network; they reach the referee
+    // through its Unix socket, bound into each sandbox.
+    address = absl::StrCat("unix:", sandbox.socket_host_path);
+    bot_address = absl::StrCat("unix:", kSandboxSocket);
+    builder.AddListeningPort(address, grpc::InsecureServerCredentials());
+  } else {
+    builder.AddListeningPort(options.listen, *credentials, &port);
+  }
+  builder.RegisterService(hub.service());
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || (!sandboxed && port == 0)) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", sandboxed ? address : options.listen));
+  }
+  server->GetHealthCheckService()->SetServingStatus("arena.v1.Referee", true);
+  if (sandboxed) {
+    // Any local uid may connect; the token decides who it is.
+    ::chmod(sandbox.socket_host_path.c_str(), 0666);
+    if (absl::Status s = CheckSandbox(sandbox); !s.ok()) {
+      server->Shutdown();
+      return s;
+    }
+  } else {
+    address = options.listen;
+    if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
+      address = absl::StrCat(address.substr(0, colon), ":", port);
+    }
+    bot_address = address;
+  }
+  spdlog::info("referee listening on {}", address);
+
+  SupervisorOptions so;
+  so.connect_timeout = options.connect_timeout;
+  so.max_restarts = config.max_restarts() > 0 ? config.max_restarts() : 3;
+  so.on_failure = config.on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED
+                      ? v1::BOT_FAILURE_POLICY_WITHDRAW
+                      : config.on_bot_failure();
+  BotSupervisor supervisor(&hub, so);
+  std::vector<std::string> names;
+  for (const auto& b : config.bots()) names.push_back(b.name());
+  std::vector<v1::EntrantReport> absent;  // referee: bots that never came
+  absl::Status startup;
+  if (options.start_bots) {
+    const std::string logs = absl::StrCat(config.records_dir(), "/logs");
+    if (::mkdir(logs.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create ", logs, ": ", std::strerror(errno)));
+    }
+    for (int i = 0; i < config.bots_size(); ++i) {
+      const auto& b = config.bots(i);
+      supervisor.Add(std::make_unique<BotProcess>(
+          b.name(), b.command(),
+          PrepareBotExec(sandbox, i, b.command(), bot_address, b.token(),
+                         b.name()),
+          absl::StrCat(logs, "/", b.name(), ".log")));
+    }
+    startup = supervisor.StartAll();
+  } else {
+    spdlog::info("waiting up to {} for bots: {}",
+                 absl::FormatDuration(options.connect_timeout),
+                 absl::StrJoin(names, ", "));
+    if (!hub.WaitForBots(names, options.connect_timeout)) {
+      std::vector<std::string> missing;
+      for (const auto& n : names) {
+        if (!hub.IsConnected(n)) missing.push_back(n);
+      }
+      const std::string why = absl::StrCat(
+          "did not connect within ", absl::FormatDuration(options.connect_timeout));
+      if (so.on_failure == v1::BOT_FAILURE_POLICY_ABORT ||
+          missing.size() == names.size()) {
+        startup = absl::DeadlineExceededError(absl::StrCat(
+            "bots did not connect in time: ", absl::StrJoin(missing, ", ")));
+      } else {
+        for (const auto& n : missing) {
+          // Withdrawn until it connects: its matches meanwhile are its
+          // forfeits; a late bot plays the matches that start after it came.
+          spdlog::error("bot {} {}: withdrawn; each of its matches that starts "
+                        "before it connects is recorded as its forfeit (no show)",
+                        n, why);
+          hub.SetBotDown(n, v1::FAULT_KIND_NO_SHOW, absl::StrCat("withdrawn: it ", why));
+          v1::EntrantReport r;
+          r.set_bot(n);
+          r.set_withdrawn(true);
+          r.set_reason(absl::StrCat("it ", why));
+          absent.push_back(std::move(r));
+        }
+      }
+    }
+  }
+  absl::StatusOr<v1::Standings> result(absl::UnknownError("not run"));
+  if (!startup.ok()) {
+    // Under abort, a bot that failed stops the tournament (arena exits 1);
+    // under withdraw, a startup error means nothing could be played (2).
+    if (so.on_failure == v1::BOT_FAILURE_POLICY_ABORT) {
+      startup.SetPayload(kStartupPayload, absl::Cord("1"));
+    }
+    result = startup;
+  } else {
+    TournamentHooks hooks;
+    hooks.show_progress = options.show_progress;
+    hooks.fixed_seating = options.fixed_seating;
+    hooks.resume = options.resume;
+    hooks.on_recorded = options.on_recorded;
+    if (options.start_bots) {
+      hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
+      if (options.fresh_bots_per_rotation) {
+        hooks.new_bot_processes = [&] {
+          supervisor.RenewAll();
+          return absl::OkStatus();
+        };
+      }
+    } else {
+      hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
+    }
+    result = RunTournament(config, *secret, hub, hooks);
+    // The descriptors kept in reserve are for the final standings: written
+    // again here, so that a flood of connections cannot make them fail.
+    reserve.Release();
+    if (result.ok()) {
+      std::vector<v1::EntrantReport> reports =
+          options.start_bots ? supervisor.Reports() : absent;
+      // Logs named within the records folder, so that the report holds
+      // wherever the folder is moved (and shards of one tournament agree).
+      const std::string prefix = absl::StrCat(config.records_dir(), "/");
+      for (auto& r : reports) {
+        if (absl::StartsWith(r.log(), prefix)) r.set_log(r.log().substr(prefix.size()));
+      }
+      if (absl::Status s = WriteEntrants(reports, config.records_dir()); !s.ok()) {
+        spdlog::error("{}", s.ToString());
+      }
+      for (auto& r : reports) *result->add_entrants() = std::move(r);
+      if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
+        spdlog::error("{}", s.ToString());
+        result = absl::UnavailableError(absl::StrCat(
+            "the standings could not be written: ", s.message()));
+      }
+    }
+  }
+  supervisor.StopWatching();  // the bots end as the streams close: expected
+  hub.CloseAll();
+  supervisor.StopAll();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  return result;
+}
+
+}  // namespace arena

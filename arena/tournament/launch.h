@@ -1,0 +1,62 @@
+// Running a configured tournament end to end: a referee (BotHub on a gRPC
+// server), optionally the bot processes, the tournament, the standings files.
+// Shared by `arena match`, `arena tournament` and the standalone `referee`.
+#ifndef ARENA_ARENA_TOURNAMENT_LAUNCH_H_
+#define ARENA_ARENA_TOURNAMENT_LAUNCH_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arena/tournament/sandbox.h"
+#include "arena/stats/standings.h"
+#include "arena/v1/config.pb.h"
+#include "referee/service/bot_hub.h"
+
+namespace arena {
+
+struct LaunchOptions {
+  std::string listen = "127.0.0.1:0";  // port 0: any free port
+  bool start_bots = true;              // arena: start each bot's command
+  absl::Duration connect_timeout = absl::Seconds(30);
+  bool show_progress = true;
+  std::vector<int> fixed_seating;      // arena match: bots in flag order
+  // How arena starts bot processes (start_bots): sandboxed by default. A
+  // sandboxed run listens on a Unix socket only, bound into each sandbox.
+  SandboxOptions sandbox;
+  bool resume = false;                 // TournamentHooks::resume
+  // What happens to a bot that fails (SupervisorOptions, arena/tournament/bot_process.h)
+  // comes from TournamentConfig::on_bot_failure (unspecified: withdraw).
+  // Duplicate deals: fresh bot processes for each rotation, so that no bot
+  // process sees a deal twice (TournamentHooks::new_bot_processes). Off for
+  // arena gate, which needs whole deal groups as it goes.
+  bool fresh_bots_per_rotation = true;
+  // Called after each recorded match (TournamentHooks::on_recorded).
+  std::function<bool(const MatchSummary&)> on_recorded;
+  HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
+  std::string tls_cert, tls_key;       // PEM files: listen with TLS
+};
+
+// Errors carry this payload when, under BOT_FAILURE_POLICY_ABORT, a bot could
+// not be started or did not connect (StartupFailed tells): `arena
+// tournament` exits 1 then, not 2. Under WITHDRAW such a bot is withdrawn
+// and the tournament plays on; it fails only if no bot at all can be had.
+inline constexpr char kStartupPayload[] = "arena.startup";
+bool StartupFailed(const absl::Status& status);
+
+absl::StatusOr<v1::Standings> RunConfiguredTournament(
+    v1::TournamentConfig config, const LaunchOptions& options);
+
+// Reads a TournamentConfig in protobuf text format; errors name the file,
+// the line and the column.
+absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path);
+
+// A fresh random token of 128 bits from the OS CSPRNG (for bots that arena
+// starts itself); an error if the CSPRNG fails.
+absl::StatusOr<std::string> NewToken();
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_TOURNAMENT_LAUNCH_H_

@@ -1,0 +1,275 @@
+#include "arena/views/html.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "arena/views/html_assets.h"
+#include "arena/views/replay.h"
+#include "arena/v1/config.pb.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/records/record.h"
+#include "spdlog/spdlog.h"
+#include "zlib.h"
+
+namespace arena {
+namespace {
+
+using google::protobuf::EnumDescriptor;
+using google::protobuf::FileDescriptor;
+
+// Text for an HTML element or attribute.
+std::string Escape(const std::string& s) {
+  return absl::StrReplaceAll(s, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"},
+                                 {"\"", "&quot;"}, {"'", "&#39;"}});
+}
+
+// JSON inside <script type="application/json">: "</" would end the element.
+std::string ScriptSafe(const std::string& json) {
+  return absl::StrReplaceAll(json, {{"</", "<\\/"}, {"<!--", "<\\!--"}});
+}
+
+// gzip (RFC 1952) of `in`, which the pages' script inflates with the
+// browser's DecompressionStream.
+std::string Gzip(const std::string& in) {
+  z_stream z{};
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return "";
+  std::string out(deflateBound(&z, in.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return rc == Z_STREAM_END ? out : "";
+}
+
+std::string Json(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions po;
+  po.always_print_primitive_fields = true;
+  po.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, po);
+  return out;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          absl::StrAppend(&out, "\\u00", c < 0x10 ? "0" : "", absl::Hex(c));
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Every enum value name of the protocol -> words ("PESTEN_SUIT_HEARTS" ->
+// "hearts"), for the pages' script.
+std::string EnumWordsJson() {
+  std::string out = "{";
+  bool first = true;
+  auto add_enum = [&](const EnumDescriptor* e) {
+    const std::string zero = e->value_count() > 0 ? e->FindValueByNumber(0)->name() : "";
+    std::string prefix;
+    if (absl::EndsWith(zero, "UNSPECIFIED")) prefix = zero.substr(0, zero.size() - 11);
+    for (int i = 0; i < e->value_count(); ++i) {
+      const std::string& name = e->value(i)->name();
+      std::string words = name;
+      if (!prefix.empty() && absl::StartsWith(words, prefix)) words = words.substr(prefix.size());
+      words = e->value(i)->number() == 0 ? "none"
+                                         : absl::AsciiStrToLower(absl::StrReplaceAll(words, {{"_", " "}}));
+      absl::StrAppend(&out, first ? "" : ",", JsonString(name), ":", JsonString(words));
+      first = false;
+    }
+  };
+  std::function<void(const google::protobuf::Descriptor*)> add_message =
+      [&](const google::protobuf::Descriptor* d) {
+        for (int i = 0; i < d->enum_type_count(); ++i) add_enum(d->enum_type(i));
+        for (int i = 0; i < d->nested_type_count(); ++i) add_message(d->nested_type(i));
+      };
+  const FileDescriptor* files[] = {
+      v1::Replay::descriptor()->file(), v1::RecordLine::descriptor()->file(),
+      v1::RefereeMessage::descriptor()->file(), v1::QuasenboView::descriptor()->file(),
+      v1::PestenView::descriptor()->file(), v1::QuodlibetView::descriptor()->file(),
+      v1::QuabbleView::descriptor()->file()};
+  for (const FileDescriptor* f : files) {
+    for (int i = 0; i < f->enum_type_count(); ++i) add_enum(f->enum_type(i));
+    for (int i = 0; i < f->message_type_count(); ++i) add_message(f->message_type(i));
+  }
+  return out + "}";
+}
+
+std::string Page(const std::string& title, const std::string& body_data,
+                 const char* script) {
+  return absl::StrCat(
+      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>", Escape(title), "</title>\n<style>\n", kHtml_style_css,
+      "</style>\n</head>\n<body>\n<div id=\"app\"><noscript>This page needs "
+      "JavaScript (it uses no network).</noscript></div>\n",
+      body_data, "<script>\n", kHtml_common_js, "\n", script, "</script>\n</body>\n</html>\n");
+}
+
+absl::Status MakeDir(const std::string& path) {
+  std::string partial;
+  for (const auto& part : absl::StrSplit(path, '/')) {
+    absl::StrAppend(&partial, partial.empty() && absl::StartsWith(path, "/") ? "/" : "",
+                    partial.empty() || absl::EndsWith(partial, "/") ? "" : "/", part);
+    if (partial.empty() || partial == "/") continue;
+    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(absl::StrCat("cannot create ", partial));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f.good()) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+}
+
+// The file name of a match's replay page (ids are [A-Za-z0-9_-]; anything
+// else is replaced).
+std::string PageName(const std::string& match_id) {
+  std::string out;
+  for (char c : match_id) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+  return out.empty() ? "match" : out;
+}
+
+}  // namespace
+
+std::string ReplayPage(const v1::Replay& replay, const std::string& index_href) {
+  const std::string json = Json(replay);
+  const std::string gz = Gzip(json);
+  const std::string data = absl::StrCat(
+      gz.empty() ? absl::StrCat("<script type=\"application/json\" id=\"replay-data\">",
+                                ScriptSafe(json))
+                 : absl::StrCat("<script type=\"application/octet-stream\" id=\"replay-data\" "
+                                "data-encoding=\"gzip+base64\">",
+                                absl::Base64Escape(gz)),
+      "</script>\n<script type=\"application/json\" id=\"enum-words\">",
+      ScriptSafe(EnumWordsJson()), "</script>\n<script type=\"application/json\" id=\"links\">",
+      ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")), "</script>\n");
+  return Page(absl::StrCat("Replay ", replay.header().match_id(), " (", replay.header().game(), ")"),
+              data, kHtml_replay_js);
+}
+
+absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
+                                          const HtmlOptions& options) {
+  HtmlSummary sum;
+  struct stat st;
+  if (::stat(records_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::NotFoundError(absl::StrCat(records_dir, ": no such folder"));
+  }
+  // Plain and compressed records, regular files only: a FIFO, device or link
+  // named like a record is skipped and said, never opened or followed.
+  std::vector<std::string> files;
+  RecordListing listing = ListRecordFiles(records_dir);
+  for (const auto& skipped : listing.skipped) spdlog::warn("{}", skipped);
+  for (const auto& path : listing.files) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    if (IsRecordFileName(name) && name[0] != '.') files.push_back(name);
+  }
+  if (files.empty()) {
+    return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl, *.jsonl.zst)"));
+  }
+  sum.out_dir = options.out_dir.empty() ? absl::StrCat(records_dir, "/html") : options.out_dir;
+  if (absl::Status s = MakeDir(absl::StrCat(sum.out_dir, "/replays")); !s.ok()) return s;
+
+  // One summary per match for the index: header, result, the page if any.
+  std::string matches = "[";
+  for (const auto& name : files) {
+    ++sum.records;
+    const std::string path = absl::StrCat(records_dir, "/", name);
+    auto lines = ReadRecordFile(path);
+    absl::StatusOr<v1::Replay> replay =
+        lines.ok() ? BuildReplay(*lines, {}) : absl::StatusOr<v1::Replay>(lines.status());
+    if (!replay.ok()) {
+      sum.failures.push_back(absl::StrCat(path, ": ", replay.status().message()));
+      absl::StrAppend(&matches, matches.size() > 1 ? "," : "", "{\"file\":", JsonString(name),
+                      ",\"error\":", JsonString(std::string(replay.status().message())), "}");
+      continue;
+    }
+    std::string page;
+    if (options.max_replays < 0 || sum.replay_pages < options.max_replays) {
+      page = absl::StrCat("replays/", PageName(replay->header().match_id()), ".html");
+      if (absl::Status s = WriteFile(absl::StrCat(sum.out_dir, "/", page),
+                                     ReplayPage(*replay, "../index.html"));
+          !s.ok()) {
+        return s;
+      }
+      ++sum.replay_pages;
+    }
+    v1::RecordHeader h = replay->header();
+    v1::MatchResult r = replay->result();
+    r.clear_score_lines();
+    absl::StrAppend(&matches, matches.size() > 1 ? "," : "", "{\"file\":", JsonString(name),
+                    ",\"page\":", JsonString(page), ",\"header\":", Json(h),
+                    ",\"result\":", Json(r), "}");
+  }
+  absl::StrAppend(&matches, "]");
+
+  // standings.json as written (it may hold fields this build does not know,
+  // e.g. ratings); checked to be JSON of the Standings message.
+  std::string standings = "null";
+  {
+    const std::string path = absl::StrCat(records_dir, "/standings.json");
+    std::ifstream f;
+    if (absl::Status s = CheckRegularFile(path, /*follow_symlink=*/false); s.ok()) {
+      f.open(path);
+    } else if (!absl::IsNotFound(s)) {
+      sum.failures.push_back(std::string(s.message()));  // a FIFO would block
+    }
+    if (f.is_open() && f) {
+      std::stringstream ss;
+      ss << f.rdbuf();
+      v1::Standings parsed;
+      google::protobuf::util::JsonParseOptions po;
+      po.ignore_unknown_fields = true;
+      if (google::protobuf::util::JsonStringToMessage(ss.str(), &parsed, po).ok()) {
+        standings = ss.str();
+      } else {
+        sum.failures.push_back(absl::StrCat(records_dir, "/standings.json: not a standings file"));
+      }
+    }
+  }
+  const std::string data = absl::StrCat(
+      "<script type=\"application/json\" id=\"standings-data\">", ScriptSafe(standings),
+      "</script>\n<script type=\"application/json\" id=\"matches-data\">", ScriptSafe(matches),
+      "</script>\n<script type=\"application/json\" id=\"enum-words\">",
+      ScriptSafe(EnumWordsJson()), "</script>\n");
+  if (absl::Status s = WriteFile(absl::StrCat(sum.out_dir, "/index.html"),
+                                 Page("Tournament", data, kHtml_standings_js));
+      !s.ok()) {
+    return s;
+  }
+  return sum;
+}
+
+}  // namespace arena

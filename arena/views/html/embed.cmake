@@ -1,0 +1,17 @@
+# Writes OUT, a C++ header holding each .css and .js file of DIR as a raw
+# string constant named kHtml_<file name with . and - as _>.
+file(GLOB IN ${DIR}/*.css ${DIR}/*.js)
+list(SORT IN)
+set(text "// Generated from arena/views/html/ by embed.cmake; do not edit.\n#pragma once\n")
+foreach(f ${IN})
+  get_filename_component(name ${f} NAME)
+  string(REGEX REPLACE "[.-]" "_" var ${name})
+  file(READ ${f} content)
+  string(FIND "${content}" ")ARENA_ASSET\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${f} contains the raw string delimiter")
+  endif()
+  string(APPEND text "inline constexpr char kHtml_${var}[] = R\"ARENA_ASSET(${content})ARENA_ASSET\";\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${text}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

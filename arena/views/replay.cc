@@ -1,0 +1,368 @@
+#include "arena/views/replay.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "arena/records/record_tools.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/game_api/game.h"
+
+namespace arena {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::EnumValueDescriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+
+// "QUODLIBET_CONTRACT_NO_REDS" -> "no reds": the value name without the
+// prefix its enum's _UNSPECIFIED value shows, in lower case words.
+std::string Words(const std::string& field_name) {
+  return absl::StrReplaceAll(field_name, {{"_", " "}});
+}
+
+bool IsCardField(const FieldDescriptor* f) {
+  if (f->cpp_type() != FieldDescriptor::CPPTYPE_INT32) return false;
+  const auto& names = CardFieldNames();
+  return std::find(names.begin(), names.end(), f->name()) != names.end();
+}
+
+std::string CardWords(int id, const std::vector<v1::ReplayCard>& cards) {
+  if (id < 0) return "none";
+  if (id < static_cast<int>(cards.size())) return cards[id].name();
+  return absl::StrCat("card #", id);
+}
+
+std::string ScalarWords(const Message& m, const FieldDescriptor* f, int index,
+                        const std::vector<v1::ReplayCard>& cards) {
+  const Reflection* r = m.GetReflection();
+  const bool rep = f->is_repeated();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: {
+      const int v = rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f);
+      return IsCardField(f) ? CardWords(v, cards) : absl::StrCat(v);
+    }
+    case FieldDescriptor::CPPTYPE_INT64:
+      return absl::StrCat(rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f));
+    case FieldDescriptor::CPPTYPE_UINT32:
+      return absl::StrCat(rep ? r->GetRepeatedUInt32(m, f, index) : r->GetUInt32(m, f));
+    case FieldDescriptor::CPPTYPE_UINT64:
+      return absl::StrCat(rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f));
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      return absl::StrCat(rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f));
+    case FieldDescriptor::CPPTYPE_FLOAT:
+      return absl::StrCat(rep ? r->GetRepeatedFloat(m, f, index) : r->GetFloat(m, f));
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return (rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f)) ? "yes" : "no";
+    case FieldDescriptor::CPPTYPE_STRING:
+      return absl::StrCat("\"", rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f),
+                          "\"");
+    case FieldDescriptor::CPPTYPE_ENUM:
+      return EnumWords(rep ? r->GetRepeatedEnum(m, f, index) : r->GetEnum(m, f));
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      return absl::StrCat(
+          "{", DescribeMessage(rep ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f),
+                               cards),
+          "}");
+  }
+  return "";
+}
+
+// The event's game message and, inside it, the kind that is set.
+const Message* SetOneofMessage(const Message& m, const FieldDescriptor** field) {
+  const Descriptor* d = m.GetDescriptor();
+  const Reflection* r = m.GetReflection();
+  for (int i = 0; i < d->oneof_decl_count(); ++i) {
+    const FieldDescriptor* f = r->GetOneofFieldDescriptor(m, d->oneof_decl(i));
+    if (f != nullptr && f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      *field = f;
+      return &r->GetMessage(m, f);
+    }
+  }
+  return nullptr;
+}
+
+// "played: seat 2, card Hearts King, slot -1, forced no" for events whose
+// game gives no words of its own.
+std::string GenericEventWords(const v1::Event& e,
+                              const std::vector<v1::ReplayCard>& cards) {
+  const FieldDescriptor* game_field = nullptr;
+  const Message* game = SetOneofMessage(e, &game_field);
+  if (game == nullptr) return "(empty event)";
+  const FieldDescriptor* kind_field = nullptr;
+  const Message* kind = SetOneofMessage(*game, &kind_field);
+  if (kind == nullptr) return DescribeMessage(*game, cards);
+  // "seat 3 played: card Acorns 8, ..." when the event is about one seat.
+  const FieldDescriptor* seat = kind->GetDescriptor()->FindFieldByName("seat");
+  if (seat != nullptr && seat->cpp_type() == FieldDescriptor::CPPTYPE_INT32 &&
+      !seat->is_repeated()) {
+    std::string rest = DescribeMessage(*kind, cards);
+    const std::string seat_words = absl::StrCat("seat ", kind->GetReflection()->GetInt32(*kind, seat));
+    if (absl::StartsWith(rest, seat_words)) {
+      rest = rest.substr(seat_words.size());
+      if (absl::StartsWith(rest, ", ")) rest = rest.substr(2);
+    }
+    return absl::StrCat(seat_words, " ", Words(kind_field->name()),
+                        rest.empty() ? "" : ": ", rest);
+  }
+  return absl::StrCat(Words(kind_field->name()), ": ", DescribeMessage(*kind, cards));
+}
+
+std::string EventWords(const State* state, const v1::Event& e,
+                       const std::vector<v1::ReplayCard>& cards) {
+  std::string text = state != nullptr ? state->DescribeEvent(e) : "";
+  return text.empty() ? GenericEventWords(e, cards) : text;
+}
+
+
+}  // namespace
+
+const std::vector<std::string>& CardFieldNames() {
+  static const auto* names = new std::vector<std::string>{
+      "card",     "cards",       "hand",      "deck",         "top_card",
+      "low_card", "high_card",   "snatcher",  "snatch_card",  "packet_cards",
+      "played_cards"};
+  return *names;
+}
+
+std::vector<v1::ReplayCard> CardCatalogue(const State& state) {
+  std::vector<v1::ReplayCard> out = state.CardCatalogue();
+  // Ids index the catalogue; keep it so even if a game listed them unordered.
+  std::sort(out.begin(), out.end(),
+            [](const v1::ReplayCard& a, const v1::ReplayCard& b) { return a.id() < b.id(); });
+  return out;
+}
+
+std::string DescribeMessage(const Message& m, const std::vector<v1::ReplayCard>& cards) {
+  const Descriptor* d = m.GetDescriptor();
+  const Reflection* r = m.GetReflection();
+  std::vector<std::string> parts;
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    // A oneof member, or an explicitly optional field, that is not set was
+    // not said; every other field is shown, defaults included.
+    if (f->containing_oneof() != nullptr || f->has_presence()) {
+      if (!f->is_repeated() && !r->HasField(m, f)) continue;
+    }
+    if (f->is_repeated()) {
+      std::vector<std::string> items;
+      for (int k = 0; k < r->FieldSize(m, f); ++k) {
+        items.push_back(ScalarWords(m, f, k, cards));
+      }
+      parts.push_back(absl::StrCat(Words(f->name()), " [", absl::StrJoin(items, ", "), "]"));
+    } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
+               f->containing_oneof() != nullptr) {
+      // A oneof's message speaks for itself: "played: {...}".
+      parts.push_back(absl::StrCat(Words(f->name()), ": ", ScalarWords(m, f, 0, cards)));
+    } else {
+      parts.push_back(absl::StrCat(Words(f->name()), " ", ScalarWords(m, f, 0, cards)));
+    }
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
+                                       const ReplayOptions& o) {
+  if (o.step < -1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--step ", o.step, ": a step is 0 or more (-1: the whole match)"));
+  }
+  if (o.seat < -1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seat ", o.seat, ": a seat is 0 or more (-1: every seat)"));
+  }
+  if (!lines.empty() && lines[0].has_header() && o.seat >= lines[0].header().num_seats()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seat ", o.seat, ": the match has seats 0 to ",
+                     lines[0].header().num_seats() - 1));
+  }
+  v1::Replay replay;
+  replay.set_seat(o.seat);
+  const State* live = nullptr;
+  int num_seats = 0;
+  std::vector<v1::ReplayCard> cards;
+  v1::ReplayStep current;
+  auto fill_views = [&](const State& s, v1::ReplayStep* step) {
+    for (int seat = 0; seat < num_seats; ++seat) {
+      if (o.seat >= 0 && seat != o.seat) continue;
+      s.FillView(seat, step->add_views());
+    }
+  };
+  ResimVisitor v;
+  v.on_start = [&](const v1::RecordHeader& h, const State& s) {
+    live = &s;
+    num_seats = h.num_seats();
+    *replay.mutable_header() = h;
+    cards = CardCatalogue(s);
+    for (const auto& c : cards) *replay.add_cards() = c;
+    for (const auto& f : CardFieldNames()) replay.add_card_fields(f);
+    current.set_step(0);
+  };
+  v.on_event = [&](const LoggedEvent& e) {
+    v1::ReplayEvent re;
+    re.mutable_visibility()->set_is_public(e.is_public);
+    for (int s = 0; s < num_seats; ++s) {
+      if (!e.is_public && ((e.seats_mask >> s) & 1)) re.mutable_visibility()->add_seats(s);
+    }
+    if (o.seat >= 0) {
+      const v1::Event* seen = EventForSeat(e, o.seat);
+      if (seen == nullptr) return;  // the seat was told nothing
+      re.set_text(EventWords(live, *seen, cards));
+      *re.mutable_event() = *seen;
+      v1::SeatEvent* se = re.add_seats();
+      se->set_sees(true);
+      se->set_redacted(seen != &e.event);
+      if (se->redacted()) {
+        se->set_text(re.text());
+        *se->mutable_event() = *seen;
+      }
+    } else {
+      re.set_text(EventWords(live, e.event, cards));
+      *re.mutable_event() = e.event;
+      for (int s = 0; s < num_seats; ++s) {
+        v1::SeatEvent* se = re.add_seats();
+        const v1::Event* seen = EventForSeat(e, s);
+        if (seen == nullptr) continue;
+        se->set_sees(true);
+        se->set_redacted(seen != &e.event);
+        if (se->redacted()) {
+          se->set_text(EventWords(live, *seen, cards));
+          *se->mutable_event() = *seen;
+        }
+      }
+    }
+    *current.add_events() = std::move(re);
+  };
+  v.on_decision = [&](const v1::DecisionStep& d, const State& s) {
+    current.set_step(d.step());
+    fill_views(s, &current);
+    for (const auto& a : d.actions()) {
+      if (o.seat >= 0 && a.seat() != o.seat) continue;
+      v1::ReplayAction* ra = current.add_actions();
+      ra->set_seat(a.seat());
+      ra->set_action(a.action());
+      ra->set_label(a.label());
+      ra->set_source(a.source());
+      ra->set_think_us(a.think_us());
+      ra->set_fault_detail(a.fault_detail());
+      for (int i = 0; i < s.NumLegalActions(a.seat()); ++i) {
+        ra->add_legal(s.ActionLabel(a.seat(), i));
+      }
+    }
+    *replay.add_steps() = std::move(current);
+    current.Clear();
+    current.set_step(d.step() + 1);
+  };
+  v.on_forfeit = [&](const v1::Forfeit& f) { *replay.mutable_forfeit() = f; };
+  v.on_result = [&](const v1::MatchResult& r, const State& s) {
+    *replay.mutable_result() = r;
+    current.set_step(static_cast<int32_t>(s.step()));
+    fill_views(s, &current);
+    *replay.add_steps() = std::move(current);
+    current.Clear();
+    replay.set_finished(true);
+  };
+  absl::Status s = Resimulate(lines, "record", v, o.step);
+  if (!s.ok()) return s;
+  if (!replay.finished() && (current.events_size() > 0)) {
+    // Stopped early: the events after the last decision shown.
+    *replay.add_steps() = std::move(current);
+  }
+  return replay;
+}
+
+void PrintReplayText(const v1::Replay& r, std::ostream& out) {
+  const v1::RecordHeader& h = r.header();
+  const std::vector<v1::ReplayCard> cards(r.cards().begin(), r.cards().end());
+  auto bot = [&](int seat) {
+    return seat >= 0 && seat < h.seat_bots_size() ? h.seat_bots(seat) : std::string("?");
+  };
+  out << "match " << h.match_id() << ": " << h.game() << ", " << h.num_seats()
+      << " seats, seed " << h.seed() << "\n";
+  for (const auto& [k, val] : h.options()) out << "  option " << k << "=" << val << "\n";
+  for (int i = 0; i < h.num_seats(); ++i) out << "  seat " << i << ": " << bot(i) << "\n";
+  if (r.seat() >= 0) out << "(showing only what seat " << r.seat() << " saw)\n";
+  for (const auto& step : r.steps()) {
+    for (const auto& e : step.events()) {
+      std::string who;
+      if (e.visibility().is_public()) {
+        who = "public";
+      } else if (r.seat() >= 0) {
+        who = e.seats_size() > 0 && e.seats(0).redacted() ? "redacted for you" : "yours";
+      } else if (e.visibility().seats_size() == 0) {
+        who = "record only";
+      } else {
+        who = absl::StrCat("seen by seat ", absl::StrJoin(e.visibility().seats(), ","));
+      }
+      out << "    event [" << who << "] " << e.text() << "\n";
+    }
+    const bool last = &step == &*r.steps().rbegin();
+    if (step.actions_size() == 0 && !(last && r.finished() && r.seat() >= 0)) continue;
+    if (step.actions_size() > 0) out << "step " << step.step() << ":\n";
+    if (r.seat() >= 0 && step.views_size() > 0) {
+      // The view's game part (its events were printed above).
+      const FieldDescriptor* game_field = nullptr;
+      const Message* game = SetOneofMessage(step.views(0), &game_field);
+      out << (step.actions_size() > 0 ? "  view of seat " : "  at the end, seat ")
+          << r.seat() << ": " << (game ? DescribeMessage(*game, cards) : "") << "\n";
+    }
+    for (const auto& a : step.actions()) {
+      if (r.seat() >= 0) {
+        out << "  legal:";
+        for (int i = 0; i < a.legal_size(); ++i) out << " [" << i << "] " << a.legal(i) << ";";
+        out << "\n";
+      }
+      const char* how = a.source() == v1::SeatAction::SOURCE_BOT ? "bot"
+                        : a.source() == v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE
+                            ? "referee: only legal move"
+                            : "referee: random move after a fault";
+      out << "  seat " << a.seat() << " (" << bot(a.seat()) << "): " << a.label() << "  ["
+          << how;
+      if (a.source() == v1::SeatAction::SOURCE_BOT) out << ", " << a.think_us() << " us";
+      if (!a.fault_detail().empty()) out << ", " << a.fault_detail();
+      out << "]\n";
+    }
+  }
+  if (r.has_forfeit()) {
+    const v1::Forfeit& f = r.forfeit();
+    out << "FORFEIT at step " << f.step() << ": seat " << f.seat() << " (" << bot(f.seat())
+        << "): " << f.detail() << "\n";
+  }
+  if (r.has_result()) {
+    const v1::MatchResult& res = r.result();
+    out << "result: " << res.detail() << "\n";
+    for (int s = 0; s < res.scores_size(); ++s) {
+      out << "  seat " << s << " (" << bot(s) << "): score " << res.scores(s)
+          << ", placement " << (s < res.placements_size() ? res.placements(s) : 0) << "\n";
+      for (const auto& line : res.score_lines()) {
+        if (line.seat() == s) out << "      " << line.points() << "  " << line.item() << "\n";
+      }
+    }
+  }
+  if (!r.finished()) {
+    int last = -1;
+    for (const auto& step : r.steps()) {
+      if (step.actions_size() > 0 || (r.seat() >= 0 && step.views_size() > 0)) last = step.step();
+    }
+    out << "(stopped after step " << last << ", before the end of the match)\n";
+  }
+}
+
+std::string ReplayToJson(const v1::Replay& replay) {
+  google::protobuf::util::JsonPrintOptions po;
+  po.always_print_primitive_fields = true;
+  po.preserve_proto_field_names = true;
+  std::string out;
+  // Printing a message we built cannot fail.
+  (void)google::protobuf::util::MessageToJsonString(replay, &out, po);
+  return out;
+}
+
+}  // namespace arena

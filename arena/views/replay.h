@@ -1,0 +1,61 @@
+// Replays people and tools can read: `arena replay` (text or --json) and the
+// data behind the HTML replay pages (arena/views/html.h).
+//
+// BuildReplay re-simulates a record (checking it as `arena verify` does) and
+// gathers, step by step, the events in words with card names, what every
+// seat saw (its View before each decision, and its own version of each
+// event), the decisions with every legal action's label, and the result. With
+// a seat given, the replay holds only what that seat saw: events it was not
+// told are left out, redacted events appear in the version it was told, and
+// only its own views and decisions are kept.
+//
+// Card fields (int32 fields named in CardFieldNames()) are shown by name from
+// the match's catalogue; every field is shown, proto3 defaults included (card
+// 0 is a card, seat 0 a seat).
+#ifndef ARENA_ARENA_VIEWS_REPLAY_H_
+#define ARENA_ARENA_VIEWS_REPLAY_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arena/v1/record.pb.h"
+#include "arena/v1/replay.pb.h"
+#include "google/protobuf/message.h"
+#include "referee/game_api/game.h"
+
+namespace arena {
+
+struct ReplayOptions {
+  int seat = -1;       // -1: show everything; else only what this seat saw
+  int64_t step = -1;   // -1: the whole match; else stop after this step
+};
+
+// Re-simulates `lines` into a replay. Errors: a record that does not verify,
+// a seat outside the match, a negative step other than -1.
+absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
+                                       const ReplayOptions& options);
+
+// The display catalogue of a match's cards (State::CardCatalogue, the game's
+// own), sorted by id.
+std::vector<v1::ReplayCard> CardCatalogue(const State& state);
+
+// Field names whose int32 values are card ids, in every game's messages.
+const std::vector<std::string>& CardFieldNames();
+
+// One line of words for any message: every field, cards by name, enums as
+// words ("no reds" for QUODLIBET_CONTRACT_NO_REDS).
+std::string DescribeMessage(const google::protobuf::Message& message,
+                            const std::vector<v1::ReplayCard>& cards);
+
+// The replay as text, step by step.
+void PrintReplayText(const v1::Replay& replay, std::ostream& out);
+
+// The replay as one JSON document (every field, proto field names).
+std::string ReplayToJson(const v1::Replay& replay);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_VIEWS_REPLAY_H_

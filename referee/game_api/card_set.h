@@ -1,0 +1,27 @@
+// Sets of small card ids as bitmasks (bit c = card c), shared by the rules
+// engines: a hand of up to 64 distinct cards in one word.
+#ifndef ARENA_REFEREE_GAME_API_CARD_SET_H_
+#define ARENA_REFEREE_GAME_API_CARD_SET_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace arena {
+
+// Number of cards in the set.
+inline int Popcount(uint64_t set) { return __builtin_popcountll(set); }
+
+// The lowest card id in a non-empty set.
+inline int Lowest(uint64_t set) { return __builtin_ctzll(set); }
+
+// The card ids of the set, ascending.
+inline std::vector<int> CardsOf(uint64_t set) {
+  std::vector<int> out;
+  out.reserve(Popcount(set));
+  for (; set != 0; set &= set - 1) out.push_back(Lowest(set));
+  return out;
+}
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_GAME_API_CARD_SET_H_

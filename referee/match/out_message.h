@@ -1,0 +1,47 @@
+// OutMessage: a RefereeMessage that lives on a protobuf Arena of its own.
+//
+// A decision request is built once per decision and then queued on a bot's
+// stream until gRPC has written it. Built on the heap, its dozens of small
+// submessages (the view, each event, each legal action) cost a malloc and a
+// free each, which was half the cost of building a view; on an arena they
+// cost a pointer bump, and the whole message is freed at once. The message
+// moves with the arena, so queuing it copies nothing.
+//
+// Thread safety: like any message; one owner at a time.
+#ifndef ARENA_REFEREE_MATCH_OUT_MESSAGE_H_
+#define ARENA_REFEREE_MATCH_OUT_MESSAGE_H_
+
+#include <memory>
+
+#include "arena/v1/arena.pb.h"
+#include "google/protobuf/arena.h"
+
+namespace arena {
+
+class OutMessage {
+ public:
+  OutMessage() : arena_(std::make_unique<google::protobuf::Arena>(Options())) {
+    msg_ = google::protobuf::Arena::CreateMessage<v1::RefereeMessage>(arena_.get());
+  }
+  explicit OutMessage(const v1::RefereeMessage& m) : OutMessage() { msg_->CopyFrom(m); }
+  OutMessage(OutMessage&&) = default;
+  OutMessage& operator=(OutMessage&&) = default;
+
+  v1::RefereeMessage* get() const { return msg_; }
+  v1::RefereeMessage* operator->() const { return msg_; }
+  const v1::RefereeMessage& operator*() const { return *msg_; }
+
+ private:
+  static google::protobuf::ArenaOptions Options() {
+    google::protobuf::ArenaOptions o;
+    o.start_block_size = 2048;  // one block holds a typical request
+    o.max_block_size = 65536;
+    return o;
+  }
+  std::unique_ptr<google::protobuf::Arena> arena_;
+  v1::RefereeMessage* msg_ = nullptr;
+};
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_MATCH_OUT_MESSAGE_H_

@@ -1,0 +1,325 @@
+// BotHub: the referee's side of the bot protocol.
+//
+// It knows the bot identities (name and token), serves the Referee.Play
+// stream on gRPC's callback API (one reactor per connection), and routes
+// every Decision to the match that asked for it. Matches reach their bots
+// through the SeatLink that NewMatchLink returns.
+//
+// Bad input never reaches a game: an unknown token ends the stream with
+// UNAUTHENTICATED, after a wait that grows with each unknown token from the
+// peer's address (a valid token is welcomed at once whatever that wait, so
+// a guesser sharing an address with honest bots slows only itself; the
+// waiting streams count among those without Hello); a malformed message, a
+// decision for an unknown match or for a match the bot holds no seat in, a
+// decision id that is not an open decision of the seat (one notice kind,
+// STALE, whatever the reason), and an illegal index each get a Notice to the
+// bot and a rate-limited log line. None of these touch other bots or matches.
+// A repeated or late answer to a decision the bot was asked (one of each
+// seat's last 32 requests) is harmless: noticed, not counted as a flood.
+//
+// Everything a client can make the hub hold is bounded (HubOptions): a
+// stream without Hello is closed after hello_timeout; at most
+// max_unauthenticated such streams live at once, and a new stream that finds
+// them all taken is not refused but makes room (no client can lock honest
+// bots out by holding them all): the oldest stream waiting out an unknown
+// token's back-off is refused at once (UNAUTHENTICATED, "unknown token", as
+// it would have been), else the oldest silent stream is closed (UNAVAILABLE,
+// which bots retry; evictions are counted and logged at most every 10 s).
+// "Oldest" is by arrival, with no protection by age: a stream without Hello
+// is evicted only once it is the oldest silent one and no unknown-token
+// stream waits, i.e. after max_unauthenticated streams arrived after it
+// while its Hello was still unread (an honest Hello is on its way for a few
+// ms; a rule that spared streams younger than some age would instead let a
+// client that opens max_unauthenticated streams per that age refuse every
+// newcomer). A stream whose valid Hello is read is registered at once and
+// never evicted; one evicted while its Hello is being read is not
+// registered. Unknown tokens are slowed as before for a guesser that leaves
+// room; one that fills the room itself gets its refusals early, which tells
+// it no more than the missing Welcome already did. A stream's outbound queue
+// is bounded in bytes (a bot that does not read is cut off); more than
+// invalid_per_second invalid messages in a second (repeated answers aside)
+// cut the bot off; ids echoed back are clipped to kMaxEchoedId bytes. A
+// cut-off is logged at error level on a budget of its own (the first 5 of a
+// bot in 10 s with their reason, then a count with the last reason), counted
+// (CutOffs), and fails the bot's open decisions, and its requests until it
+// connects again, as CUT_OFF with the reason (no grace).
+//
+// A bot that owes no answer is read again only with the next message written
+// to it, or by the reaper after HubOptions::lazy_read_wait (lazy reads: one
+// write and one wake-up of the bot fewer per decision; see OnReadDone in
+// bot_hub.cc). What it sends meanwhile is read late, never lost.
+//
+// A bot has at most one stream: a new stream with its token takes over (the
+// old one ends with ABORTED). A bot whose stream ends keeps its seats for
+// reconnect_grace: its open decisions run on their own deadlines, and when it
+// is back (a new stream) it gets a Resync per seat of each live match (its
+// MatchStart, its view, its open decisions). After the grace, its open
+// decisions fail as DISCONNECTED and new ones as UNAVAILABLE. SetBotDown
+// (arena saw the process exit, or withdrew the bot) ends the grace at once.
+//
+// Thread safety: every method may be called from any thread. The hub must
+// outlive the gRPC server it is registered with and every link it made.
+#ifndef ARENA_REFEREE_SERVICE_BOT_HUB_H_
+#define ARENA_REFEREE_SERVICE_BOT_HUB_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "arena/v1/arena.grpc.pb.h"
+#include "referee/match/match_runner.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+
+struct BotIdentity {
+  std::string name;
+  std::string token;
+};
+
+// Bounds on what clients can make the hub hold; see the contract above.
+struct HubOptions {
+  absl::Duration hello_timeout = absl::Seconds(5);
+  // Streams without a valid Hello at once; past it a new stream evicts the
+  // oldest (unknown-token ones first; see the contract above).
+  int max_unauthenticated = 256;
+  size_t max_outbound_bytes = 8 << 20;
+  int invalid_per_second = 100;
+  // Log lines (warnings, connects, disconnects) per bot (or unauthenticated
+  // peer) per 10 s; the rest are counted and the count logged once the
+  // window has passed.
+  int log_lines_per_10s = 20;
+  absl::Duration reconnect_grace = absl::Milliseconds(5000);
+  // Unknown tokens: the stream that sent one is refused (UNAUTHENTICATED)
+  // only after a wait that doubles with each unknown token from its peer's
+  // address, from the first up to the max (within hello_timeout). A valid
+  // token is welcomed at once whatever its address's back-off: a guesser
+  // cannot lock out honest bots that share its address.
+  absl::Duration token_backoff_first = absl::Milliseconds(100);
+  absl::Duration token_backoff_max = absl::Seconds(2);
+  // Once a bot has answered every decision it was asked, its stream's next
+  // read starts with the next message written to it rather than at once
+  // (referee/service/bot_hub.cc, BotConnection::OnReadDone): one write and one
+  // wake-up of the bot fewer per decision. If nothing is written to it
+  // within lazy_read_wait, the read starts then (checked every 100 ms), so
+  // what a bot that owes nothing sends anyway (a stale answer) still gets
+  // its Notice, up to ~lazy_read_wait + 100 ms late. A stream that breaks
+  // meanwhile is seen at once (the call is cancelled). False: always a read
+  // out.
+  bool lazy_reads = true;
+  absl::Duration lazy_read_wait = absl::Milliseconds(50);
+  // Tests only: how long a closing stream waits before telling the hub it
+  // is gone, to hold open the window in which a match writes to a stream
+  // that is closing but still the bot's (tests/service_test.cc).
+  absl::Duration unregister_delay_for_test = absl::ZeroDuration();
+};
+
+// Ids a client sent are echoed (in notices and logs) clipped to this many
+// bytes.
+inline constexpr size_t kMaxEchoedId = 64;
+
+class BotConnection;
+class HubMatchLink;
+
+class BotHub {
+ public:
+  explicit BotHub(const std::vector<BotIdentity>& bots,
+                  const HubOptions& options = HubOptions());
+  ~BotHub();
+  BotHub(const BotHub&) = delete;
+  BotHub& operator=(const BotHub&) = delete;
+
+  // The service to add to a grpc::ServerBuilder.
+  grpc::Service* service();
+
+  bool IsConnected(const std::string& bot) const;
+  // Waits until every named bot is connected; false on timeout.
+  bool WaitForBots(const std::vector<std::string>& bots,
+                   absl::Duration timeout) const;
+  // Waits until `bot` is connected; false on timeout.
+  bool WaitForBot(const std::string& bot, absl::Duration timeout) const;
+  // Number of times `bot` has connected.
+  int Connections(const std::string& bot) const;
+
+  // A link for one match; the match id must be unique while it lives.
+  std::unique_ptr<SeatLink> NewMatchLink(const std::string& match_id,
+                                         const std::vector<std::string>& seat_bots);
+
+  // Ends every open stream (the bots see the stream finish); no grace after.
+  void CloseAll();
+
+  // The bot's process is known to be gone (arena saw it exit: FAULT_KIND_CRASHED)
+  // or the bot was withdrawn from the tournament (FAULT_KIND_NO_SHOW). Its open
+  // decisions (on a live stream or kept within the reconnect grace) fail at once
+  // with `kind` and `detail`, its grace ends, and until it connects again (a new
+  // stream with its token) every new decision request for it fails at once with
+  // the same kind and detail instead of waiting or failing as UNAVAILABLE. A live
+  // stream of the bot is left alone (a restarted process connects anew).
+  //
+  // The rule, since the hub cannot tell which process a stream belongs to:
+  // if the bot has a live stream when this is called, that stream is taken
+  // to be a process that is still there (a restart that already connected),
+  // and nothing changes: its decisions stay on it, and the bot is not marked
+  // down. Otherwise every open decision of the bot (all are on streams that
+  // have ended, or wait for a resync) fails, and the bot is marked down
+  // until a new stream of it registers. So a call that comes after the
+  // restart connected never fails the restart's decisions; a call that
+  // comes before the gone process's stream is seen to end finds it live and
+  // leaves it to the grace (call it once the hub no longer shows the bot
+  // connected, or again after, if that matters).
+  void SetBotDown(const std::string& bot, v1::FaultKind kind,
+                  const std::string& detail);
+
+  // Streams that have not (yet) sent a valid Hello.
+  int Unauthenticated() const;
+  // Streams without Hello evicted to make room for a newer one (for tests
+  // and logs).
+  int Evicted() const;
+  // Times a bot was cut off for a full outbound queue or for too many
+  // invalid messages (for tests and logs).
+  int CutOffs(const std::string& bot) const;
+
+ private:
+  friend class BotConnection;
+  friend class HubMatchLink;
+  class Service;
+
+  struct BotState {
+    BotConnection* live = nullptr;
+    bool away = false;       // disconnected, within the grace
+    absl::Time away_since;
+    uint64_t last_conn = 0;  // id of its latest stream
+    // Known gone (SetBotDown, or cut off): with no live stream, new requests
+    // fail at once with this kind and detail; cleared by its next stream.
+    bool down = false;
+    v1::FaultKind down_kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string down_detail;
+  };
+  // Where a bot without a live stream stands, for a request to it.
+  struct Absence {
+    bool grace = false;  // within the reconnect grace: the request waits
+    bool down = false;   // known gone: the request fails with kind, detail
+    v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
+    std::string detail;
+  };
+  struct PeerState {         // token guessing, per peer address
+    int failures = 0;        // unknown tokens in a row (reset after a quiet spell)
+    absl::Time last_failure;
+    absl::Time last_log;
+    int unlogged = 0;
+  };
+  struct LogBudget {
+    absl::Time window;
+    int lines = 0;
+    int suppressed = 0;
+    absl::Time invalid_window;
+    int invalid = 0;
+    // Cut-offs have a budget of their own (kCutOffLinesPer10s): the line that
+    // says why a bot lost its matches is never eaten by its other warnings,
+    // and a bot cut off again and again cannot fill the log. Past the budget
+    // they are counted, and the count and the last reason logged (at error
+    // level) once the window has passed.
+    absl::Time cut_window;
+    int cut_lines = 0;
+    int cut_unlogged = 0;
+    std::string cut_reason;
+  };
+  static constexpr int kCutOffLinesPer10s = 5;
+
+  // Called by connections.
+  // A new stream; at the cap it evicts the oldest stream without Hello
+  // (unknown-token ones first). False only once CloseAll has run (or with
+  // a cap of 0).
+  bool Add(BotConnection* conn);
+  // Checks the token; on success the stream is the bot's (taking over from
+  // an older one) and its Welcome is queued. An unknown token is an error,
+  // and the reaper refuses the stream once its address's back-off is over.
+  absl::Status Register(BotConnection* conn, const std::string& token);
+  // Sends the bot a Resync for every live match it holds a seat in.
+  void ResyncBot(const std::string& bot, uint64_t conn_id);
+  // `conn` is being cut off for `reason`: counted, logged (on the cut-off
+  // budget, never the bot's warning budget), and its unregistering fails the bot's open decisions as
+  // CUT_OFF and marks it down until it connects again.
+  void MarkCutOff(BotConnection* conn, const std::string& reason);
+  void Unregister(BotConnection* conn);
+  void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
+  // True if `d` closed an open decision of `conn`.
+  bool OnDecision(BotConnection* conn, const v1::Decision& d);
+  // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
+  // warning level.
+  void Log(const std::string& who, spdlog::level::level_enum level,
+           const std::string& text);
+  void Warn(const std::string& who, const std::string& text);
+  // Counts an invalid message of `bot`; false once over the budget.
+  bool NoteInvalid(const std::string& bot);
+  // Called by links.
+  uint64_t CurrentConnection(const std::string& bot) const;
+  // Whether a bot with no live stream is within its grace or known gone.
+  Absence AbsenceOf(const std::string& bot) const;
+  // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the
+  // stream is first counted as owed one more answer (Ask below).
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask = false);
+  // Stream `conn_id` is owed (Ask) or no longer owed (Unask) an answer to
+  // one more decision (BotConnection::Ask).
+  void Ask(uint64_t conn_id);
+  void Unask(uint64_t conn_id);
+  void RemoveLink(const std::string& match_id);
+
+  void Unpin(BotConnection* conn);
+  // A stream ending with a last write in flight: cancelled if still not
+  // finished after a second.
+  void Drain(BotConnection* conn);
+  void ReaperLoop();
+  // The detail of a decision failed as DISCONNECTED once the bot is gone.
+  std::string GoneDetail(const std::string& bot) const;
+  // Fails the bot's open decisions on its streams up to `last_conn` (and
+  // those waiting for a resync) with `kind` and `detail`.
+  void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
+               const std::string& detail);
+
+  const HubOptions options_;
+  std::unique_ptr<Service> service_;
+  // SHA-256 of each token, compared in constant time.
+  std::vector<std::pair<std::string, std::string>> token_digests_;
+  mutable absl::Mutex mu_;
+  std::map<std::string, BotState> bots_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
+  std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
+  // A stream before its Hello is welcomed: when it was opened, and, once it
+  // sent an unknown token, when it is refused (the address's back-off).
+  // `arrival` orders them for eviction (Add).
+  struct HelloWait {
+    absl::Time created;
+    uint64_t arrival = 0;
+    absl::Time refuse_at = absl::InfiniteFuture();
+  };
+  std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;
+  // Evictions for a full cap: in all, and since the last log line (of
+  // which unknown-token streams), logged at most every 10 s.
+  int evicted_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_refused_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time evicted_logged_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // The line about evictions since the last one, if due (then reset).
+  std::string EvictionLogLine(absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_conn_id_ ABSL_GUARDED_BY(mu_) = 0;
+  bool closing_all_ ABSL_GUARDED_BY(mu_) = false;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread reaper_;
+};
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_SERVICE_BOT_HUB_H_
