@@ -90,9 +90,8 @@ TEST(Records, UnknownGameInHeaderIsNamed) {
 }
 
 TEST(Records, WriterRenamesOnlyWhenFinished) {
-  std::string templ = ::testing::TempDir() + "/records-XXXXXX";
-  ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-  const std::string dir = templ;
+  const testing::TestDir tmp = testing::FreshTempDir("records");
+  const std::string& dir = tmp.path();
   auto w = RecordWriter::Open(dir, "finish-me");
   ASSERT_TRUE(w.ok());
   v1::RecordLine l;
@@ -391,8 +390,8 @@ TEST(CompressedRecords, ReadBackAsThePlainOneAndVerify) {
   spec.game_name = "quodlibet";
   spec.seed = 4242;
   spec.seat_bots = {"a", "b", "c", "d"};
-  std::string templ = ::testing::TempDir() + "/zst-XXXXXX";
-  ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+  const testing::TestDir tmp = testing::FreshTempDir("zst");
+  const std::string& templ = tmp.path();
   std::map<bool, std::string> path;
   std::map<bool, std::vector<v1::RecordLine>> read;
   for (bool compress : {false, true}) {
@@ -455,8 +454,8 @@ TEST(CompressedRecords, ReadBackAsThePlainOneAndVerify) {
 // zstd context at level 3 with a 128 KiB window is 0.8 to 1.7 MiB), and each
 // still finishes as a valid compressed record.
 TEST(CompressedRecords, ALiveRecordHoldsNoCompressor) {
-  std::string dir = ::testing::TempDir() + "/zstlive-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  const testing::TestDir tmp = testing::FreshTempDir("zstlive");
+  const std::string& dir = tmp.path();
   v1::RecordLine line;
   line.mutable_header()->set_match_id("m");
   line.mutable_header()->set_game("quasenbo");
