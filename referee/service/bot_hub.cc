@@ -3,30 +3,19 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include <atomic>
-#include <deque>
-#include <mutex>
-#include <tuple>
+#include <algorithm>
+#include <iterator>
 
-#include "absl/strings/escaping.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/wire_format_lite.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "referee/service/bot_connection.h"
+#include "referee/service/client_text.h"
+#include "referee/service/link_handle.h"
+#include "referee/service/match_link.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
 namespace {
-
-// `s` clipped to kMaxEchoedId bytes (at a UTF-8 character boundary), with the
-// full length said when clipped.
-std::string Clip(const std::string& s) {
-  if (s.size() <= kMaxEchoedId) return s;
-  size_t n = kMaxEchoedId;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return absl::StrCat(s.substr(0, n), "...(", s.size(), " bytes)");
-}
 
 std::string Digest(const std::string& token) {
   unsigned char d[SHA256_DIGEST_LENGTH];
@@ -40,437 +29,15 @@ grpc::Status ReplacedStatus(const std::string& bot) {
                       absl::StrCat("replaced by a newer stream of bot ", bot));
 }
 
-// The address part of a gRPC peer ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1").
-std::string PeerHost(const std::string& peer) {
-  if (peer.rfind("ipv4:", 0) == 0 || peer.rfind("ipv6:", 0) == 0) {
-    const size_t colon = peer.rfind(':');
-    if (colon > 5) return peer.substr(0, colon);
-  }
-  return peer;
-}
-
 }  // namespace
 
-// One bot's stream: a reactor on gRPC's callback API. Writes are queued (up
-// to HubOptions::max_outbound_bytes) and sent one at a time. The reactor is
-// deleted once gRPC is done with it (OnDone) and no one holds a pin on it
-// (pins_ and done_ are guarded by the hub's mutex).
-class BotConnection
-    : public grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage> {
- public:
-  enum class Queued { kOk, kClosed, kOverflow };
-
-  BotConnection(BotHub* hub, grpc::CallbackServerContext* ctx)
-      : hub_(hub), ctx_(ctx), peer_(ctx->peer()), created_(absl::Now()) {}
-
-  // Called once, right after construction, by the service.
-  void Begin() {
-    if (!hub_->Add(this)) {
-      {
-        absl::MutexLock lock(&mu_);
-        closing_ = finished_ = true;
-      }
-      // Add refuses only once the referee closes (or under a cap of 0,
-      // which lets no stream in): never for a flood of others' streams.
-      Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                          "the referee is shutting down"));
-      return;
-    }
-    StartRead(&in_);
-  }
-
-  uint64_t id() const { return id_; }
-  void set_id(uint64_t id) { id_ = id; }
-  const std::string& bot_name() const { return bot_name_; }
-  void set_bot_name(const std::string& name) { bot_name_ = name; }
-  const std::string& peer() const { return peer_; }
-  // Who warnings are about: the bot, or the peer's address before Hello.
-  std::string who() const {
-    return bot_name_.empty() ? PeerHost(peer_) : absl::StrCat("bot ", bot_name_);
-  }
-
-  // Queues `msg`. The stream's mutex only decides what to start: the gRPC
-  // calls are made after it is released (a write may be sent inline, a
-  // syscall that also wakes the bot, and this stream's own reactions and
-  // every other sender would wait for it). writing_, and starting_ for a
-  // read, keep the stream from finishing until those calls are made.
-  Queued Enqueue(OutMessage msg) {
-    v1::RefereeMessage* write = nullptr;
-    bool read = false;
-    {
-      absl::MutexLock lock(&mu_);
-      if (closing_) return Queued::kClosed;
-      const size_t bytes = msg->ByteSizeLong();
-      if (queued_bytes_ + bytes > hub_->options_.max_outbound_bytes) {
-        // The bot does not read: drop what is queued (but the write in
-        // flight) and let the caller cut the stream.
-        closing_ = true;
-        while (out_.size() > (writing_ ? 1 : 0)) {
-          queued_bytes_ -= out_.back().second;
-          out_.pop_back();
-        }
-        return Queued::kOverflow;
-      }
-      queued_bytes_ += bytes;
-      out_.emplace_back(std::move(msg), bytes);
-      if (!writing_) {
-        writing_ = true;  // this caller starts it; OnWriteDone the next ones
-        write = out_.front().first.get();
-      }
-      if (read_due_) {
-        // The read put off after the bot's last answer (see OnReadDone).
-        read_due_ = false;
-        read = true;
-        ++starting_;
-      }
-    }
-    if (write != nullptr) StartWrite(write);
-    if (read) {
-      StartRead(&in_);
-      ReadStarted();
-    }
-    return Queued::kOk;
-  }
-
-  // Starts the put-off read if it has waited `wait` (from the hub's reaper:
-  // what a bot that owes nothing sends anyway is read within about that).
-  // The caller holds the hub's mutex.
-  void StartDueRead(absl::Time now, absl::Duration wait) {
-    absl::MutexLock lock(&mu_);
-    if (!read_due_ || closing_ || now - due_since_ < wait) return;
-    read_due_ = false;
-    StartRead(&in_);
-  }
-
-  // An open decision is now owed on this stream (Ask: before its request is
-  // queued), or no longer (Unask: answered, legally or not, withdrawn, or
-  // moved to another stream; for an answer, before it reaches its match and
-  // so before the match can ask again). Kept by the links as their open
-  // decisions change streams.
-  // (Atomic, not under mu_: an Ask comes before its request's Enqueue, so
-  // OnReadDone, which looks at it under mu_, sees it whenever that Enqueue
-  // could miss the read it puts off.)
-  void Ask() { asked_.fetch_add(1); }
-  void Unask() {
-    asked_.fetch_sub(1);  // may go below 0 for a moment, when it overtakes its Ask
-  }
-
-  // Marks the stream closing, to end with `status`: nothing more is queued
-  // on it, and a later Shutdown (the bot's own hang-up racing with this)
-  // ends it with this status, not its own.
-  void MarkClosing(const grpc::Status& status) {
-    absl::MutexLock lock(&mu_);
-    CloseWith(status);
-  }
-
-  // Ends the stream with `status` (or the one it was first closed with:
-  // the first reason given is the one the bot is told): at once if no write
-  // is in flight, else once it is out (what is queued behind it is dropped,
-  // but for a normal end); a peer that does not read within a second is
-  // cancelled by the hub. Never calls back into the hub but for that. The
-  // caller holds a pin or runs in a reaction of this stream.
-  void Shutdown(const grpc::Status& given) {
-    bool finish = false, drain = false;
-    grpc::Status status;
-    {
-      absl::MutexLock lock(&mu_);
-      if (finished_) return;
-      CloseWith(given);
-      status = status_;
-      if (!writing_) {
-        finish = FinishNow();
-      } else if (!status.ok()) {
-        while (out_.size() > 1) {
-          queued_bytes_ -= out_.back().second;
-          out_.pop_back();
-        }
-        drain = true;
-      }
-    }
-    if (finish) Finish(status);
-    if (drain) hub_->Drain(this);
-  }
-
-  // Cancels the call if it has not finished (a write that never completes).
-  void CancelIfUnfinished() {
-    {
-      absl::MutexLock lock(&mu_);
-      if (finished_) return;
-    }
-    std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
-    if (!done_called_) ctx_->TryCancel();
-  }
-
-  // Ends the stream and tells the hub the bot is gone (from a reaction).
-  void Close(const grpc::Status& status) {
-    Shutdown(status);
-    hub_->Unregister(this);
-  }
-
-  // Tells the bot its message was not taken. With `counts` (anything but
-  // a repeat of an answer to a decision it was asked: see
-  // HubMatchLink::OnDecision) it counts against the flood limit.
-  void SendNotice(v1::NoticeKind kind, const std::string& match_id,
-                  uint64_t decision_id, const std::string& message,
-                  bool counts = true) {
-    hub_->Warn(who(), absl::StrCat(who(), " (", peer_, "): ", message));
-    if (counts && !hub_->NoteInvalid(bot_name_)) {
-      CutOff(absl::StrCat("more than ", hub_->options_.invalid_per_second,
-                          " invalid messages in one second"));
-      return;
-    }
-    OutMessage msg;
-    v1::Notice* n = msg->mutable_notice();
-    n->set_kind(kind);
-    n->set_match_id(Clip(match_id));
-    n->set_decision_id(decision_id);
-    n->set_message(message);
-    if (Enqueue(std::move(msg)) == Queued::kOverflow) CutOff(QueueFullReason());
-  }
-
-  std::string QueueFullReason() const {
-    return absl::StrCat("more than ", hub_->options_.max_outbound_bytes,
-                        " bytes waiting to be sent (it does not read)");
-  }
-
-  // Cuts the bot off (a flood of invalid messages, or an outbound queue it
-  // does not read): logged whatever the bot's log budget, counted before
-  // the stream ends (the bot, and a test, may look as soon as it sees the
-  // end), and the stream ends; its open decisions fail as CUT_OFF with
-  // `reason` (BotHub::MarkCutOff, Unregister).
-  void CutOff(const std::string& reason) {
-    hub_->MarkCutOff(this, reason);
-    Shutdown(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, reason));
-    hub_->Unregister(this);
-  }
-
-  // After the bot's answer to the last decision it was asked, the next read
-  // is put off until something is next written to it (HubOptions::
-  // lazy_reads): gRPC 1.51 answers every message read while another read is
-  // out with a WINDOW_UPDATE frame of its own, which, when the next request
-  // goes to another bot, costs a write and wakes this bot's process for
-  // nothing. Put off, the update leaves with the next request. A bot that
-  // owes nothing has nothing to say; what it sends anyway (a late answer)
-  // waits in gRPC's flow-control window, and a stream that breaks meanwhile
-  // is seen by OnCancel.
-  void OnReadDone(bool ok) override {
-    if (!ok) {
-      Close(grpc::Status::OK);
-      return;
-    }
-    const bool answered = Handle();
-    bool gone = false;
-    {
-      absl::MutexLock lock(&mu_);
-      if (closing_) return;
-      // Refused, waiting for its answer: no read, but a cancel already in
-      // (OnCancel may have looked before refused_ was set) is seen.
-      if (refused_) gone = cancelled_;
-    }
-    if (gone) {
-      Close(grpc::Status::OK);
-      return;
-    }
-    {
-      absl::MutexLock lock(&mu_);
-      if (closing_ || refused_) return;
-      // (Not once cancelled: OnCancel may have looked before this.)
-      if (answered && asked_.load() == 0 && hub_->options_.lazy_reads &&
-          !cancelled_) {
-        read_due_ = true;
-        due_since_ = absl::Now();
-        return;
-      }
-    }
-    StartRead(&in_);
-  }
-
-  // The call was cancelled (the peer went away, or the hub cancelled it):
-  // with no read out, nothing else would tell.
-  void OnCancel() override {
-    bool idle;
-    {
-      absl::MutexLock lock(&mu_);
-      cancelled_ = true;
-      // (A closing stream is already known.)
-      idle = (read_due_ || refused_) && !closing_;
-      read_due_ = false;
-    }
-    if (idle) Close(grpc::Status::OK);
-  }
-
-  void OnWriteDone(bool ok) override {
-    bool finish_now = false;
-    grpc::Status status;
-    v1::RefereeMessage* next = nullptr;
-    {
-      absl::MutexLock lock(&mu_);
-      queued_bytes_ -= out_.front().second;
-      out_.pop_front();
-      if (!ok) {
-        closing_ = true;
-        out_.clear();
-        queued_bytes_ = 0;
-      }
-      if (!out_.empty()) {
-        next = out_.front().first.get();  // writing_ stays true
-      } else {
-        writing_ = false;
-        if (closing_) {
-          finish_now = FinishNow();
-          status = status_;
-        }
-      }
-    }
-    if (next != nullptr) StartWrite(next);
-    if (!ok) hub_->Unregister(this);
-    if (finish_now) Finish(status);
-  }
-
-  // A read started outside mu_ (Enqueue) has been started: the stream may
-  // finish now if it was due to meanwhile.
-  void ReadStarted() {
-    bool finish = false;
-    grpc::Status status;
-    {
-      absl::MutexLock lock(&mu_);
-      --starting_;
-      if (finish_due_) {
-        finish = FinishNow();
-        status = status_;
-      }
-    }
-    if (finish) Finish(status);
-  }
-
-  // Marks the stream closing; the first status given is the one it ends
-  // with (MarkClosing, Shutdown).
-  void CloseWith(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    closing_ = true;
-    if (status_set_) return;
-    status_ = status;
-    status_set_ = true;
-  }
-
-  // Whether the closing stream may call Finish now (it is then marked
-  // finished): not while a write is out or a read is being started outside
-  // mu_, which finish it when they are done (OnWriteDone, ReadStarted).
-  bool FinishNow() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (finished_ || writing_) return false;
-    if (starting_ > 0) {
-      finish_due_ = true;
-      return false;
-    }
-    finish_due_ = false;
-    finished_ = true;
-    return true;
-  }
-
-  void OnDone() override {
-    {
-      std::lock_guard<std::recursive_mutex> guard(cancel_mu_);
-      done_called_ = true;
-    }
-    hub_->Unregister(this);
-    hub_->Retire(this);
-  }
-
-  absl::Time created() const { return created_; }
-
- private:
-  friend class BotHub;
-
-  // Handles the message read; true if it was an answer that closed an open
-  // decision of this stream.
-  bool Handle() {
-    switch (in_.kind_case()) {
-      case v1::BotMessage::kHello: {
-        if (!bot_name_.empty()) {
-          SendNotice(v1::NOTICE_KIND_MALFORMED, "", 0,
-                     "Hello sent twice on one stream; ignored");
-          return false;
-        }
-        absl::Status s = hub_->Register(this, in_.hello().token());
-        if (!s.ok()) {
-          // Unknown token: the hub's reaper refuses the stream when its
-          // address's back-off is over; nothing more is read from it.
-          absl::MutexLock lock(&mu_);
-          refused_ = true;
-          return false;
-        }
-        hub_->ResyncBot(bot_name_, id_);
-        return false;
-      }
-      case v1::BotMessage::kDecision:
-        if (bot_name_.empty()) {
-          hub_->Warn(who(), absl::StrCat("connection from ", peer_,
-                                         " sent a decision before Hello"));
-          Close(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                             "the first message must be Hello with a token"));
-          return false;
-        }
-        if (in_.decision().match_id().empty()) {
-          SendNotice(v1::NOTICE_KIND_MALFORMED, "", in_.decision().decision_id(),
-                     "Decision without a match_id; ignored");
-          return false;
-        }
-        return hub_->OnDecision(this, in_.decision());
-      default:
-        if (bot_name_.empty()) {
-          Close(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                             "the first message must be Hello with a token"));
-          return false;
-        }
-        SendNotice(v1::NOTICE_KIND_MALFORMED, "", 0,
-                   "message with no known content; ignored");
-        return false;
-    }
-  }
-
-  BotHub* const hub_;
-  grpc::CallbackServerContext* const ctx_;
-  const std::string peer_;
-  const absl::Time created_;
-  uint64_t id_ = 0;       // set once, by Register under the hub's mutex
-  std::string bot_name_;  // likewise
-  v1::BotMessage in_;
-  absl::Mutex mu_;
-  std::deque<std::pair<OutMessage, size_t>> out_ ABSL_GUARDED_BY(mu_);
-  size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool closing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  grpc::Status status_ ABSL_GUARDED_BY(mu_);
-  bool status_set_ ABSL_GUARDED_BY(mu_) = false;  // by Shutdown or MarkClosing
-  // Open decisions on this stream (the links' pending decisions whose
-  // stream this is), and whether the next read waits for the next write
-  // (OnReadDone).
-  std::atomic<int> asked_{0};
-  bool read_due_ ABSL_GUARDED_BY(mu_) = false;
-  // Reads being started outside mu_ (Enqueue), and a finish put off until
-  // they are (ReadStarted).
-  int starting_ ABSL_GUARDED_BY(mu_) = 0;
-  bool finish_due_ ABSL_GUARDED_BY(mu_) = false;
-  absl::Time due_since_ ABSL_GUARDED_BY(mu_);
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // OnCancel has run
-  // It sent an unknown token: no more reads; the hub refuses it later.
-  bool refused_ ABSL_GUARDED_BY(mu_) = false;
-  // Held around TryCancel and set in OnDone: no cancel after gRPC is done.
-  // Recursive: a cancel may run reactions inline on the calling thread.
-  std::recursive_mutex cancel_mu_;
-  bool done_called_ = false;
-  // Guarded by the hub's mutex.
-  int pins_ = 0;
-  bool done_ = false;
-  std::string cut_reason_;  // cut off (MarkCutOff): why
-};
-
+// The Referee service: a BotConnection for each Play stream.
 class BotHub::Service : public v1::Referee::CallbackService {
  public:
   explicit Service(BotHub* hub) : hub_(hub) {}
   grpc::ServerBidiReactor<v1::BotMessage, v1::RefereeMessage>* Play(
       grpc::CallbackServerContext* ctx) override {
-    auto* conn = new BotConnection(hub_, ctx);
+    auto* conn = new BotConnection(hub_, hub_->options_, ctx);
     conn->Begin();
     return conn;
   }
@@ -478,419 +45,6 @@ class BotHub::Service : public v1::Referee::CallbackService {
  private:
   BotHub* hub_;
 };
-
-// The link of one match: its open decisions, by decision id, and what a
-// resync needs of each seat (its latest request; the events come from the
-// match, which reads them back from its record). Nothing here grows with the
-// match. Answers and faults are handed to the match (Deliver) outside mu_.
-class HubMatchLink : public SeatLink {
- public:
-  HubMatchLink(BotHub* hub, std::string match_id,
-               std::vector<std::string> seat_bots)
-      : hub_(hub),
-        match_id_(std::move(match_id)),
-        seat_bots_(std::move(seat_bots)),
-        seat_conn_(seat_bots_.size(), 0),
-        started_(seat_bots_.size(), false),
-        last_request_(seat_bots_.size()),
-        last_decision_(seat_bots_.size(), 0),
-        issued_(seat_bots_.size()) {}
-
-  bool Has(const std::string& bot) const {
-    for (const auto& b : seat_bots_) {
-      if (b == bot) return true;
-    }
-    return false;
-  }
-
-  void Start(int seat, const v1::MatchStart& start) override {
-    const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
-    {
-      absl::MutexLock lock(&mu_);
-      start_ = start;  // the same for every seat but `seat`
-      started_[seat] = true;
-      if (cid == 0) return;  // a resync brings it on reconnect
-      seat_conn_[seat] = cid;
-    }
-    OutMessage msg;
-    *msg->mutable_match_start() = start;
-    hub_->SendOn(cid, std::move(msg));
-  }
-
-  void Send(int seat, OutMessage msg, int num_legal) override {
-    const v1::DecisionRequest& request = msg->decision_request();
-    const uint64_t decision_id = request.decision_id();
-    const std::string& bot = seat_bots_[seat];
-    const uint64_t cid = hub_->CurrentConnection(bot);
-    const BotHub::Absence away =
-        cid == 0 ? hub_->AbsenceOf(bot) : BotHub::Absence();
-    bool need_start = false;
-    OutMessage start;
-    {
-      absl::MutexLock lock(&mu_);
-      last_request_[seat] = request.SerializeAsString();
-      last_decision_[seat] = decision_id;
-      issued_[seat].push_back(decision_id);
-      if (issued_[seat].size() > kIssuedKept) issued_[seat].pop_front();
-      Pending& p = pending_[decision_id];
-      p.seat = seat;
-      p.conn = cid;
-      p.num_legal = num_legal;
-      p.sent = absl::Now();
-      if (cid == 0) {
-        if (!away.grace) pending_.erase(decision_id);
-      } else {
-        need_start = seat_conn_[seat] != cid;
-        seat_conn_[seat] = cid;
-        if (need_start) StartFor(seat, start.get());
-      }
-    }
-    if (cid == 0) {
-      if (away.grace) {
-        RecheckKept(seat, decision_id);  // sent with the resync
-      } else if (away.down) {
-        Fail(seat, decision_id, away.kind, away.detail, absl::ZeroDuration());
-      } else {
-        Fail(seat, decision_id, v1::FAULT_KIND_UNAVAILABLE,
-             absl::StrCat("bot ", bot, " is not connected"), absl::ZeroDuration());
-      }
-      return;
-    }
-    // A bot that reconnected mid-match is told about the match first.
-    if (need_start) hub_->SendOn(cid, std::move(start));
-    if (hub_->SendOn(cid, std::move(msg), /*ask=*/true)) return;
-    // The stream closed under us: a newer stream, the grace, or a fault.
-    const uint64_t now_cid = hub_->CurrentConnection(bot);
-    // Still the bot's stream: it is closing, and the hub has not yet been
-    // told (a stream marks itself closing before it unregisters). The
-    // decision stays on it: the unregistering that follows keeps it for the
-    // grace (a resync moves it to the bot's next stream) or fails it
-    // (OnBotGone), as for a decision sent just before the stream closed.
-    if (now_cid == cid) return;
-    const BotHub::Absence now_away =
-        now_cid == 0 ? hub_->AbsenceOf(bot) : BotHub::Absence();
-    const bool grace = now_away.grace;
-    OutMessage again;
-    absl::Duration waited;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = pending_.find(decision_id);
-      if (it == pending_.end() || it->second.conn != cid) return;
-      Pending& p = it->second;
-      if (now_cid != 0) {
-        p.conn = now_cid;
-        again->mutable_decision_request()->ParseFromString(last_request_[seat]);
-      } else if (grace) {
-        p.conn = 0;
-      } else {
-        waited = absl::Now() - p.sent;
-        pending_.erase(it);
-      }
-    }
-    hub_->Unask(cid);
-    if (now_cid != 0) {
-      hub_->SendOn(now_cid, std::move(again), /*ask=*/true);
-      return;
-    }
-    if (grace) {
-      RecheckKept(seat, decision_id);
-      return;
-    }
-    if (now_away.down) {
-      Fail(seat, decision_id, now_away.kind, now_away.detail, waited);
-      return;
-    }
-    Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
-         absl::StrCat("stream to bot ", bot, " is closed"), waited);
-  }
-
-  // A decision just kept for the bot's return (its stream 0): if meanwhile
-  // the bot was marked down or its grace ended, the hub may already have
-  // failed the bot's kept decisions (SetBotDown, the reaper) without this
-  // one, which then fails here rather than on its deadline. (The hub marks
-  // the bot before it fails what is kept, so one of the two sees it.)
-  void RecheckKept(int seat, uint64_t decision_id) {
-    const std::string& bot = seat_bots_[seat];
-    if (hub_->CurrentConnection(bot) != 0) return;  // back: the resync takes it
-    const BotHub::Absence away = hub_->AbsenceOf(bot);
-    if (away.grace) return;
-    absl::Duration waited;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = pending_.find(decision_id);
-      if (it == pending_.end() || it->second.conn != 0) return;
-      waited = absl::Now() - it->second.sent;
-      pending_.erase(it);
-    }
-    if (away.down) {
-      Fail(seat, decision_id, away.kind, away.detail, waited);
-    } else {
-      Fail(seat, decision_id, v1::FAULT_KIND_DISCONNECTED,
-           hub_->GoneDetail(bot), waited);
-    }
-  }
-
-  void Withdraw(int seat, uint64_t decision_id) override {
-    uint64_t conn = 0;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = pending_.find(decision_id);
-      if (it == pending_.end()) return;
-      conn = it->second.conn;
-      pending_.erase(it);  // from now on, an answer to it is stale
-    }
-    if (conn != 0) hub_->Unask(conn);
-  }
-
-  void End(int seat, const v1::MatchEnd& end) override {
-    const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
-    std::vector<uint64_t> unasked;
-    {
-      absl::MutexLock lock(&mu_);
-      ended_ = true;
-      for (auto it = pending_.begin(); it != pending_.end();) {
-        if (it->second.seat != seat) {
-          ++it;
-          continue;
-        }
-        if (it->second.conn != 0) unasked.push_back(it->second.conn);
-        it = pending_.erase(it);
-      }
-      last_request_[seat].clear();
-      last_request_[seat].shrink_to_fit();
-    }
-    for (uint64_t c : unasked) hub_->Unask(c);
-    if (cid == 0) return;
-    OutMessage msg;
-    *msg->mutable_match_end() = end;
-    hub_->SendOn(cid, std::move(msg));
-  }
-
-  // True if `d` closed an open decision of `conn` (answered it, legally or
-  // not).
-  bool OnDecision(BotConnection* conn, const v1::Decision& d) {
-    const std::string& bot = conn->bot_name();
-    v1::NoticeKind kind = v1::NOTICE_KIND_UNSPECIFIED;
-    std::string why;
-    int seat = -1;
-    SeatReply reply;
-    // A decision id this bot was asked lately: a second answer to it, or a
-    // late one, is harmless and does not count against the flood limit.
-    bool asked = false;
-    {
-      absl::MutexLock lock(&mu_);
-      for (size_t s = 0; s < seat_bots_.size() && !asked; ++s) {
-        if (seat_bots_[s] != bot) continue;
-        for (uint64_t id : issued_[s]) asked = asked || id == d.decision_id();
-      }
-      auto it = pending_.find(d.decision_id());
-      if (ended_) {
-        kind = v1::NOTICE_KIND_UNKNOWN_MATCH;
-        why = absl::StrCat("match ", match_id_, " has ended");
-      } else if (!Has(bot)) {
-        kind = v1::NOTICE_KIND_FOREIGN;
-        why = absl::StrCat("match ", match_id_, ": bot ", bot,
-                           " holds no seat in this match");
-      } else if (it == pending_.end() || seat_bots_[it->second.seat] != bot ||
-                 it->second.conn != conn->id()) {
-        kind = v1::NOTICE_KIND_STALE;
-      } else {
-        const Pending& p = it->second;
-        seat = p.seat;
-        reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
-        if (d.action_index() < 0 || d.action_index() >= p.num_legal) {
-          kind = v1::NOTICE_KIND_ILLEGAL;
-          why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                             ": action index ", d.action_index(),
-                             " is not in [0, ", p.num_legal, ")");
-          reply.fault = v1::FAULT_KIND_ILLEGAL;
-          reply.detail = absl::StrCat("action index ", d.action_index(),
-                                      " is not in [0, ", p.num_legal, ")");
-        } else {
-          reply.ok = true;
-          reply.action = d.action_index();
-        }
-        pending_.erase(it);
-      }
-    }
-    if (seat >= 0) conn->Unask();  // before the match may ask it again
-    // An answer the match no longer waits for (its deadline passed as it
-    // came) is stale like any other.
-    if (seat >= 0 && !Deliver(seat, d.decision_id(), std::move(reply)) &&
-        kind == v1::NOTICE_KIND_UNSPECIFIED) {
-      kind = v1::NOTICE_KIND_STALE;
-    }
-    if (kind == v1::NOTICE_KIND_STALE) {
-      // One kind and one text whatever the reason, so that the notice says
-      // nothing about another seat's decision.
-      why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                         " is not an open decision of this bot");
-    }
-    if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
-      // (Whether an id was asked of this bot is nothing it does not know.)
-      const bool counts = !(asked && (kind == v1::NOTICE_KIND_STALE ||
-                                      kind == v1::NOTICE_KIND_UNKNOWN_MATCH));
-      conn->SendNotice(kind, d.match_id(), d.decision_id(), why, counts);
-    }
-    return seat >= 0;
-  }
-
-  // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
-  // its view and its open decisions.
-  void Resync(const std::string& bot, uint64_t cid) {
-    struct Seat {
-      int seat;
-      OutMessage msg;
-    };
-    std::vector<Seat> out;
-    std::vector<std::pair<uint64_t, uint64_t>> moved;  // (from, to) stream
-    {
-      absl::MutexLock lock(&mu_);
-      if (ended_) return;
-      for (size_t s = 0; s < seat_bots_.size(); ++s) {
-        if (seat_bots_[s] != bot || !started_[s]) continue;
-        seat_conn_[s] = cid;
-        Seat seat{static_cast<int>(s), OutMessage()};
-        v1::Resync* r = seat.msg->mutable_resync();
-        r->set_match_id(match_id_);
-        r->set_seat(static_cast<int>(s));
-        StartFor(static_cast<int>(s), r->mutable_match_start());
-        // The view of the latest request (its events are replaced below by
-        // every event sent so far).
-        v1::DecisionRequest latest;
-        latest.ParseFromString(last_request_[s]);
-        *r->mutable_view() = latest.view();
-        r->mutable_view()->clear_events();
-        // A seat has at most one open decision: its latest request.
-        for (auto& [id, p] : pending_) {
-          if (p.seat != static_cast<int>(s)) continue;
-          if (p.conn != cid) moved.emplace_back(p.conn, cid);
-          p.conn = cid;
-          if (id == last_decision_[s]) *r->add_open_decisions() = latest;
-        }
-        out.push_back(std::move(seat));
-      }
-    }
-    for (const auto& [from, to] : moved) {
-      if (from != 0) hub_->Unask(from);
-      hub_->Ask(to);
-    }
-    std::shared_ptr<Listener> match = listener();
-    for (auto& seat : out) {
-      v1::View* view = seat.msg->mutable_resync()->mutable_view();
-      absl::StatusOr<std::string> events =
-          match == nullptr ? absl::StatusOr<std::string>(std::string())
-                           : match->SentEvents(seat.seat);
-      if (events.ok()) {
-        v1::View all;
-        all.ParseFromString(*events);
-        view->mutable_events()->Swap(all.mutable_events());
-      } else {
-        spdlog::error("match {}: resync of seat {} without its events: {}",
-                      match_id_, seat.seat, events.status().ToString());
-      }
-      hub_->SendOn(cid, std::move(seat.msg));
-    }
-  }
-
-  // The bot's streams up to `last_conn` are gone for good: its open
-  // decisions on them (or waiting for a resync) fail with `kind`, `detail`.
-  void OnBotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
-                 const std::string& detail) {
-    std::vector<std::tuple<int, uint64_t, absl::Duration>> failed;
-    {
-      absl::MutexLock lock(&mu_);
-      const absl::Time now = absl::Now();
-      for (auto it = pending_.begin(); it != pending_.end();) {
-        const Pending& p = it->second;
-        if (seat_bots_[p.seat] == bot && p.conn <= last_conn) {
-          failed.emplace_back(p.seat, it->first, now - p.sent);
-          it = pending_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    for (const auto& [seat, id, waited] : failed) {
-      Fail(seat, id, kind, detail, waited);
-    }
-  }
-
- private:
-  struct Pending {
-    int seat = 0;
-    uint64_t conn = 0;  // 0: waiting for the bot to come back
-    int num_legal = 0;
-    absl::Time sent;
-  };
-
-  // The seat's MatchStart.
-  void StartFor(int seat, v1::RefereeMessage* msg) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    StartFor(seat, msg->mutable_match_start());
-  }
-  void StartFor(int seat, v1::MatchStart* start) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    *start = start_;
-    start->set_seat(seat);
-  }
-
-  // Hands a fault to the match (not under mu_).
-  void Fail(int seat, uint64_t decision_id, v1::FaultKind kind,
-            std::string detail, absl::Duration waited) {
-    SeatReply r;
-    r.fault = kind;
-    r.detail = std::move(detail);
-    r.think_us = absl::ToInt64Microseconds(waited);
-    Deliver(seat, decision_id, std::move(r));
-  }
-
-  BotHub* const hub_;
-  const std::string match_id_;
-  const std::vector<std::string> seat_bots_;
-  absl::Mutex mu_;
-  std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
-  std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
-  v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
-  std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
-  // Per seat: its latest request (serialized) and its decision id.
-  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);
-  std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
-  // Per seat: the ids of its latest kIssuedKept requests (OnDecision: a
-  // repeated or late answer to one of them is not counted as a flood).
-  static constexpr size_t kIssuedKept = 32;
-  std::vector<std::deque<uint64_t>> issued_ ABSL_GUARDED_BY(mu_);
-  bool ended_ ABSL_GUARDED_BY(mu_) = false;
-};
-
-namespace {
-
-// What a match holds: forwards to the shared link and unregisters it.
-class LinkHandle : public SeatLink {
- public:
-  LinkHandle(std::shared_ptr<HubMatchLink> link, std::function<void()> on_close)
-      : link_(std::move(link)), on_close_(std::move(on_close)) {}
-  ~LinkHandle() override { on_close_(); }
-  void set_listener(std::weak_ptr<Listener> listener) override {
-    link_->set_listener(std::move(listener));
-  }
-  void Start(int seat, const v1::MatchStart& start) override {
-    link_->Start(seat, start);
-  }
-  void Send(int seat, OutMessage message, int num_legal) override {
-    link_->Send(seat, std::move(message), num_legal);
-  }
-  void Withdraw(int seat, uint64_t decision_id) override {
-    link_->Withdraw(seat, decision_id);
-  }
-  void End(int seat, const v1::MatchEnd& end) override {
-    link_->End(seat, end);
-  }
-
- private:
-  std::shared_ptr<HubMatchLink> link_;
-  std::function<void()> on_close_;
-};
-
-}  // namespace
 
 BotHub::BotHub(const std::vector<BotIdentity>& bots, const HubOptions& options)
     : options_(options), service_(std::make_unique<Service>(this)) {
@@ -954,7 +108,7 @@ bool BotHub::Add(BotConnection* conn) {
       }
       evicted = victim->first;
       refused = victim->second.refuse_at != absl::InfiniteFuture();
-      ++evicted->pins_;  // it is not retired before its Shutdown below
+      ++evicted->hub_record().pins;  // it is not retired before its Shutdown below
       unauthenticated_.erase(victim);
       ++evicted_;
       ++evicted_unlogged_;
@@ -1059,7 +213,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         // told why it ended.
         old->MarkClosing(ReplacedStatus(*found));
         by_id_.erase(old->id());
-        ++old->pins_;
+        ++old->hub_record().pins;
       }
       OutMessage msg;
       msg->mutable_welcome()->set_bot_name(*found);
@@ -1106,7 +260,7 @@ void BotHub::Unregister(BotConnection* conn) {
     BotState& b = bots_[conn->bot_name()];
     if (b.live != conn) return;
     b.live = nullptr;
-    cut = conn->cut_reason_;
+    cut = conn->hub_record().cut_reason;
     if (!cut.empty()) {
       // Cut off: no grace; what it owes, and what it is asked until it
       // connects again, fails as its fault (the standings count CUT_OFF).
@@ -1187,7 +341,7 @@ void BotHub::SetBotDown(const std::string& bot, v1::FaultKind kind,
 
 void BotHub::Drain(BotConnection* conn) {
   absl::MutexLock lock(&mu_);
-  ++conn->pins_;
+  ++conn->hub_record().pins;
   draining_.emplace_back(conn, absl::Now() + absl::Seconds(1));
 }
 
@@ -1195,8 +349,8 @@ void BotHub::Retire(BotConnection* conn) {
   bool del;
   {
     absl::MutexLock lock(&mu_);
-    conn->done_ = true;
-    del = conn->pins_ == 0;
+    conn->hub_record().done = true;
+    del = conn->hub_record().pins == 0;
   }
   if (del) delete conn;
 }
@@ -1205,7 +359,7 @@ void BotHub::Unpin(BotConnection* conn) {
   bool del;
   {
     absl::MutexLock lock(&mu_);
-    del = --conn->pins_ == 0 && conn->done_;
+    del = --conn->hub_record().pins == 0 && conn->hub_record().done;
   }
   if (del) delete conn;
 }
@@ -1219,10 +373,10 @@ void BotHub::ReaperLoop() {
     std::vector<BotConnection*> silent, refused;
     for (auto& [c, u] : unauthenticated_) {
       if (now >= u.refuse_at) {
-        ++c->pins_;
+        ++c->hub_record().pins;
         refused.push_back(c);
       } else if (now - u.created >= options_.hello_timeout) {
-        ++c->pins_;
+        ++c->hub_record().pins;
         silent.push_back(c);
       }
     }
@@ -1349,8 +503,8 @@ bool BotHub::NoteInvalid(const std::string& bot) {
 void BotHub::MarkCutOff(BotConnection* conn, const std::string& reason) {
   {
     absl::MutexLock lock(&mu_);
-    if (!conn->cut_reason_.empty()) return;  // once (a flood may overflow too)
-    conn->cut_reason_ = reason;
+    if (!conn->hub_record().cut_reason.empty()) return;  // once (a flood may overflow too)
+    conn->hub_record().cut_reason = reason;
     ++cut_offs_[conn->bot_name()];
     // Not through Log: the bot's own warnings may have used that budget, and
     // this is the line that says why it lost its matches.
@@ -1446,7 +600,7 @@ bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
     auto it = by_id_.find(conn_id);
     if (it == by_id_.end()) return false;
     conn = it->second;
-    ++conn->pins_;
+    ++conn->hub_record().pins;
     if (ask) conn->Ask();  // before it can be answered
   }
   const BotConnection::Queued q = conn->Enqueue(std::move(msg));
@@ -1509,7 +663,7 @@ void BotHub::CloseAll() {
     closing_all_ = true;
     for (auto& [id, c] : by_id_) conns.push_back(c);
     for (auto& [c, since] : unauthenticated_) conns.push_back(c);
-    for (auto* c : conns) ++c->pins_;
+    for (auto* c : conns) ++c->hub_record().pins;
     for (auto& [name, b] : bots_) b.away = false;
   }
   // Each one's OnDone fails its pending decisions (no grace now).

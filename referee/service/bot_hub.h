@@ -57,6 +57,14 @@
 // decisions fail as DISCONNECTED and new ones as UNAVAILABLE. SetBotDown
 // (arena saw the process exit, or withdrew the bot) ends the grace at once.
 //
+// Parts (referee/service/): each stream is a BotConnection
+// (bot_connection.h), which reaches the hub only through ConnectionHost
+// (connection_host.h); each match's link is a HubMatchLink (match_link.h),
+// which reaches it only through LinkHost (link_host.h), and the match holds
+// it through a LinkHandle (link_handle.h). The hub implements both
+// interfaces with private overrides: they are for its own parts, not for its
+// users.
+//
 // Thread safety: every method may be called from any thread. The hub must
 // outlive the gRPC server it is registered with and every link it made.
 #ifndef ARENA_REFEREE_SERVICE_BOT_HUB_H_
@@ -73,6 +81,9 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "referee/match/match_runner.h"
+#include "referee/service/connection_host.h"
+#include "referee/service/hub_options.h"
+#include "referee/service/link_host.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -82,51 +93,10 @@ struct BotIdentity {
   std::string token;
 };
 
-// Bounds on what clients can make the hub hold; see the contract above.
-struct HubOptions {
-  absl::Duration hello_timeout = absl::Seconds(5);
-  // Streams without a valid Hello at once; past it a new stream evicts the
-  // oldest (unknown-token ones first; see the contract above).
-  int max_unauthenticated = 256;
-  size_t max_outbound_bytes = 8 << 20;
-  int invalid_per_second = 100;
-  // Log lines (warnings, connects, disconnects) per bot (or unauthenticated
-  // peer) per 10 s; the rest are counted and the count logged once the
-  // window has passed.
-  int log_lines_per_10s = 20;
-  absl::Duration reconnect_grace = absl::Milliseconds(5000);
-  // Unknown tokens: the stream that sent one is refused (UNAUTHENTICATED)
-  // only after a wait that doubles with each unknown token from its peer's
-  // address, from the first up to the max (within hello_timeout). A valid
-  // token is welcomed at once whatever its address's back-off: a guesser
-  // cannot lock out honest bots that share its address.
-  absl::Duration token_backoff_first = absl::Milliseconds(100);
-  absl::Duration token_backoff_max = absl::Seconds(2);
-  // Once a bot has answered every decision it was asked, its stream's next
-  // read starts with the next message written to it rather than at once
-  // (referee/service/bot_hub.cc, BotConnection::OnReadDone): one write and one
-  // wake-up of the bot fewer per decision. If nothing is written to it
-  // within lazy_read_wait, the read starts then (checked every 100 ms), so
-  // what a bot that owes nothing sends anyway (a stale answer) still gets
-  // its Notice, up to ~lazy_read_wait + 100 ms late. A stream that breaks
-  // meanwhile is seen at once (the call is cancelled). False: always a read
-  // out.
-  bool lazy_reads = true;
-  absl::Duration lazy_read_wait = absl::Milliseconds(50);
-  // Tests only: how long a closing stream waits before telling the hub it
-  // is gone, to hold open the window in which a match writes to a stream
-  // that is closing but still the bot's (tests/service_test.cc).
-  absl::Duration unregister_delay_for_test = absl::ZeroDuration();
-};
-
-// Ids a client sent are echoed (in notices and logs) clipped to this many
-// bytes.
-inline constexpr size_t kMaxEchoedId = 64;
-
 class BotConnection;
 class HubMatchLink;
 
-class BotHub {
+class BotHub : public ConnectionHost, public LinkHost {
  public:
   explicit BotHub(const std::vector<BotIdentity>& bots,
                   const HubOptions& options = HubOptions());
@@ -185,8 +155,6 @@ class BotHub {
   int CutOffs(const std::string& bot) const;
 
  private:
-  friend class BotConnection;
-  friend class HubMatchLink;
   class Service;
 
   struct BotState {
@@ -199,13 +167,6 @@ class BotHub {
     bool down = false;
     v1::FaultKind down_kind = v1::FAULT_KIND_UNSPECIFIED;
     std::string down_detail;
-  };
-  // Where a bot without a live stream stands, for a request to it.
-  struct Absence {
-    bool grace = false;  // within the reconnect grace: the request waits
-    bool down = false;   // known gone: the request fails with kind, detail
-    v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
-    std::string detail;
   };
   struct PeerState {         // token guessing, per peer address
     int failures = 0;        // unknown tokens in a row (reset after a quiet spell)
@@ -231,52 +192,36 @@ class BotHub {
   };
   static constexpr int kCutOffLinesPer10s = 5;
 
-  // Called by connections.
-  // A new stream; at the cap it evicts the oldest stream without Hello
-  // (unknown-token ones first). False only once CloseAll has run (or with
-  // a cap of 0).
-  bool Add(BotConnection* conn);
-  // Checks the token; on success the stream is the bot's (taking over from
-  // an older one) and its Welcome is queued. An unknown token is an error,
-  // and the reaper refuses the stream once its address's back-off is over.
-  absl::Status Register(BotConnection* conn, const std::string& token);
-  // Sends the bot a Resync for every live match it holds a seat in.
-  void ResyncBot(const std::string& bot, uint64_t conn_id);
-  // `conn` is being cut off for `reason`: counted, logged (on the cut-off
-  // budget, never the bot's warning budget), and its unregistering fails the bot's open decisions as
-  // CUT_OFF and marks it down until it connects again.
-  void MarkCutOff(BotConnection* conn, const std::string& reason);
-  void Unregister(BotConnection* conn);
-  void Retire(BotConnection* conn);  // from OnDone: deletes when unpinned
-  // True if `d` closed an open decision of `conn`.
-  bool OnDecision(BotConnection* conn, const v1::Decision& d);
+  // ConnectionHost: called by connections (see connection_host.h).
+  bool Add(BotConnection* conn) override;
+  absl::Status Register(BotConnection* conn, const std::string& token) override;
+  void ResyncBot(const std::string& bot, uint64_t conn_id) override;
+  void MarkCutOff(BotConnection* conn, const std::string& reason) override;
+  void Unregister(BotConnection* conn) override;
+  void Retire(BotConnection* conn) override;  // deletes when unpinned
+  bool OnDecision(BotConnection* conn, const v1::Decision& d) override;
+  void Warn(const std::string& who, const std::string& text) override;
+  bool NoteInvalid(const std::string& bot) override;
+  void Drain(BotConnection* conn) override;
+
+  // LinkHost: called by links (see link_host.h).
+  uint64_t CurrentConnection(const std::string& bot) const override;
+  Absence AbsenceOf(const std::string& bot) const override;
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask) override;
+  void Ask(uint64_t conn_id) override;
+  void Unask(uint64_t conn_id) override;
+  std::string GoneDetail(const std::string& bot) const override;
+
   // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
   // warning level.
   void Log(const std::string& who, spdlog::level::level_enum level,
            const std::string& text);
-  void Warn(const std::string& who, const std::string& text);
-  // Counts an invalid message of `bot`; false once over the budget.
-  bool NoteInvalid(const std::string& bot);
-  // Called by links.
-  uint64_t CurrentConnection(const std::string& bot) const;
-  // Whether a bot with no live stream is within its grace or known gone.
-  Absence AbsenceOf(const std::string& bot) const;
-  // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the
-  // stream is first counted as owed one more answer (Ask below).
-  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask = false);
-  // Stream `conn_id` is owed (Ask) or no longer owed (Unask) an answer to
-  // one more decision (BotConnection::Ask).
-  void Ask(uint64_t conn_id);
-  void Unask(uint64_t conn_id);
   void RemoveLink(const std::string& match_id);
 
+  // Lets go of a pin on `conn`: deleted if gRPC is done with it and no one
+  // else holds one.
   void Unpin(BotConnection* conn);
-  // A stream ending with a last write in flight: cancelled if still not
-  // finished after a second.
-  void Drain(BotConnection* conn);
   void ReaperLoop();
-  // The detail of a decision failed as DISCONNECTED once the bot is gone.
-  std::string GoneDetail(const std::string& bot) const;
   // Fails the bot's open decisions on its streams up to `last_conn` (and
   // those waiting for a resync) with `kind` and `detail`.
   void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,

@@ -1,0 +1,106 @@
+// HubMatchLink: the link of one match to its bots over the hub. It keeps the
+// match's open decisions, by decision id (each with the stream it waits on,
+// 0 while the bot is away within its grace), and what a resync needs of each
+// seat (its latest request; the events come from the match, which reads
+// them back from its record). Nothing here grows with the match. It sends
+// through the hub (LinkHost), by stream id; answers come from the hub
+// (OnDecision), which also tells it when a bot is back (Resync) or gone for
+// good (OnBotGone). Answers and faults are handed to the match (Deliver)
+// outside mu_.
+//
+// Ownership and lifetime: shared by the hub (while the match runs, for
+// routing) and the match's LinkHandle (link_handle.h), whose destruction
+// unregisters it; the host outlives it.
+//
+// Thread safety: every method may be called from any thread; mu_ is never
+// held while calling the host or the match.
+#ifndef ARENA_REFEREE_SERVICE_MATCH_LINK_H_
+#define ARENA_REFEREE_SERVICE_MATCH_LINK_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "arena/v1/arena.pb.h"
+#include "referee/match/match_runner.h"
+#include "referee/service/bot_connection.h"
+#include "referee/service/link_host.h"
+
+namespace arena {
+
+class HubMatchLink : public SeatLink {
+ public:
+  HubMatchLink(LinkHost* hub, std::string match_id,
+               std::vector<std::string> seat_bots);
+
+  // Whether `bot` holds a seat in this match.
+  bool Has(const std::string& bot) const;
+
+  // SeatLink.
+  void Start(int seat, const v1::MatchStart& start) override;
+  void Send(int seat, OutMessage msg, int num_legal) override;
+  void Withdraw(int seat, uint64_t decision_id) override;
+  void End(int seat, const v1::MatchEnd& end) override;
+
+  // True if `d` closed an open decision of `conn` (answered it, legally or
+  // not).
+  bool OnDecision(BotConnection* conn, const v1::Decision& d);
+
+  // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
+  // its view and its open decisions.
+  void Resync(const std::string& bot, uint64_t cid);
+
+  // The bot's streams up to `last_conn` are gone for good: its open
+  // decisions on them (or waiting for a resync) fail with `kind`, `detail`.
+  void OnBotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
+                 const std::string& detail);
+
+ private:
+  struct Pending {
+    int seat = 0;
+    uint64_t conn = 0;  // 0: waiting for the bot to come back
+    int num_legal = 0;
+    absl::Time sent;
+  };
+
+  // A decision just kept for the bot's return (its stream 0): if meanwhile
+  // the bot was marked down or its grace ended, the hub may already have
+  // failed the bot's kept decisions (SetBotDown, the reaper) without this
+  // one, which then fails here rather than on its deadline. (The hub marks
+  // the bot before it fails what is kept, so one of the two sees it.)
+  void RecheckKept(int seat, uint64_t decision_id);
+
+  // The seat's MatchStart.
+  void StartFor(int seat, v1::RefereeMessage* msg) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void StartFor(int seat, v1::MatchStart* start) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Hands a fault to the match (not under mu_).
+  void Fail(int seat, uint64_t decision_id, v1::FaultKind kind,
+            std::string detail, absl::Duration waited);
+
+  LinkHost* const hub_;
+  const std::string match_id_;
+  const std::vector<std::string> seat_bots_;
+  absl::Mutex mu_;
+  std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
+  v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
+  std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
+  // Per seat: its latest request (serialized) and its decision id.
+  std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);
+  // Per seat: the ids of its latest kIssuedKept requests (OnDecision: a
+  // repeated or late answer to one of them is not counted as a flood).
+  static constexpr size_t kIssuedKept = 32;
+  std::vector<std::deque<uint64_t>> issued_ ABSL_GUARDED_BY(mu_);
+  bool ended_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace arena
+
+#endif  // ARENA_REFEREE_SERVICE_MATCH_LINK_H_
