@@ -47,7 +47,7 @@
 // A bot that owes no answer is read again only with the next message written
 // to it, or by the reaper after HubOptions::lazy_read_wait (lazy reads: one
 // write and one wake-up of the bot fewer per decision; see OnReadDone in
-// bot_hub.cc). What it sends meanwhile is read late, never lost.
+// bot_connection.cc). What it sends meanwhile is read late, never lost.
 //
 // A bot has at most one stream: a new stream with its token takes over (the
 // old one ends with ABORTED). A bot whose stream ends keeps its seats for

@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "referee/service/bot_connection.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {

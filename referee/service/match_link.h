@@ -28,10 +28,11 @@
 #include "absl/time/time.h"
 #include "arena/v1/arena.pb.h"
 #include "referee/match/match_runner.h"
-#include "referee/service/bot_connection.h"
 #include "referee/service/link_host.h"
 
 namespace arena {
+
+class BotConnection;
 
 class HubMatchLink : public SeatLink {
  public:
