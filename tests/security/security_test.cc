@@ -262,7 +262,9 @@ TEST(Security, AFellowEntrantGuessingTokensLocksNoHonestBotOut) {
   v1::Standings st = ReadStandings(records);
   EXPECT_EQ(st.matches_played(), games);
   for (const auto& row : st.rows()) {
-    if (row.bot() != "flooder") EXPECT_EQ(row.forfeits(), 0) << row.bot();
+    if (row.bot() != "flooder") {
+      EXPECT_EQ(row.forfeits(), 0) << row.bot();
+    }
   }
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
   EXPECT_EQ(v.code, 0) << v.output;
