@@ -1,72 +1,16 @@
-// Quabble: a negotiation card game of offers made in turn and claims made at
-// once. The rules as implemented are in referee/games/quabble/rules.md; in short:
+// Quabble, the engine: QuabbleGame (one configuration: seat count and asset
+// list) and QuabbleState (one match), as the referee's Game and State. The
+// asset list is read and checked in assets.h.
+// Rules as implemented: referee/games/quabble/rules.md
 //
-// Rules. The deck is the asset list's cards (60 with the shipped list),
-// shuffled with the match Rng and dealt round-robin from seat 0, 5 cards each;
-// the rest is the unreleased deck. Seat 0 is the first active seat and the
-// direction of play starts LEFT (offers go to seat + 1). A round:
-//  1. Offers: from the active seat, in the direction of play, each seat puts
-//     one card from its hand face up between itself and the next seat in the
-//     direction of play (one decision per seat, in turn; later seats see the
-//     earlier offers).
-//  2. Claims: every seat at once points its claim at one of its two adjacent
-//     offered cards: the one it offered or the one offered to it (one
-//     simultaneous decision; nobody sees another's claim before all are in).
-//  3. Reveal: a card claimed by both seats beside it is shared by them; by
-//     one, it goes to that seat's treasury; by none, to the King's treasury.
-//  4. Immediate powers of the cards that entered a treasury by a claim, in
-//     seat order from the active seat: a Red Snatcher (SNATCH) lets its owner
-//     take one card from a neighbour's treasury or nothing (a decision of the
-//     owner, skipped when no neighbour holds a treasury card); a Misdirection
-//     reverses the direction of play from the next round (two cancel). A card
-//     moved by a snatch does not act again, and a card snatched away before
-//     its own power came up loses that power.
-//  5. If the deck holds a card for every seat, each seat draws one, in seat
-//     order from the active seat.
-// The next round's active seat is the seat left (+1) of this round's, whatever
-// the direction. The game ends when the hands are empty. With 2 seats the
-// other seat is the one neighbour, counted once.
-//
-// Scoring (half points, higher wins, ties share a placement): half the value
-// of every shared card beside the seat, plus its treasury after the
-// end-of-game powers, which act in the order of the asset list (the rules'
-// order: pigs, hoppers, carrots, snails, poofins, eggs, grungles,
-// deathslayers, sushi). Result() explains every seat's score in score_lines,
-// per asset and per power. An unfinished match is ranked the same way on what
-// is held so far. At the decision cap (State::set_decision_cap) the capping
-// step's reveal, decision-free immediate powers and draw resolve; a pending
-// snatch choice, the next offer and the next round do not.
-//
-// Every number a power uses (`amount`, `threshold`) is a field of its asset;
-// left out, it is the shipped table's number for the power (NeedsOf in
-// quabble.cc); the list in the rules carries the numbers in force.
-//
-// Assets are data: a text-format QuabbleAssetList. The shipped list
-// (referee/games/quabble/assets.textproto, the rulings' list) is compiled in
-// and is the default; option `assets=PATH` loads another file when the game
-// is created, so a malformed or inconsistent file is refused before any match
-// starts, with an error naming the file, the line and column, and the
-// problem. Card ids are dense: the first asset's copies first, in list order.
-//
-// Actions. Offer: one action per card in hand, ascending id. Claim: two
-// actions: [0] the card the seat offered, [1] the card offered to it. Snatch:
-// one action per card in a neighbour's treasury (left neighbour first, then
-// right; each in treasury order), then "take nothing" last.
-//
-// Observation. A seat sees its own hand; every offer on the table; every
-// treasury, every shared card and the King's treasury; the deck size, the
-// direction, the active seat, every hand size; the claims of the last reveal.
-// Events: its own deal and draws, everyone's offers, reveals, snatches,
-// misdirections, round starts and the number of cards others draw. Never
-// another seat's hand, the deck order, or a claim before the reveal.
-//
-// Contract. A QuabbleGame is immutable and may be shared by threads; each
-// QuabbleState keeps the catalogue alive (shared_ptr) and is used by one
-// thread at a time. All chance comes from the state's arena::Rng, seeded by
-// NewInitialState. Apply must get exactly one legal index per acting seat (it
-// aborts otherwise: the runner checks first). FillLegalActions and FillView
-// replace what `out` / `view->quabble()` held; a seat that is not acting has
-// no legal actions.
+// A QuabbleGame is immutable and may be shared by threads; each QuabbleState
+// keeps the catalogue alive (shared_ptr) and is used by one thread at a time.
+// All chance comes from the state's arena::Rng, seeded by NewInitialState.
+// Apply must get exactly one legal index per acting seat (it aborts
+// otherwise: the runner checks first). FillLegalActions and FillView replace
+// what `out` / `view->quabble()` held; a seat that is not acting has no legal
+// actions. At the decision cap (State::set_decision_cap) the state stops
+// after the capping step's own consequences and sets up no further decision.
 #ifndef ARENA_REFEREE_GAMES_QUABBLE_QUABBLE_H_
 #define ARENA_REFEREE_GAMES_QUABBLE_QUABBLE_H_
 
@@ -82,52 +26,13 @@
 #include "arena/v1/quabble.pb.h"
 #include "referee/game_api/game.h"
 #include "referee/game_api/rng.h"
+#include "referee/games/quabble/assets.h"
 
 namespace arena {
 namespace quabble {
 
 inline constexpr int kMinSeats = 2;
 inline constexpr int kMaxSeats = 6;
-inline constexpr int kHandSize = 5;
-inline constexpr int kMaxAssets = 32;     // kinds of asset in one list
-inline constexpr int kMaxCount = 60;      // copies of one asset
-inline constexpr int kMaxCards = 240;     // cards in the whole deck
-inline constexpr int kMaxValue = 20;      // |value|, |amount|
-inline constexpr int kMaxThreshold = 60;
-
-// The asset list of a match, checked and compiled for play.
-struct Catalogue {
-  struct Asset {
-    std::string name;
-    int count = 0;
-    int value = 0;
-    v1::QuabblePower power = v1::QUABBLE_POWER_NONE;
-    int amount = 0;
-    int target = -1;     // index of the target asset, or -1
-    int threshold = 0;
-    std::string text;
-  };
-  std::vector<Asset> assets;          // in power order
-  std::vector<uint8_t> card_asset;    // card id -> asset index
-  std::vector<int> first_card;        // asset index -> its lowest card id
-  std::string source;                 // "default" or the file path
-  uint64_t fingerprint = 0;
-  v1::QuabbleAssetList list;          // as loaded
-  int num_cards() const { return static_cast<int>(card_asset.size()); }
-};
-
-// The text of the shipped asset list (assets.textproto, compiled in).
-absl::string_view DefaultAssetListText();
-
-// Parses and checks an asset list. `source` names it in errors ("file
-// <source>, line L, column C: problem"). `num_seats` > 0 also checks that the
-// deck is large enough for the deal.
-absl::StatusOr<std::shared_ptr<const Catalogue>> ParseAssetList(
-    absl::string_view text, const std::string& source, int num_seats);
-
-// As ParseAssetList, reading the file at `path`.
-absl::StatusOr<std::shared_ptr<const Catalogue>> LoadAssetFile(
-    const std::string& path, int num_seats);
 
 // The game's static description (name "quabble", 2..6 seats, options).
 const GameInfo& QuabbleInfo();
