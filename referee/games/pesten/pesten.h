@@ -1,59 +1,16 @@
-// Pesten: the Dutch Crazy Eights. The rules as implemented are in
-// referee/games/pesten/rules.md (with the test pinning each ruling); in short:
+// Pesten, the engine: PestenGame (one configuration: seats, Jokers, winning
+// points) and PestenState (one match of rounds), as the referee's Game and
+// State, plus test hooks that set up a chosen position.
+// Rules as implemented: referee/games/pesten/rules.md
 //
-// Rules. 52 French cards plus `jokers` Jokers (0..4, default 2); 2..6 seats.
-// A match is rounds until a seat has `winning_points` (default 2). Round k
-// (from 0) is dealt by seat k mod n: all cards are shuffled with the match
-// Rng, 5 cards go to each seat one at a time starting left of the dealer, and
-// the next card is the start card, which counts as played by the dealer with
-// its effect. Play goes in the direction of play (clockwise = ascending seat
-// order at the start of every round); the seat after the dealer moves first.
-// A turn is: play one legal card, or draw one card (always allowed; it ends
-// the turn). A legal card shares the suit or the rank of the top card; a Jack
-// or a Joker is legal on anything; on a Jack the wished suit (or a Jack or a
-// Joker) must follow; on a Joker whose obligation is settled anything goes.
-// Effects: 2 and Joker add 2 and 5 to the draw obligation; the seat facing an
-// obligation may only stack a 2 or a Joker (any suit) or take the whole sum,
-// which ends its turn. 8: the next seat is skipped (not passable). 7, King:
-// the same seat must play another legal card or draw one card (ends the
-// turn). 10: every seat at once passes one card of its choice to the seat on
-// its left (i -> i+1 mod n). Ace: the direction flips. Jack: its player wishes
-// a suit (lasts until a card is played on the Jack). Special cards (2, 7, 8,
-// 10, Jack, King, Ace, Joker) may never be played as a seat's last card. A
-// play that leaves exactly one card must carry the announcement ("Pesten"),
-// else its player draws 2 cards at once, before the card's effect. An empty
-// deck is refilled from the discard pile but its top card, shuffled; if that
-// gives nothing, a seat that must draw draws what exists. The seat that empties
-// its hand wins the round and 1 winning point.
-//
-// Cards. Id (suit - 1) * 13 + (rank - 2) for PestenSuit suit (Clubs,
-// Diamonds, Hearts, Spades = 1..4) and rank 2..14 (Jack 11, Queen 12, King 13,
-// Ace 14): 0 is the 2 of Clubs, 51 the Ace of Spades; Jokers are 52, 53, ...
-//
-// Actions. In a turn (phase PLAY or FOLLOW_UP) the legal actions are, in
-// ascending card id, "play c" for every legal card in hand; a Jack comes as
-// four actions, one per wished suit (Clubs..Spades); a play that leaves one
-// card comes twice, without then with the announcement (for a Jack: per suit,
-// without then with). Last comes "draw one card", or "take the obligation"
-// when one is pending. The start-card Jack gives the dealer four WISH actions.
-// During a 10 (phase PASS) every seat with cards acts at once, with one
-// PASS_CARD action per card in its hand, ascending.
-//
-// Observation. A seat sees its own hand, the top card, the wish, the pending
-// obligation, the direction, every seat's hand size and winning points, the
-// deck and pile sizes, whose turn it is, the phase, round and dealer; and the
-// events it may see: its own deal and draws, every play, wish, skip and round
-// win, the start card, how many cards others draw, the size of a reshuffled
-// deck, and of the 10's passes only the card it passed and the card it got.
-// Another seat's cards and the deck order go to the record only.
-//
-// Contract. A PestenGame is immutable and may be shared by threads; a
-// PestenState is used by one thread at a time. All chance comes from the
-// state's arena::Rng, seeded by NewInitialState, so a match is a function of
-// (options, seats, seed, actions). Apply must get one legal index per acting
-// seat (it aborts otherwise: the runner checks first). FillLegalActions and
-// FillView replace what `out` / `view->pesten()` held (view->events is left to
-// the runner); a seat that is not acting has no legal actions.
+// A PestenGame is immutable and may be shared by threads; a PestenState is
+// used by one thread at a time. All chance comes from the state's arena::Rng,
+// seeded by NewInitialState, so a match is a function of (options, seats,
+// seed, actions). Apply must get one legal index per acting seat (it aborts
+// otherwise: the runner checks first); during a 10's pass every seat with
+// cards acts at once. FillLegalActions and FillView replace what `out` /
+// `view->pesten()` held (view->events is left to the runner); a seat that is
+// not acting has no legal actions.
 #ifndef ARENA_REFEREE_GAMES_PESTEN_PESTEN_H_
 #define ARENA_REFEREE_GAMES_PESTEN_PESTEN_H_
 
@@ -94,7 +51,9 @@ inline constexpr int kKing = 13;
 inline constexpr int kAce = 14;
 inline constexpr int kJoker = 15;
 
-// Card ids and their properties.
+// Card ids and their properties: id (suit - 1) * 13 + (rank - 2) for suit
+// 1..4 (Clubs..Spades) and rank 2..14, so 0 is the 2 of Clubs and 51 the Ace
+// of Spades; Jokers are 52, 53, ... (rules.md, "The cards").
 constexpr int CardId(int suit, int rank) { return (suit - 1) * 13 + rank - 2; }
 constexpr int JokerId(int index) { return kFrenchCards + index; }
 constexpr bool IsJoker(int card) { return card >= kFrenchCards; }
@@ -117,7 +76,7 @@ struct PestenConfig {
 // The game's static description (name "pesten", 2..6 seats, options).
 const GameInfo& PestenInfo();
 
-// Parses `options` (jokers 0..4, winning_points >= 1) for 2..6 seats.
+// Parses `options` (jokers 0..4, winning_points 1..100) for 2..6 seats.
 absl::StatusOr<std::unique_ptr<Game>> CreatePesten(const Options& options,
                                                    int num_seats);
 

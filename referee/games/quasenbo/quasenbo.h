@@ -1,60 +1,17 @@
-// Quäsenbö: a Decktet shedding game of the Crazy Eights family, by Jens Alfke
-// and Ricci Adams. The rules as implemented are in referee/games/quasenbo/rules.md;
-// in short:
+// Quäsenbö, the engine: QuasenboGame (one configuration: seats and options,
+// with its card catalogue) and QuasenboState (one match), as the referee's
+// Game and State, plus test hooks that set up a chosen position.
+// Rules as implemented: referee/games/quasenbo/rules.md
 //
-// Rules. The deck is the 36-card basic Decktet (6 Aces, 24 numbered cards 2..9
-// with two suits each, 6 Crowns), plus the Excuse, the 4 Pawns and the 4 Courts
-// when the options `excuse`, `pawns`, `courts` say so. It is shuffled with the
-// match Rng and dealt round-robin from seat 0, `hand_size` cards each (default
-// 7); the next card starts the pile (an Excuse turned up goes back into the
-// deck, the deck is reshuffled and another card is turned up). Seat 0 plays
-// first, then seat+1 mod n. On a turn a seat plays one card that shares a suit
-// or a rank with the top of the pile; the Excuse may be played on anything and
-// its player decrees one suit for it. A seat that cannot play draws one card at
-// a time until it draws a playable card, which it must play at once. When the
-// deck is empty, all but the top two pile cards are shuffled into a new deck;
-// if that gives nothing, a seat that cannot play passes, and if every seat
-// passes in a row the match ends. A play whose card shares one suit with both
-// cards below it is a quäsenbö: its player draws 1 card (`double_quasenbo`:
-// the length of the longest same-suit run ending at the played card, minus 2).
-// A penalty that finds nothing to draw is not taken. The first seat to end a
-// turn with no cards wins. Score: cards left (lower is better); placements by
-// score, ties share. The same ranking is the tie-break for an unfinished match;
-// at the decision cap the capping play's penalty is drawn and the next turn
-// (its forced draws and passes) never starts.
-//
-// Cards. Ids are dense, 0..N-1, in this fixed order: the Aces (Moons, Suns,
-// Waves, Leaves, Wyrms, Knots: 0..5), the numbered cards 2..9 in the order of
-// the rulings' listing (2 Author, Desert, Origin = 6..8; 3 Journey, Painter,
-// Savage = 9..11; ... 9 Pact, Darkness, Merchant = 27..29), the Crowns
-// (Huntress, Bard, Sea, End, Calamity, Windfall = 30..35), then when enabled
-// the Pawns (Harvest, Watchman, Light Keeper, Borderland), the Courts (Consul,
-// Rite, Island, Window) and the Excuse, each group taking the next free ids.
-// The catalogue (name, rank, suits, excuse flag) is in QuasenboRules.
-//
-// Actions. A decision's legal actions are "play card c" for every playable
-// card in hand in ascending id order; the Excuse, having the highest id, comes
-// last as six actions, one per decreed suit (Moons..Knots). After a forced
-// draw the only legal actions are plays of the drawn card (1, or 6 for the
-// Excuse). There is no draw or pass action: the state draws and passes by
-// itself and logs what happened.
-//
-// Observation. A seat sees its own hand (sorted ids), the top three pile cards
-// (with the decree of an Excuse among them), every seat's hand size, the deck
-// and pile sizes, whose turn it is and the passes in a row; and the events it
-// may see: its own deal and draws, everyone's plays and passes, the start
-// card, the number of cards others draw and the size of a reshuffled deck.
-// Never another seat's cards or the order of the deck, which go to the record
-// only.
-//
-// Contract. A QuasenboGame is immutable and may be shared by threads; each
+// A QuasenboGame is immutable and may be shared by threads; each
 // QuasenboState keeps the card catalogue alive (shared_ptr) and is used by one
 // thread at a time. All chance comes from the state's arena::Rng, seeded by
 // NewInitialState, so a match is a function of (options, seats, seed, actions).
 // Apply must get exactly one legal index for the acting seat (it aborts
 // otherwise: the runner checks first). FillLegalActions and FillView replace
 // what `out` / `view->quasenbo()` held (view->events is left to the runner);
-// a seat that is not acting has no legal actions.
+// a seat that is not acting has no legal actions. The state draws and passes
+// by itself (no draw or pass action) and logs what happened.
 #ifndef ARENA_REFEREE_GAMES_QUASENBO_QUASENBO_H_
 #define ARENA_REFEREE_GAMES_QUASENBO_QUASENBO_H_
 
@@ -80,7 +37,10 @@ inline constexpr int kMaxCards = 45;  // 36 + 4 Pawns + 4 Courts + Excuse
 // Pile cards a seat sees; an Excuse keeps its decree while this high.
 inline constexpr int kTopVisible = 3;
 
-// Everything fixed about the cards of one configuration.
+// Everything fixed about the cards of one configuration. Ids are dense, in
+// the fixed order of rules.md ("The cards"): Aces, numbered cards 2..9,
+// Crowns, then the enabled Pawns, Courts and Excuse, each group taking the
+// next free ids; so the Excuse, when present, has the highest id.
 struct Catalogue {
   struct Card {
     std::string name;

@@ -1,48 +1,17 @@
-// Quodlibet: the Austrian student fraternities' compendium of 12 contracts for
-// 4 players, played as a whole partie. The rules as implemented are in
-// referee/games/quodlibet/rules.md; in short:
+// Quodlibet, the engine: QuodlibetGame (one configuration: ruleset,
+// kingdoms, fixed contract) and QuodlibetState (one partie), as the
+// referee's Game and State, plus a test hook that fixes the first deals.
+// Rules as implemented: referee/games/quodlibet/rules.md
 //
-// Rules. 32 German-suited cards (Hearts, Bells, Leaves, Acorns; A K O U 10 9 8
-// 7 high to low), 8 each (4 in Snack). Play goes seat, seat+1, ... A partie is
-// `kingdoms` kingdoms (1..4, default 4); seat k is the beer king of kingdom k
-// and plays 12 deals, one per contract of the ruleset (`badenia`: Minus,
-// Alarich, No Reds, First-Three-and-Last, Ober/Unter, Plus, All-or-Nothing,
-// Good Hunting, Bad Neighbour, Open Trousers, Quadrature, Snack;
-// `encyclopedia`: Bribe instead of All-or-Nothing). The beer king chooses each
-// contract from those he has not played (Snack forced last); in encyclopedia
-// wheel by wheel, a wheel-3 contract before the deal. With `contract=<name>`
-// every kingdom is one deal of that contract and nobody chooses. Trick
-// contracts: follow suit (not in Open Trousers), no trumps, highest card of
-// the led suit wins, the winner leads; the beer king leads first. Quadrature
-// and Snack are "stops" games with censuses. Penalties add up; lowest total
-// wins.
-//
-// Cards. id = 8 * suit + rank, suit 0..3 = Hearts, Bells, Leaves, Acorns,
-// rank 0..7 = 7, 8, 9, 10, Unter, Ober, King, Ace.
-//
-// Actions. A decision's legal actions are, by phase: choosing a contract (the
-// contracts the beer king may choose, in enum order); playing a card (cards in
-// ascending id order; in Open Trousers the slots 0..n-1 instead); in
-// Quadrature leading a card (any held card); in Snack laying out a card
-// (ascending id), then "pick up" (if allowed), then "end turn" (if allowed).
-// Forced moves are made by the state and logged as events: a contract that is
-// the only one left, Quadrature's additions, Snack's Unters, a Snack step
-// with a single possibility (pick up, pass, a lone play, ending a turn).
-//
-// Observation. A seat sees the contract, the phase, the running totals, the
-// current trick, cards played this deal, tricks taken and every hand size; its
-// own hand (none in Open Trousers: a count of face-down slots instead); every
-// hand in Good Hunting, the other three hands in Open Trousers; the Snack
-// layout and packets left. Its own cards in Open Trousers, another seat's
-// cards in other contracts, the Snack packets' contents (until picked up, by
-// the picker only) go to the record only.
-//
-// Contract. A QuodlibetGame is immutable and may be shared by threads; a
+// A QuodlibetGame is immutable and may be shared by threads; a
 // QuodlibetState is used by one thread at a time. All chance comes from the
 // state's arena::Rng, seeded by NewInitialState (deals, Open Trousers slot
 // orders), so a match is a function of (options, seed, actions). Apply must
 // get one legal index for the acting seat (it aborts otherwise: the runner
 // checks first). FillLegalActions and FillView replace what they fill.
+// Forced moves (a contract that is the only one left, Quadrature's
+// additions, Snack's Unters and single-possibility steps) are made by the
+// state itself and logged as events, never offered as decisions.
 #ifndef ARENA_REFEREE_GAMES_QUODLIBET_QUODLIBET_H_
 #define ARENA_REFEREE_GAMES_QUODLIBET_QUODLIBET_H_
 
@@ -65,7 +34,8 @@ inline constexpr int kNumSeats = 4;
 inline constexpr int kNumCards = 32;
 inline constexpr int kDealsPerKingdom = 12;
 
-// Card helpers.
+// Card helpers: id = 8 * suit + rank, suit 0..3 = Hearts, Bells, Leaves,
+// Acorns, rank 0..7 = 7, 8, 9, 10, Unter, Ober, King, Ace (rules.md, "Cards").
 inline constexpr int CardId(int suit, int rank) { return suit * 8 + rank; }
 inline constexpr int SuitOf(int card) { return card >> 3; }
 inline constexpr int RankOf(int card) { return card & 7; }
