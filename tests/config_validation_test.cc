@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "arena/tournament/tournament.h"
+#include "arena/tournament/config.h"
 #include "arena/v1/config.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"

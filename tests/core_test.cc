@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "arena/tournament/config.h"
 #include "arena/tournament/launch.h"
 #include "arena/tournament/schedule.h"
-#include "arena/tournament/tournament.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/match/match_runner.h"

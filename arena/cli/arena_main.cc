@@ -1,5 +1,9 @@
-// arena: the command line. Flags live here only; everything else takes
-// option structs or the TournamentConfig message.
+// arena: the command line. Flags live here only: this file turns them into
+// option structs and the TournamentConfig message (or reads the config of a
+// folder to resume), checks which flags each command takes, prints help, and
+// hands over to the command's function: RunPlay (arena/cli/play.h), RunGate
+// (gate.h), RunStandings (standings_command.h), RunVerify, RunReplay, RunHtml
+// and RunGames (record_commands.h).
 //
 //   arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]
 //   arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N
@@ -12,41 +16,34 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/flags/flag.h"
-#include "absl/flags/reflection.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "arena/views/html.h"
-#include "arena/tournament/launch.h"
+#include "arena/cli/command.h"
+#include "arena/cli/gate.h"
 #include "arena/cli/logging.h"
-#include "arena/records/record_tools.h"
-#include "arena/stats/sprt.h"
-#include "arena/stats/standings.h"
-#include "google/protobuf/util/json_util.h"
+#include "arena/cli/play.h"
+#include "arena/cli/record_commands.h"
+#include "arena/cli/standings_command.h"
+#include "arena/records/folder.h"
+#include "arena/tournament/launch.h"
+#include "arena/views/html.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "arena/views/replay.h"
-#include "arena/tournament/tournament.h"
-#include "referee/records/record.h"
 #include "referee/games/registry.h"
-#include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, game, "quasenbo", "game to play");
 ABSL_FLAG(std::vector<std::string>, bot, {},
@@ -282,11 +279,6 @@ std::vector<char*> GatherRepeated(int argc, char** argv,
   return rest;
 }
 
-int Fail(const absl::Status& s) {
-  std::cerr << "arena: " << s.message() << "\n";
-  return 2;
-}
-
 // --shard I/N into the config (empty: unsharded).
 absl::Status ParseShard(const std::string& text, v1::TournamentConfig* c) {
   if (text.empty()) return absl::OkStatus();
@@ -310,12 +302,7 @@ absl::Status ParseShard(const std::string& text, v1::TournamentConfig* c) {
 
 // --on_bot_failure; UNSPECIFIED when not given (the command's default).
 absl::StatusOr<v1::BotFailurePolicy> BotFailurePolicyFromFlag() {
-  const std::string v = absl::GetFlag(FLAGS_on_bot_failure);
-  if (v.empty()) return v1::BOT_FAILURE_POLICY_UNSPECIFIED;
-  if (v == "withdraw") return v1::BOT_FAILURE_POLICY_WITHDRAW;
-  if (v == "abort") return v1::BOT_FAILURE_POLICY_ABORT;
-  return absl::InvalidArgumentError(
-      absl::StrCat("--on_bot_failure=", v, ": use withdraw or abort"));
+  return ParseBotFailurePolicy(absl::GetFlag(FLAGS_on_bot_failure));
 }
 
 absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
@@ -528,324 +515,48 @@ absl::StatusOr<v1::TournamentConfig> ResumeConfig(
   return c;
 }
 
-int RunPlay(bool single, const std::vector<std::string>& bots,
-            const std::vector<std::string>& options) {
+// `arena match` and `arena tournament`: the config from the flags (or the
+// manifest of the folder to resume) and the sandbox from the flags; the rest
+// is RunPlay's (arena/cli/play.h).
+int PlayCommand(bool single, const std::vector<std::string>& bots,
+                const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
   auto c = resume.empty() ? ConfigFromFlags(bots, options)
                           : ResumeConfig(resume, bots, options);
   if (!c.ok()) return Fail(c.status());
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
-  lo.resume = !resume.empty();
-  lo.fresh_bots_per_rotation = absl::GetFlag(FLAGS_fresh_bots_per_rotation);
-  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
-  lo.show_progress = absl::GetFlag(FLAGS_progress) && !single;
-  if (single) {
-    if (c->seats() == 0) c->set_seats(c->bots_size());
-    if (c->seats() != c->bots_size()) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat(
-          "arena match seats one bot per seat: ", c->bots_size(), " bots for ",
-          c->seats(), " seats")));
-    }
-    if (c->matches() == 0) c->set_matches(1);
-    c->set_deal_mode(v1::DEAL_MODE_INDEPENDENT);
-    // One match: a bot that cannot play it makes it meaningless.
-    if (c->on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED) {
-      c->set_on_bot_failure(v1::BOT_FAILURE_POLICY_ABORT);
-    }
-    for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
-  }
-  if (!resume.empty() && FlagChanged("on_bot_failure")) {
-    auto given = BotFailurePolicyFromFlag();
-    if (!given.ok()) return Fail(given.status());
-    c->set_on_bot_failure(*given);
-  }
-  auto st = RunConfiguredTournament(*c, lo);
-  if (!st.ok()) {
-    // A bot that failed at start under --on_bot_failure abort stops the
-    // tournament (1); anything else means it could not run (2).
-    Fail(st.status());
-    return StartupFailed(st.status()) ? 1 : 2;
-  }
-  std::cout << StandingsTable(*st);
-  if (!st->entrants().empty() && !st->entrants(0).log().empty()) {
-    std::cout << "bot logs (stdout and stderr of each bot process): " << c->records_dir()
-              << "/logs/\n";
-  }
-  std::cout << "records and standings (standings.csv, head_to_head.csv, "
-               "standings.json) in "
-            << c->records_dir() << "\n";
-  if (absl::GetFlag(FLAGS_html)) {
-    auto site = WriteHtmlSite(c->records_dir(), {});
-    if (!site.ok()) return Fail(site.status());
-    std::cout << "HTML site: " << site->out_dir << "/index.html\n";
-    if (!site->failures.empty()) return 1;
-  }
-  int forfeits = 0;
-  for (const auto& r : st->rows()) forfeits += r.forfeits();
-  if (st->matches_unrecorded() > 0) return 1;
-  // An entrant that failed as a program (not as a player): the run is
-  // complete, but the organiser must look (the table above says who and why).
-  const std::vector<std::string> failed = FailedEntrants(*st);
-  if (!failed.empty()) {
-    std::cerr << "arena: the tournament is complete, but these bots failed as "
-                 "programs (withdrawn, crashed, restarted or cut off): "
-              << absl::StrJoin(failed, ", ") << "; see their logs\n";
-    return 1;
-  }
-  if (absl::GetFlag(FLAGS_fail_on_forfeit) && forfeits > 0) {
-    std::cerr << "arena: " << forfeits << " forfeits (--fail_on_forfeit)\n";
-    return 1;
-  }
-  return 0;
+  PlayOptions po;
+  po.single = single;
+  po.resume = !resume.empty();
+  po.on_bot_failure = absl::GetFlag(FLAGS_on_bot_failure);
+  po.fresh_bots_per_rotation = absl::GetFlag(FLAGS_fresh_bots_per_rotation);
+  po.show_progress = absl::GetFlag(FLAGS_progress);
+  po.html = absl::GetFlag(FLAGS_html);
+  po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
+  return RunPlay(po, *std::move(c), std::move(lo));
 }
 
-// `arena gate`: an SPRT of a candidate against a baseline over duplicate
-// deal groups (arena/stats/sprt.h). Exit 0: H1 accepted; 1: H0; 3: no decision by
-// --max_games; 2: usage or runtime error.
-int RunGate(const std::vector<std::string>& options) {
-  std::vector<std::string> bots;
-  for (const auto& f : {absl::GetFlag(FLAGS_candidate), absl::GetFlag(FLAGS_baseline),
-                        absl::GetFlag(FLAGS_filler)}) {
-    if (!f.empty()) bots.push_back(f);
-  }
-  if (absl::GetFlag(FLAGS_candidate).empty() || absl::GetFlag(FLAGS_baseline).empty()) {
-    return Fail(absl::InvalidArgumentError("gate needs --candidate and --baseline"));
-  }
-  const double elo0 = absl::GetFlag(FLAGS_elo0), elo1 = absl::GetFlag(FLAGS_elo1);
-  const double alpha = absl::GetFlag(FLAGS_alpha), beta = absl::GetFlag(FLAGS_beta);
-  if (!(elo1 > elo0)) return Fail(absl::InvalidArgumentError("--elo1 must exceed --elo0"));
-  if (!(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5)) {
-    return Fail(absl::InvalidArgumentError("--alpha and --beta must be in (0, 0.5)"));
-  }
-  if (absl::GetFlag(FLAGS_max_games) < 1) {
-    return Fail(absl::InvalidArgumentError("--max_games must be at least 1"));
-  }
-  auto c = ConfigFromFlags(bots, options);
+// `arena gate`: the gate's options, config and sandbox from the flags; the
+// rest is RunGate's (arena/cli/gate.h).
+int GateCommand(const std::vector<std::string>& options) {
+  GateOptions go;
+  go.candidate = absl::GetFlag(FLAGS_candidate);
+  go.baseline = absl::GetFlag(FLAGS_baseline);
+  go.filler = absl::GetFlag(FLAGS_filler);
+  go.elo0 = absl::GetFlag(FLAGS_elo0);
+  go.elo1 = absl::GetFlag(FLAGS_elo1);
+  go.alpha = absl::GetFlag(FLAGS_alpha);
+  go.beta = absl::GetFlag(FLAGS_beta);
+  go.max_games = absl::GetFlag(FLAGS_max_games);
+  go.json = absl::GetFlag(FLAGS_json);
+  if (absl::Status s = CheckGateOptions(go); !s.ok()) return Fail(s);
+  auto c = ConfigFromFlags(GateBots(go), options);
   if (!c.ok()) return Fail(c.status());
-  if (c->seats() == 0) {
-    const GameInfo* info = FindGameInfo(c->game());
-    if (info == nullptr) return Fail(absl::InvalidArgumentError(
-        absl::StrCat("unknown game '", c->game(), "'")));
-    c->set_seats(info->default_seats);
-  }
-  c->set_matches(absl::GetFlag(FLAGS_max_games));
-  c->set_deal_mode(v1::DEAL_MODE_DUPLICATE);
-  c->clear_gauntlet();
+  if (absl::Status s = SetUpGateConfig(go, &*c); !s.ok()) return Fail(s);
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
-  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
-  lo.show_progress = false;
-  // The SPRT needs whole deal groups as it goes, so a group's rotations are
-  // played together by the same processes (a CI gate's bots are trusted).
-  lo.fresh_bots_per_rotation = false;
-  // [candidate, baseline, filler (or baseline)...], rotated by the schedule.
-  lo.fixed_seating = {0, 1};
-  for (int s = 2; s < c->seats(); ++s) lo.fixed_seating.push_back(bots.size() > 2 ? 2 : 1);
-  const size_t group_size = DistinctRotations(lo.fixed_seating).size();
-  const std::string cand = c->bots(0).name(), base = c->bots(1).name();
-
-  std::map<std::string, std::vector<RatedMatch>> open_groups;
-  std::vector<double> counts;
-  int groups = 0;
-  SprtState decided;
-  bool stopped = false;
-  lo.on_recorded = [&](const MatchSummary& m) {
-    RatedMatch r;
-    for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
-    r.placements = m.placements;
-    auto& g = open_groups[m.deal_group];
-    g.push_back(std::move(r));
-    if (g.size() < group_size) return !stopped;
-    int max = 0;
-    const int half = GroupHalfPoints(g, 0, 1, &max);
-    open_groups.erase(m.deal_group);
-    if (half < 0) return !stopped;
-    if (counts.empty()) counts.assign(max + 1, 0.0);
-    if (half < static_cast<int>(counts.size())) counts[half] += 1;
-    ++groups;
-    if (!stopped) {
-      SprtState st = Evaluate(counts, elo0, elo1, alpha, beta);
-      decided = st;
-      if (st.decision != SprtDecision::kNone) {
-        stopped = true;
-        decided.decision = st.decision;
-      }
-    }
-    return !stopped;
-  };
-  auto st = RunConfiguredTournament(*c, lo);
-  if (!st.ok()) return Fail(st.status());
-  // A candidate that failed as a program (withdrawn, crashed) loses its
-  // matches by forfeit: say so, so that it does not read as a weaker bot.
-  for (const auto& e : st->entrants()) {
-    if (e.withdrawn()) {
-      std::cout << "gate: " << e.bot() << " was WITHDRAWN (its remaining matches are "
-                << "its forfeits): " << e.reason() << "; log: " << c->records_dir() << "/"
-                << e.log() << "\n";
-    } else if (e.restarts() > 0) {
-      std::cout << "gate: " << e.bot() << " was restarted " << e.restarts()
-                << " time(s); log: " << c->records_dir() << "/" << e.log() << "\n";
-    }
-  }
-  // The statistics at the decision (or at the end, without one).
-  std::vector<double> at = counts;
-  if (!stopped) decided = Evaluate(counts, elo0, elo1, alpha, beta);
-  const EloEstimate e = EstimateElo(at);
-  int at_groups = 0;
-  for (double x : at) at_groups += static_cast<int>(x);
-  const char* verdict = decided.decision == SprtDecision::kH1   ? "H1"
-                        : decided.decision == SprtDecision::kH0 ? "H0"
-                                                                : "none";
-  std::cout << absl::StrFormat(
-      "gate: %s (candidate) against %s (baseline), %s, %d seats, deal groups of %d\n"
-      "LLR %.3f (bounds %.3f, %.3f) after %d deal groups (%d games)\n"
-      "Elo %+.1f [%+.1f, %+.1f] (95%%)\n",
-      cand, base, c->game(), c->seats(), group_size, decided.llr, decided.bounds.lower,
-      decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size), e.elo,
-      e.low, e.high);
-  if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
-    std::cout << "(every deal group went the same way: the Elo is a bound)\n";
-  }
-  if (decided.decision == SprtDecision::kH1) {
-    std::cout << absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s\n",
-                                 cand, elo1, base);
-  } else if (decided.decision == SprtDecision::kH0) {
-    std::cout << absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s\n",
-                                 cand, elo0, base);
-  } else {
-    std::cout << absl::StrFormat("no decision within %d games (--max_games)\n",
-                                 absl::GetFlag(FLAGS_max_games));
-  }
-  if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {
-    v1::GateResult g;
-    g.set_decision(verdict);
-    g.set_llr(decided.llr);
-    g.set_lower_bound(decided.bounds.lower);
-    g.set_upper_bound(decided.bounds.upper);
-    g.set_elo0(elo0);
-    g.set_elo1(elo1);
-    g.set_alpha(alpha);
-    g.set_beta(beta);
-    g.set_deal_groups(at_groups);
-    g.set_games(at_groups * static_cast<int>(group_size));
-    g.set_elo(e.elo);
-    g.set_elo_low(e.low);
-    g.set_elo_high(e.high);
-    for (double x : at) g.add_group_counts(static_cast<int>(x));
-    g.set_candidate(cand);
-    g.set_baseline(base);
-    g.set_seats(c->seats());
-    g.set_records_dir(c->records_dir());
-    std::string text;
-    google::protobuf::util::JsonPrintOptions o;
-    o.add_whitespace = true;
-    o.preserve_proto_field_names = true;
-    o.always_print_primitive_fields = true;
-    if (!google::protobuf::util::MessageToJsonString(g, &text, o).ok()) {
-      return Fail(absl::InternalError("cannot print the gate result"));
-    }
-    if (absl::Status s = WriteFileAtomically(json, text); !s.ok()) return Fail(s);
-  }
-  return decided.decision == SprtDecision::kH1   ? 0
-         : decided.decision == SprtDecision::kH0 ? 1
-                                                 : 3;
-}
-
-// `arena standings DIR...`: each folder's standings rebuilt from its records
-// (and manifest); with several folders, also their combined standings. The
-// records are read one at a time into accumulators: what is kept grows with
-// the bots and deal groups, not with the matches (but for the match ids, to
-// refuse a match counted twice).
-int RunStandings(const std::vector<std::string>& dirs, const std::string& out_dir) {
-  for (size_t d = 0; d < dirs.size(); ++d) {
-    for (size_t e = 0; e < d; ++e) {
-      std::error_code ec;
-      if (std::filesystem::equivalent(dirs[d], dirs[e], ec)) {
-        return Fail(absl::InvalidArgumentError(absl::StrCat(
-            dirs[d], " is given twice: its matches would count twice")));
-      }
-    }
-  }
-  const bool combine = dirs.size() > 1 || !out_dir.empty();
-  absl::flat_hash_map<std::string, int> seen_ids;  // match id -> folder
-  StandingsAccumulator all{StandingsContext{}};
-  StandingsContext combined;
-  int planned = 0;
-  bool any_problem = false;
-  std::vector<v1::EntrantReport> all_entrants;
-  for (size_t d = 0; d < dirs.size(); ++d) {
-    const std::string& dir = dirs[d];
-    FolderContext folder(dir);
-    if (absl::Status s = folder.Init(); !s.ok()) return Fail(s);
-    StandingsAccumulator acc(folder.from_manifest() ? *folder.Get() : StandingsContext{});
-    std::vector<std::string> problems;
-    absl::Status walked = ForEachRecordSummary(
-        dir, &problems,
-        [&](const MatchSummary& m, const std::vector<v1::RecordLine>& lines) -> absl::Status {
-          auto [it, fresh] = seen_ids.emplace(m.match_id, static_cast<int>(d));
-          if (!fresh) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "match ", m.match_id, " is in both ", dirs[it->second], " and ", dir,
-                ": combining them would count it twice"));
-          }
-          folder.See(m, lines);
-          if (absl::Status s = acc.Add(m); !s.ok()) return s;
-          return combine ? all.Add(m) : absl::OkStatus();
-        });
-    for (const auto& p : problems) std::cerr << "arena: skipped " << p << "\n";
-    any_problem |= !problems.empty();
-    if (!walked.ok()) return Fail(walked);
-    auto context = folder.Get();
-    if (!context.ok()) return Fail(context.status());
-    const StandingsContext& ctx = *context;
-    if (d == 0) {
-      combined = ctx;
-    } else if (ctx.game != combined.game || ctx.seats != combined.seats ||
-               ctx.options != combined.options) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat(
-          dir, " holds ", ctx.game, " with ", ctx.seats, " seats, ", dirs[0],
-          " ", combined.game, " with ", combined.seats,
-          " seats (or other options): they cannot be combined")));
-    }
-    for (const auto& b : ctx.bots) {
-      if (std::find(combined.bots.begin(), combined.bots.end(), b) == combined.bots.end()) {
-        combined.bots.push_back(b);
-      }
-    }
-    planned += ctx.matches_planned >= 0 ? ctx.matches_planned
-                                        : static_cast<int>(acc.matches());
-    acc.SetContext(ctx);
-    auto st = acc.Build();
-    if (!st.ok()) return Fail(st.status());
-    // What the run knew of its bot processes, beyond the records.
-    if (auto entrants = ReadEntrants(dir); entrants.ok()) {
-      for (const auto& e : *entrants) *st->add_entrants() = e;
-      MergeEntrants(*entrants, &all_entrants);
-    } else if (!absl::IsNotFound(entrants.status())) {
-      std::cerr << "arena: skipped " << entrants.status().message() << "\n";
-      any_problem = true;
-    }
-    if (absl::Status s = WriteStandings(*st, dir); !s.ok()) return Fail(s);
-    std::cout << dir << ":\n" << StandingsTable(*st);
-  }
-  if (combine) {
-    combined.matches_planned = planned;
-    all.SetContext(combined);
-    auto st = all.Build();
-    if (!st.ok()) return Fail(st.status());
-    for (const auto& e : all_entrants) *st->add_entrants() = e;
-    if (dirs.size() > 1) {
-      std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
-    }
-    if (!out_dir.empty()) {
-      if (absl::Status s = MakeRecordsDir(out_dir); !s.ok()) return Fail(s);
-      if (absl::Status s = WriteStandings(*st, out_dir); !s.ok()) return Fail(s);
-      std::cout << "combined standings (standings.json, standings.csv, "
-                   "head_to_head.csv) in " << out_dir << "\n";
-    }
-  }
-  return any_problem ? 1 : 0;
+  return RunGate(go, *c, std::move(lo));
 }
 
 }  // namespace
@@ -888,35 +599,27 @@ int main(int argc, char** argv) {
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
-    return RunPlay(cmd == "match", bots, options);
+    return PlayCommand(cmd == "match", bots, options);
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));
     if (absl::Status s = OnlyFlagsOf("verify", {"none"}, bots, options); !s.ok()) return Fail(s);
-    VerifySummary sum = VerifyPath(args[2]);
-    for (const auto& f : sum.failures) std::cout << "FAIL " << f << "\n";
-    std::cout << sum.passed << " of " << sum.files << " records verified";
-    if (sum.standings_checked > 0) {
-      std::cout << (sum.standings_passed == sum.standings_checked
-                        ? "; the standings agree with them"
-                        : "; the standings DO NOT agree with them");
-    }
-    if (!sum.failures.empty()) std::cout << ", " << sum.failures.size() << " FAILED";
-    std::cout << "\n";
-    return sum.failures.empty() && sum.files > 0 ? 0 : 1;
+    return RunVerify(args[2]);
   }
   if (cmd == "gate") {
     if (args.size() > 2) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
-    return RunGate(options);
+    return GateCommand(options);
   }
   if (cmd == "standings") {
     if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR... [--out OUT]"));
     if (absl::Status s = OnlyFlagsOf("standings", {"out"}, bots, options); !s.ok()) return Fail(s);
-    return RunStandings(std::vector<std::string>(args.begin() + 2, args.end()),
-                        absl::GetFlag(FLAGS_out));
+    StandingsCommandOptions so;
+    so.dirs.assign(args.begin() + 2, args.end());
+    so.out_dir = absl::GetFlag(FLAGS_out);
+    return RunStandings(so);
   }
   if (cmd == "replay") {
     if (args.size() != 3) {
@@ -927,23 +630,12 @@ int main(int argc, char** argv) {
         !s.ok()) {
       return Fail(s);
     }
-    auto lines = ReadRecordFile(args[2]);
-    if (!lines.ok()) return Fail(lines.status());
-    ReplayOptions ro;
+    ReplayCommandOptions ro;
+    ro.file = args[2];
     ro.seat = absl::GetFlag(FLAGS_seat);
     ro.step = absl::GetFlag(FLAGS_step);
-    auto replay = BuildReplay(*lines, ro);
-    if (!replay.ok()) return Fail(replay.status());
-    if (const std::string json = absl::GetFlag(FLAGS_json); json == "-") {
-      std::cout << ReplayToJson(*replay) << "\n";
-    } else if (!json.empty()) {
-      std::ofstream out(json);
-      out << ReplayToJson(*replay) << "\n";
-      if (!out.good()) return Fail(absl::UnavailableError(absl::StrCat("cannot write ", json)));
-    } else {
-      PrintReplayText(*replay, std::cout);
-    }
-    return 0;
+    ro.json = absl::GetFlag(FLAGS_json);
+    return RunReplay(ro);
   }
   if (cmd == "html") {
     if (args.size() != 3) {
@@ -956,25 +648,10 @@ int main(int argc, char** argv) {
     HtmlOptions ho;
     ho.out_dir = absl::GetFlag(FLAGS_out);
     ho.max_replays = absl::GetFlag(FLAGS_replays);
-    if (ho.max_replays < -1) {
-      return Fail(absl::InvalidArgumentError("--replays N: N is 0 or more (-1: all)"));
-    }
-    auto site = WriteHtmlSite(args[2], ho);
-    if (!site.ok()) return Fail(site.status());
-    for (const auto& f : site->failures) std::cout << "FAIL " << f << "\n";
-    std::cout << site->records << " records, " << site->replay_pages << " replay pages: "
-              << site->out_dir << "/index.html\n";
-    return site->failures.empty() ? 0 : 1;
+    return RunHtml(args[2], ho);
   }
-  if (cmd == "games") {
-    for (const auto& g : GameNames()) {
-      const GameInfo* info = FindGameInfo(g);
-      std::cout << g << " (" << info->min_seats << "-" << info->max_seats
-                << " seats, default " << info->default_seats << ")\n";
-      for (const auto& [k, help] : info->options) std::cout << "  --option " << k << "=...: " << help << "\n";
-    }
-    return 0;
-  }
+  if (cmd == "games") return RunGames();
+
   std::cerr << "arena: unknown command '" << cmd << "'\n" << kUsage << "\n";
   return 2;
 }

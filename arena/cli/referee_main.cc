@@ -21,7 +21,7 @@
 #include "arena/tournament/launch.h"
 #include "arena/tournament/server_options.h"
 #include "arena/cli/logging.h"
-#include "arena/tournament/tournament.h"
+#include "arena/tournament/config.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051",

@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "arena/records/json_file.h"
+#include "arena/common/json_file.h"
 #include "arena/stats/ratings.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/records/record.h"

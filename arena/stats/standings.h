@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "arena/records/json_file.h"  // WriteFileAtomically
 #include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
 #include "referee/match/match_runner.h"

@@ -1,6 +1,7 @@
 // Tournaments: a round robin (or gauntlet) of matches over a BotHub, J at a
 // time, with standings. Used by `arena match`, `arena tournament`, `arena
-// gate` and `referee`.
+// gate` and `referee`. The config is checked first (arena/tournament/config.h);
+// its plan, shard and manifest come from arena/tournament/plan.h.
 //
 // The schedule (arena/tournament/schedule.h) gives each match its seating and its deal;
 // with duplicate deals (the default) each deal group is one deal played once
@@ -23,15 +24,16 @@
 #ifndef ARENA_ARENA_TOURNAMENT_TOURNAMENT_H_
 #define ARENA_ARENA_TOURNAMENT_TOURNAMENT_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arena/stats/standings.h"
 #include "arena/tournament/secret.h"
 #include "arena/v1/config.pb.h"
-#include "arena/tournament/schedule.h"
-#include "arena/stats/standings.h"
 #include "referee/service/bot_hub.h"
 
 namespace arena {
@@ -63,79 +65,10 @@ struct TournamentHooks {
 // The records folder's subfolder for records a resume could not use.
 inline constexpr char kRejectedDir[] = ".rejected";
 
-// Matches at a time. A live match is a state machine (no thread of its
-// own): what bounds it is memory (docs/benchmarks.md) and open files.
-inline constexpr int kMaxJobs = 16384;
-inline constexpr int kMaxBots = 4096;  // bots in one tournament
-
-// Bot names: 1 to 64 of [A-Za-z0-9_.-], not "." or "..". They name log
-// files and appear in records, so nothing else is accepted.
-bool IsValidBotName(const std::string& name);
-
-// Checks a config for mistakes (names each); fills in defaults.
-absl::Status ValidateConfig(v1::TournamentConfig* config);
-
-// The tournament's secret: read from config.secret_file (created there if
-// the file does not exist), else derived from a public config.seed (with a
-// warning), else fresh from the OS CSPRNG.
-absl::StatusOr<TournamentSecret> ResolveSecret(const v1::TournamentConfig& config);
-
 // Progress of a tournament on stderr: on a terminal one line redrawn in
 // place with a bar and the time left, else a plain line (with the time left).
 void PrintProgress(const std::string& game, int64_t done, int64_t total,
                    absl::Duration elapsed, bool terminal);
-
-// Creates a records folder (and its parents) if missing, mode 0700.
-absl::Status MakeRecordsDir(const std::string& dir);
-
-// The schedule of a validated config (fixed_seating: that seating only).
-absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
-                                     const std::vector<int>& fixed_seating);
-
-// Sharding: whether scheduled match `m` belongs to the config's shard (deal
-// group m.deal % shard_count == shard_index; every match without shards), and
-// the schedule indices of the shard's matches, in schedule order. A shard's
-// matches keep their ids, seeds and seatings: the shards of one tournament
-// (same config and secret) together play exactly the unsharded tournament.
-bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m);
-std::vector<int> ShardMatches(const v1::TournamentConfig& config,
-                              const Schedule& schedule);
-
-// What the standings of a validated config's tournament know beyond matches.
-StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
-                                     int matches_planned);
-
-// manifest.json of a records folder. Writing refuses a folder that already
-// holds a manifest or records (a tournament is never mixed into another).
-absl::Status WriteManifest(const v1::TournamentConfig& config,
-                           const Schedule& schedule, const std::string& tournament_id);
-absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir);
-
-// The standings context of a records folder, learnt as its records stream
-// by (no match is kept): from its manifest, or, with none, from its first
-// record's header (game, options, seats, how scores read) and the deal
-// groups the records name. Used alike by `arena standings` and `arena
-// verify`: Init() reads the manifest (a missing one is not an error), See()
-// each record as it is read (in file name order), then Get().
-// Thread safety: none.
-class FolderContext {
- public:
-  explicit FolderContext(std::string dir) : dir_(std::move(dir)) {}
-  absl::Status Init();
-  bool from_manifest() const { return from_manifest_; }
-  // `lines`: the record's lines (only the first record's header is read;
-  // empty is allowed for the others).
-  void See(const MatchSummary& m, const std::vector<v1::RecordLine>& lines);
-  // Not found: no manifest and no record.
-  absl::StatusOr<StandingsContext> Get() const;
-
- private:
-  std::string dir_;
-  StandingsContext ctx_;
-  bool from_manifest_ = false;
-  bool have_header_ = false;
-  int64_t seen_ = 0;
-};
 
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.

@@ -4,8 +4,8 @@
 //
 // Thread safety: plain functions; concurrent writers of one path each leave
 // a whole file (the last rename wins).
-#ifndef ARENA_ARENA_RECORDS_JSON_FILE_H_
-#define ARENA_ARENA_RECORDS_JSON_FILE_H_
+#ifndef ARENA_ARENA_COMMON_JSON_FILE_H_
+#define ARENA_ARENA_COMMON_JSON_FILE_H_
 
 #include <string>
 
@@ -29,4 +29,4 @@ absl::Status ReadJsonFile(const std::string& path, google::protobuf::Message* me
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_RECORDS_JSON_FILE_H_
+#endif  // ARENA_ARENA_COMMON_JSON_FILE_H_

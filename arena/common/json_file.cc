@@ -1,4 +1,4 @@
-#include "arena/records/json_file.h"
+#include "arena/common/json_file.h"
 
 #include <unistd.h>
 

@@ -1,0 +1,56 @@
+// `arena gate`: a sequential probability ratio test (arena/stats/sprt.h) of a
+// candidate bot against a baseline over duplicate deal groups, played as a
+// tournament of fixed seatings that stops as soon as the test decides.
+//
+// The command line (arena/cli/arena_main.cc) fills GateOptions from its
+// flags, checks them (CheckGateOptions), builds the tournament config from
+// GateBots and its other flags, lets SetUpGateConfig fix what a gate
+// decides, and calls RunGate, which prints the verdict on stdout (and writes
+// options.json) and returns the exit code.
+//
+// Thread safety: RunGate blocks while the tournament runs; one at a time.
+#ifndef ARENA_ARENA_CLI_GATE_H_
+#define ARENA_ARENA_CLI_GATE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "arena/tournament/launch.h"
+#include "arena/v1/config.pb.h"
+
+namespace arena {
+
+struct GateOptions {
+  std::string candidate;  // NAME=COMMAND of the bot under test
+  std::string baseline;   // NAME=COMMAND of the bot to beat
+  std::string filler;     // NAME=COMMAND in seats beyond two (empty: baseline)
+  double elo0 = 0;        // H0: the candidate is at most this much stronger
+  double elo1 = 10;       // H1: the candidate is at least this much stronger
+  double alpha = 0.05;    // chance of accepting H1 when H0 holds
+  double beta = 0.05;     // chance of accepting H0 when H1 holds
+  int max_games = 2000;   // matches after which it stops undecided
+  std::string json;       // also write the result (GateResult) here, if set
+};
+
+// The gate's bots as NAME=COMMAND: candidate, baseline, filler (if given).
+std::vector<std::string> GateBots(const GateOptions& options);
+
+// The options' own mistakes (no candidate or baseline, elo1 <= elo0, alpha
+// or beta outside (0, 0.5), max_games < 1), named as the flags.
+absl::Status CheckGateOptions(const GateOptions& options);
+
+// What a gate fixes in its config: the game's default seats (if none are
+// given; an unknown game is an error), max_games matches, duplicate deals,
+// no gauntlet.
+absl::Status SetUpGateConfig(const GateOptions& options, v1::TournamentConfig* config);
+
+// Runs the gate with `config` (set up as above) and `launch` (its sandbox);
+// prints the verdict. Returns the exit code: 0 H1 accepted, 1 H0 accepted,
+// 3 no decision within max_games, 2 an error (printed on stderr).
+int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
+            LaunchOptions launch);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_CLI_GATE_H_

@@ -1,0 +1,90 @@
+#include "arena/cli/play.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "arena/cli/command.h"
+#include "arena/stats/standings.h"
+#include "arena/views/html.h"
+
+namespace arena {
+
+absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& v) {
+  if (v.empty()) return v1::BOT_FAILURE_POLICY_UNSPECIFIED;
+  if (v == "withdraw") return v1::BOT_FAILURE_POLICY_WITHDRAW;
+  if (v == "abort") return v1::BOT_FAILURE_POLICY_ABORT;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--on_bot_failure=", v, ": use withdraw or abort"));
+}
+
+int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptions lo) {
+  v1::TournamentConfig* const c = &config;
+  lo.resume = options.resume;
+  lo.fresh_bots_per_rotation = options.fresh_bots_per_rotation;
+  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
+  lo.show_progress = options.show_progress && !options.single;
+  if (options.single) {
+    if (c->seats() == 0) c->set_seats(c->bots_size());
+    if (c->seats() != c->bots_size()) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          "arena match seats one bot per seat: ", c->bots_size(), " bots for ",
+          c->seats(), " seats")));
+    }
+    if (c->matches() == 0) c->set_matches(1);
+    c->set_deal_mode(v1::DEAL_MODE_INDEPENDENT);
+    // One match: a bot that cannot play it makes it meaningless.
+    if (c->on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED) {
+      c->set_on_bot_failure(v1::BOT_FAILURE_POLICY_ABORT);
+    }
+    for (int i = 0; i < c->bots_size(); ++i) lo.fixed_seating.push_back(i);
+  }
+  if (options.resume && !options.on_bot_failure.empty()) {
+    auto given = ParseBotFailurePolicy(options.on_bot_failure);
+    if (!given.ok()) return Fail(given.status());
+    c->set_on_bot_failure(*given);
+  }
+  auto st = RunConfiguredTournament(*c, lo);
+  if (!st.ok()) {
+    // A bot that failed at start under --on_bot_failure abort stops the
+    // tournament (1); anything else means it could not run (2).
+    Fail(st.status());
+    return StartupFailed(st.status()) ? 1 : 2;
+  }
+  std::cout << StandingsTable(*st);
+  if (!st->entrants().empty() && !st->entrants(0).log().empty()) {
+    std::cout << "bot logs (stdout and stderr of each bot process): " << c->records_dir()
+              << "/logs/\n";
+  }
+  std::cout << "records and standings (standings.csv, head_to_head.csv, "
+               "standings.json) in "
+            << c->records_dir() << "\n";
+  if (options.html) {
+    auto site = WriteHtmlSite(c->records_dir(), {});
+    if (!site.ok()) return Fail(site.status());
+    std::cout << "HTML site: " << site->out_dir << "/index.html\n";
+    if (!site->failures.empty()) return 1;
+  }
+  int forfeits = 0;
+  for (const auto& r : st->rows()) forfeits += r.forfeits();
+  if (st->matches_unrecorded() > 0) return 1;
+  // An entrant that failed as a program (not as a player): the run is
+  // complete, but the organiser must look (the table above says who and why).
+  const std::vector<std::string> failed = FailedEntrants(*st);
+  if (!failed.empty()) {
+    std::cerr << "arena: the tournament is complete, but these bots failed as "
+                 "programs (withdrawn, crashed, restarted or cut off): "
+              << absl::StrJoin(failed, ", ") << "; see their logs\n";
+    return 1;
+  }
+  if (options.fail_on_forfeit && forfeits > 0) {
+    std::cerr << "arena: " << forfeits << " forfeits (--fail_on_forfeit)\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace arena

@@ -1,0 +1,46 @@
+// `arena match` and `arena tournament`: a configured tournament run to the
+// end (arena/tournament/launch.h), its standings printed, and the exit code
+// that tells an organiser (or CI) whether all went well.
+//
+// The command line (arena/cli/arena_main.cc) builds the config from its
+// flags, or from the manifest of the folder to resume, and the launch options
+// (the sandbox); RunPlay does the rest.
+//
+// Thread safety: RunPlay blocks while the tournament runs; one at a time.
+#ifndef ARENA_ARENA_CLI_PLAY_H_
+#define ARENA_ARENA_CLI_PLAY_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "arena/tournament/launch.h"
+#include "arena/v1/config.pb.h"
+
+namespace arena {
+
+struct PlayOptions {
+  bool single = false;   // arena match: one bot per seat, one match
+  bool resume = false;   // the config is that of a folder's manifest
+  // With resume: overrides the manifest's on_bot_failure (empty: keeps it).
+  std::string on_bot_failure;
+  bool fresh_bots_per_rotation = true;  // LaunchOptions's
+  bool show_progress = true;            // (never for a single match)
+  bool html = false;                    // also write the HTML site
+  bool fail_on_forfeit = false;         // exit 1 if any match was forfeited
+};
+
+// --on_bot_failure's value: withdraw, abort, or empty (UNSPECIFIED: the
+// command's default); anything else is an error naming the flag.
+absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& value);
+
+// Runs the tournament of `config` with `launch` (its sandbox set) and prints
+// its standings. Returns the exit code: 0 all well; 1 the tournament ran but
+// a bot failed as a program, a match is unrecorded, the HTML site has
+// failures, or (fail_on_forfeit) a match was forfeited, or a bot failed at
+// start under --on_bot_failure abort; 2 it could not run.
+int RunPlay(const PlayOptions& options, v1::TournamentConfig config,
+            LaunchOptions launch);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_CLI_PLAY_H_

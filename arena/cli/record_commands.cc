@@ -1,0 +1,72 @@
+#include "arena/cli/record_commands.h"
+
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "arena/cli/command.h"
+#include "arena/records/record_tools.h"
+#include "arena/views/replay.h"
+#include "referee/games/registry.h"
+#include "referee/records/record.h"
+
+namespace arena {
+
+int RunVerify(const std::string& path) {
+  VerifySummary sum = VerifyPath(path);
+  for (const auto& f : sum.failures) std::cout << "FAIL " << f << "\n";
+  std::cout << sum.passed << " of " << sum.files << " records verified";
+  if (sum.standings_checked > 0) {
+    std::cout << (sum.standings_passed == sum.standings_checked
+                      ? "; the standings agree with them"
+                      : "; the standings DO NOT agree with them");
+  }
+  if (!sum.failures.empty()) std::cout << ", " << sum.failures.size() << " FAILED";
+  std::cout << "\n";
+  return sum.failures.empty() && sum.files > 0 ? 0 : 1;
+}
+
+int RunReplay(const ReplayCommandOptions& options) {
+  auto lines = ReadRecordFile(options.file);
+  if (!lines.ok()) return Fail(lines.status());
+  ReplayOptions ro;
+  ro.seat = options.seat;
+  ro.step = options.step;
+  auto replay = BuildReplay(*lines, ro);
+  if (!replay.ok()) return Fail(replay.status());
+  if (const std::string& json = options.json; json == "-") {
+    std::cout << ReplayToJson(*replay) << "\n";
+  } else if (!json.empty()) {
+    std::ofstream out(json);
+    out << ReplayToJson(*replay) << "\n";
+    if (!out.good()) return Fail(absl::UnavailableError(absl::StrCat("cannot write ", json)));
+  } else {
+    PrintReplayText(*replay, std::cout);
+  }
+  return 0;
+}
+
+int RunHtml(const std::string& dir, const HtmlOptions& options) {
+  if (options.max_replays < -1) {
+    return Fail(absl::InvalidArgumentError("--replays N: N is 0 or more (-1: all)"));
+  }
+  auto site = WriteHtmlSite(dir, options);
+  if (!site.ok()) return Fail(site.status());
+  for (const auto& f : site->failures) std::cout << "FAIL " << f << "\n";
+  std::cout << site->records << " records, " << site->replay_pages << " replay pages: "
+            << site->out_dir << "/index.html\n";
+  return site->failures.empty() ? 0 : 1;
+}
+
+int RunGames() {
+  for (const auto& g : GameNames()) {
+    const GameInfo* info = FindGameInfo(g);
+    std::cout << g << " (" << info->min_seats << "-" << info->max_seats
+              << " seats, default " << info->default_seats << ")\n";
+    for (const auto& [k, help] : info->options) std::cout << "  --option " << k << "=...: " << help << "\n";
+  }
+  return 0;
+}
+
+}  // namespace arena

@@ -1,0 +1,104 @@
+#include "arena/records/folder.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "arena/common/json_file.h"
+#include "referee/games/registry.h"
+
+namespace arena {
+
+absl::Status MakeRecordsDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path path(dir);
+  if (fs::is_directory(path, ec)) return absl::OkStatus();
+  if (path.has_parent_path() && !path.parent_path().empty()) {
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot create directory ", path.parent_path().string(), ": ",
+          ec.message()));
+    }
+  }
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create directory ", dir,
+                                               ": ", std::strerror(errno)));
+  }
+  if (!fs::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, " exists and is not a directory"));
+  }
+  return absl::OkStatus();
+}
+absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/manifest.json");
+  v1::TournamentManifest m;
+  if (absl::Status s = ReadJsonFile(path, &m); !s.ok()) {
+    return absl::IsNotFound(s) ? absl::NotFoundError(absl::StrCat("no manifest: ", s.message()))
+                               : s;
+  }
+  if (m.format_version() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": manifest format ", m.format_version(), " is not supported (1 is)"));
+  }
+  return m;
+}
+StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
+                                     int matches_planned) {
+  StandingsContext ctx;
+  ctx.game = config.game();
+  ctx.options = {config.options().begin(), config.options().end()};
+  ctx.seats = config.seats();
+  if (const GameInfo* info = FindGameInfo(config.game()); info != nullptr) {
+    ctx.higher_score_wins = info->higher_score_wins;
+    if (ctx.seats == 0) ctx.seats = info->default_seats;
+  }
+  for (const auto& b : config.bots()) ctx.bots.push_back(b.name());
+  ctx.matches_planned = matches_planned;
+  ctx.deal_mode = config.deal_mode() == v1::DEAL_MODE_UNSPECIFIED
+                      ? v1::DEAL_MODE_DUPLICATE
+                      : config.deal_mode();
+  return ctx;
+}
+absl::Status FolderContext::Init() {
+  auto manifest = ReadManifest(dir_);
+  if (manifest.ok()) {
+    ctx_ = StandingsContextFor(manifest->config(), manifest->matches_planned());
+    from_manifest_ = true;
+    return absl::OkStatus();
+  }
+  if (!absl::IsNotFound(manifest.status())) return manifest.status();
+  ctx_.deal_mode = v1::DEAL_MODE_INDEPENDENT;
+  return absl::OkStatus();
+}
+
+void FolderContext::See(const MatchSummary& m, const std::vector<v1::RecordLine>& lines) {
+  ++seen_;
+  if (from_manifest_) return;
+  if (!have_header_ && !lines.empty() && lines.front().has_header()) {
+    const auto& h = lines.front().header();
+    ctx_.game = h.game();
+    ctx_.options = {h.options().begin(), h.options().end()};
+    ctx_.seats = h.num_seats();
+    if (lines.back().has_result()) {
+      ctx_.higher_score_wins = lines.back().result().higher_score_wins();
+    }
+    have_header_ = true;
+  }
+  if (!m.deal_group.empty() && m.deal_group != m.match_id) {
+    ctx_.deal_mode = v1::DEAL_MODE_DUPLICATE;
+  }
+}
+
+absl::StatusOr<StandingsContext> FolderContext::Get() const {
+  if (!from_manifest_ && seen_ == 0) {
+    return absl::NotFoundError(absl::StrCat("no records in ", dir_));
+  }
+  return ctx_;
+}
+}  // namespace arena

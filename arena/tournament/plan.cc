@@ -1,0 +1,75 @@
+#include "arena/tournament/plan.h"
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "arena/common/json_file.h"
+#include "referee/records/record.h"
+
+namespace arena {
+
+bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m) {
+  return config.shard_count() <= 1 || m.deal % config.shard_count() == config.shard_index();
+}
+
+std::vector<int> ShardMatches(const v1::TournamentConfig& config,
+                              const Schedule& schedule) {
+  std::vector<int> out;
+  for (size_t i = 0; i < schedule.matches.size(); ++i) {
+    if (InShard(config, schedule.matches[i])) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+absl::Status WriteManifest(const v1::TournamentConfig& config,
+                           const Schedule& schedule, const std::string& tournament_id) {
+  const std::string dir = config.records_dir();
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool busy_hidden =
+        name == kInProgressDir && !std::filesystem::is_empty(e.path(), ec);
+    if (name == "manifest.json" || IsRecordFileName(name) || busy_hidden) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "records folder ", dir, " already holds a tournament (", name,
+          "); resume it with --resume ", dir, " or use another folder"));
+    }
+  }
+  v1::TournamentManifest m;
+  m.set_format_version(1);
+  *m.mutable_config() = config;
+  for (auto& b : *m.mutable_config()->mutable_bots()) b.clear_token();
+  m.set_matches_planned(static_cast<int>(ShardMatches(config, schedule).size()));
+  m.set_deal_groups(schedule.deal_groups);
+  m.set_tournament_id(tournament_id);
+  if (config.shard_count() > 0) {
+    m.set_shard(absl::StrCat(config.shard_index(), "/", config.shard_count()));
+  }
+  return WriteJsonFile(absl::StrCat(dir, "/manifest.json"), m);
+}
+absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
+                                     const std::vector<int>& fixed_seating) {
+  const int nbots = config.bots_size();
+  std::vector<std::vector<int>> arrangements;
+  if (!fixed_seating.empty()) {
+    arrangements.push_back(fixed_seating);
+  } else if (!config.gauntlet().empty()) {
+    int hero = -1;
+    for (int b = 0; b < nbots; ++b) {
+      if (config.bots(b).name() == config.gauntlet()) hero = b;
+    }
+    if (hero < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "gauntlet bot '", config.gauntlet(), "' is not one of the bots"));
+    }
+    auto a = GauntletArrangements(nbots, config.seats(), hero);
+    if (!a.ok()) return a.status();
+    arrangements = *std::move(a);
+  } else {
+    auto a = Arrangements(nbots, config.seats());
+    if (!a.ok()) return a.status();
+    arrangements = *std::move(a);
+  }
+  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  return PlanSchedule(arrangements, config.matches(), duplicate);
+}
+}  // namespace arena

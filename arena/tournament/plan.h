@@ -1,0 +1,42 @@
+// What a validated config's tournament plays: its schedule (of
+// arena/tournament/schedule.h), the share of it one shard plays, and the
+// manifest.json that records the plan in its records folder (read back by
+// arena/records/folder.h).
+//
+// Thread safety: plain functions; WriteManifest writes a file.
+#ifndef ARENA_ARENA_TOURNAMENT_PLAN_H_
+#define ARENA_ARENA_TOURNAMENT_PLAN_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "arena/tournament/schedule.h"
+#include "arena/v1/config.pb.h"
+
+namespace arena {
+
+// The schedule of a validated config (fixed_seating: that seating only).
+absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
+                                     const std::vector<int>& fixed_seating);
+
+// Sharding: whether scheduled match `m` belongs to the config's shard (deal
+// group m.deal % shard_count == shard_index; every match without shards), and
+// the schedule indices of the shard's matches, in schedule order. A shard's
+// matches keep their ids, seeds and seatings: the shards of one tournament
+// (same config and secret) together play exactly the unsharded tournament.
+bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m);
+std::vector<int> ShardMatches(const v1::TournamentConfig& config,
+                              const Schedule& schedule);
+
+// Writes manifest.json into config.records_dir: the config without tokens,
+// the matches planned (the shard's), the deal groups and the tournament id.
+// Refuses a folder that already holds a manifest or records (a tournament is
+// never mixed into another).
+absl::Status WriteManifest(const v1::TournamentConfig& config,
+                           const Schedule& schedule, const std::string& tournament_id);
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_TOURNAMENT_PLAN_H_
