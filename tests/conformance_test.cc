@@ -19,6 +19,10 @@
 //                    same request whatever the others choose in that step.
 // ConformanceFaults plants a fault of each kind and shows the checks fail;
 // ConformanceEndToEnd runs `arena tournament` and `arena verify` per game.
+// A game outside the bundled ones (ARENA_EXTRA_GAMES, e.g. tests/toy_game)
+// has its messages packed in google.protobuf.Any (the `other` slots): the
+// checks unpack them (Unpacked in conformance_util.h) and look inside.
+// How to add a game and what each check asks of it: docs/adding-a-game.md.
 #include <unistd.h>
 
 #include <algorithm>
@@ -186,6 +190,11 @@ TEST_P(Conformance, RecordsVerify) {
 // flipped, enums to another value. False if it holds none.
 bool ChangeOneLeaf(google::protobuf::Message* m) {
   using google::protobuf::FieldDescriptor;
+  if (auto inner = Unpacked(*m)) {  // a game's message in an Any: change it there
+    if (!ChangeOneLeaf(inner.get())) return false;
+    static_cast<google::protobuf::Any*>(m)->PackFrom(*inner);
+    return true;
+  }
   const auto* refl = m->GetReflection();
   std::vector<const FieldDescriptor*> fields;
   refl->ListFields(*m, &fields);
@@ -238,14 +247,16 @@ bool ChangeOneLeaf(google::protobuf::Message* m) {
   return false;
 }
 
-// The event kind: the name of the set field of the game's event message.
+// The event kind: the name of the set field of the game's event message
+// (unpacked from the Any for a game outside the bundled ones).
 std::string EventKind(const v1::Event& e) {
   const auto* refl = e.GetReflection();
   std::vector<const google::protobuf::FieldDescriptor*> fields;
   refl->ListFields(e, &fields);
   for (const auto* f : fields) {
     if (f->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    const auto& game_event = refl->GetMessage(e, f);
+    const auto unpacked = Unpacked(refl->GetMessage(e, f));
+    const auto& game_event = unpacked ? *unpacked : refl->GetMessage(e, f);
     std::vector<const google::protobuf::FieldDescriptor*> inner;
     game_event.GetReflection()->ListFields(game_event, &inner);
     return absl::StrCat(f->name(), ".", inner.empty() ? "empty" : inner[0]->name());

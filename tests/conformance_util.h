@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "google/protobuf/any.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "gtest/gtest.h"
@@ -126,6 +127,26 @@ inline std::vector<GridPoint> MakeGrid(std::vector<std::string>* refused = nullp
 }
 
 // ---------------------------------------------------------------------------
+// A game outside the bundled ones sends its messages packed in
+// google.protobuf.Any (the `other` slots): the checks look inside.
+
+// The message packed in `m` if `m` is an Any whose type this program knows
+// (the game's, linked in through the registry); else nullptr.
+inline std::unique_ptr<google::protobuf::Message> Unpacked(
+    const google::protobuf::Message& m) {
+  const auto* any = dynamic_cast<const google::protobuf::Any*>(&m);
+  if (any == nullptr || any->type_url().empty()) return nullptr;
+  const std::string& url = any->type_url();
+  const auto* type = google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
+      url.substr(url.rfind('/') + 1));
+  if (type == nullptr) return nullptr;
+  std::unique_ptr<google::protobuf::Message> inner(
+      google::protobuf::MessageFactory::generated_factory()->GetPrototype(type)->New());
+  if (!any->UnpackTo(inner.get())) return nullptr;
+  return inner;
+}
+
+// ---------------------------------------------------------------------------
 // Card values in messages.
 
 // The fields that hold card ids, by the naming the games' protos share:
@@ -142,6 +163,10 @@ inline bool IsCardField(const std::string& name) {
 inline void CardValues(const google::protobuf::Message& m, std::vector<int>* out,
                        bool with_zero = false) {
   using google::protobuf::FieldDescriptor;
+  if (auto inner = Unpacked(m)) {
+    CardValues(*inner, out, with_zero);
+    return;
+  }
   const auto* refl = m.GetReflection();
   std::vector<const FieldDescriptor*> fields;
   refl->ListFields(m, &fields);

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/any.pb.h"
 #include "google/protobuf/descriptor.h"
+#include "google/protobuf/util/json_util.h"
 
 namespace arena {
 namespace {
@@ -147,9 +150,63 @@ void AppendMap(const Message& m, const Reflection* r, const FieldDescriptor* f,
   out->push_back('}');
 }
 
+// google.protobuf.Any (the `other` slots of a game outside the bundled
+// ones), in its canonical JSON form: {"@type":"<type URL>", then the packed
+// message's own fields}. The packed type is looked up in the pool of the
+// Any's own descriptor (the compiled-in types: the game that packed it is
+// linked into this program).
+void AppendAny(const Message& m, std::string* out) {
+  const google::protobuf::Descriptor* d = m.GetDescriptor();
+  const Reflection* r = m.GetReflection();
+  const std::string url = r->GetString(m, d->FindFieldByNumber(1));
+  const std::string value = r->GetString(m, d->FindFieldByNumber(2));
+  if (url.empty() && value.empty()) {
+    out->append("{}");
+    return;
+  }
+  const google::protobuf::Descriptor* inner =
+      d->file()->pool()->FindMessageTypeByName(url.substr(url.rfind('/') + 1));
+  const Message* prototype =
+      inner == nullptr ? nullptr
+                       : google::protobuf::MessageFactory::generated_factory()->GetPrototype(inner);
+  std::unique_ptr<Message> packed(prototype == nullptr ? nullptr : prototype->New());
+  // A well-known type inside (its JSON is not an object of its fields), or
+  // a type this program does not know: protobuf's own writer, which writes
+  // the one and fails on the other (then only the type is written; reading
+  // such a record back needs the type as well).
+  if (packed == nullptr || !packed->ParseFromString(value) ||
+      inner->file()->name().rfind("google/protobuf/", 0) == 0) {
+    google::protobuf::util::JsonPrintOptions o;
+    o.preserve_proto_field_names = true;
+    std::string json;
+    if (google::protobuf::util::MessageToJsonString(m, &json, o).ok()) {
+      out->append(json);
+    } else {
+      out->append("{\"@type\":");
+      AppendString(url, out);
+      out->push_back('}');
+    }
+    return;
+  }
+  std::string fields;
+  AppendJson(*packed, &fields);  // "{...}"
+  out->append("{\"@type\":");
+  AppendString(url, out);
+  if (fields.size() > 2) {
+    out->push_back(',');
+    out->append(fields, 1, std::string::npos);
+  } else {
+    out->push_back('}');
+  }
+}
+
 }  // namespace
 
 void AppendJson(const Message& m, std::string* out) {
+  if (m.GetDescriptor() == google::protobuf::Any::descriptor()) {
+    AppendAny(m, out);
+    return;
+  }
   const Reflection* r = m.GetReflection();
   thread_local std::vector<const FieldDescriptor*> fields_buffer;
   std::vector<const FieldDescriptor*> fields;

@@ -7,9 +7,14 @@
 // MessageToJsonString with preserve_proto_field_names: fields in field-number
 // order, default values omitted, 64-bit integers quoted, enums by name, maps as
 // objects with their entries sorted by key (protobuf prints them in hash
-// order; sorted keeps a record byte-for-byte reproducible), non-finite doubles as "NaN"/"Infinity"/"-Infinity". It covers the
-// mapping of every type the arena's protos use; it does not handle
-// well-known types (Any, Timestamp, wrappers...), which they do not use.
+// order; sorted keeps a record byte-for-byte reproducible), non-finite
+// doubles as "NaN"/"Infinity"/"-Infinity", and google.protobuf.Any (the
+// `other` slots that carry a game outside the bundled ones) in its
+// canonical form, {"@type":"<type URL>", the packed message's fields}; the
+// packed type must be compiled into the program (the game that packed it
+// is). It covers the mapping of every type the arena's protos use; other
+// well-known types (Timestamp, wrappers...) are not used and not handled
+// (but inside an Any, where protobuf's own writer is used).
 // Reading records stays with protobuf's own parser; tests/record_test.cc
 // checks, over thousands of real record lines, that the library parses this
 // output back to the same message and that it matches the library's bytes.
