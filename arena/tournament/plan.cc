@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "arena/common/json_file.h"
 #include "referee/records/record.h"
 
@@ -20,6 +21,18 @@ std::vector<int> ShardMatches(const v1::TournamentConfig& config,
   }
   return out;
 }
+std::string MatchId(const std::string& game, const std::string& tournament_id,
+                    int64_t schedule_index) {
+  return absl::StrFormat("%s-%s-%06d", game, tournament_id, schedule_index + 1);
+}
+
+std::string DealGroupId(const std::string& game, const std::string& tournament_id,
+                        bool duplicate, const ScheduledMatch& m,
+                        const std::string& match_id) {
+  return duplicate ? absl::StrFormat("%s-%s-g%06d", game, tournament_id, m.deal + 1)
+                   : match_id;
+}
+
 absl::Status WriteManifest(const v1::TournamentConfig& config,
                            const Schedule& schedule, const std::string& tournament_id) {
   const std::string dir = config.records_dir();

@@ -1,12 +1,13 @@
 // What a validated config's tournament plays: its schedule (of
-// arena/tournament/schedule.h), the share of it one shard plays, and the
-// manifest.json that records the plan in its records folder (read back by
+// arena/tournament/schedule.h), the share of it one shard plays, the names
+// of its matches, and the manifest.json that records the plan in its records folder (read back by
 // arena/records/folder.h).
 //
 // Thread safety: plain functions; WriteManifest writes a file.
 #ifndef ARENA_ARENA_TOURNAMENT_PLAN_H_
 #define ARENA_ARENA_TOURNAMENT_PLAN_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,16 @@ absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
 bool InShard(const v1::TournamentConfig& config, const ScheduledMatch& m);
 std::vector<int> ShardMatches(const v1::TournamentConfig& config,
                               const Schedule& schedule);
+
+// The names of a tournament's matches, which reveal nothing of the secret:
+// "<game>-<tournament id>-<schedule index + 1, six digits>"; with duplicate
+// deals a match's deal group is "<game>-<tournament id>-g<deal + 1, six
+// digits>", else the match's own id.
+std::string MatchId(const std::string& game, const std::string& tournament_id,
+                    int64_t schedule_index);
+std::string DealGroupId(const std::string& game, const std::string& tournament_id,
+                        bool duplicate, const ScheduledMatch& m,
+                        const std::string& match_id);
 
 // Writes manifest.json into config.records_dir: the config without tokens,
 // the matches planned (the shard's), the deal groups and the tournament id.

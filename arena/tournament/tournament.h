@@ -1,7 +1,8 @@
 // Tournaments: a round robin (or gauntlet) of matches over a BotHub, J at a
 // time, with standings. Used by `arena match`, `arena tournament`, `arena
 // gate` and `referee`. The config is checked first (arena/tournament/config.h);
-// its plan, shard and manifest come from arena/tournament/plan.h.
+// its plan, shard and manifest come from arena/tournament/plan.h, and a
+// resume's scan of the records from arena/tournament/resume.h.
 //
 // The schedule (arena/tournament/schedule.h) gives each match its seating and its deal;
 // with duplicate deals (the default) each deal group is one deal played once
@@ -61,9 +62,6 @@ struct TournamentHooks {
   // does not start, arena gate), a bot with memory can recognise a deal.
   std::function<absl::Status()> new_bot_processes;
 };
-
-// The records folder's subfolder for records a resume could not use.
-inline constexpr char kRejectedDir[] = ".rejected";
 
 // Progress of a tournament on stderr: on a terminal one line redrawn in
 // place with a bar and the time left, else a plain line (with the time left).

@@ -1,0 +1,124 @@
+#include "arena/tournament/resume.h"
+
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/records/folder.h"
+#include "arena/records/record_tools.h"
+#include "arena/tournament/plan.h"
+#include "referee/records/record.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+namespace {
+
+// Moves `path` into the records folder's .rejected/ (never deletes it).
+void Reject(const std::string& dir, const std::string& path, const std::string& why) {
+  const std::string rejected = absl::StrCat(dir, "/", kRejectedDir);
+  std::error_code ec;
+  std::filesystem::create_directories(rejected, ec);
+  const std::string to = absl::StrCat(
+      rejected, "/", std::filesystem::path(path).filename().string(), ".",
+      absl::ToUnixMicros(absl::Now()));
+  std::filesystem::rename(path, to, ec);
+  spdlog::warn("resume: {} moved to {} ({}); its match is played again", path, to,
+               why);
+}
+
+}  // namespace
+
+absl::StatusOr<ResumedMatches> ResumeFromRecords(
+    const v1::TournamentConfig& config, const TournamentSecret& secret,
+    const Schedule& schedule, const std::vector<int>& mine,
+    StandingsAccumulator* standings,
+    const std::function<bool(const MatchSummary&)>& on_recorded) {
+  const std::string tournament_id = secret.TournamentId();
+  const int planned = static_cast<int>(mine.size());
+  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  ResumedMatches out;
+  const std::string dir = config.records_dir();
+  auto manifest = ReadManifest(dir);
+  if (!manifest.ok()) return manifest.status();
+  if (manifest->tournament_id() != tournament_id) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot resume ", dir, ": its tournament id is ", manifest->tournament_id(),
+        ", this secret's is ", tournament_id,
+        " (another secret, or none was kept: give the tournament's --secret_file)"));
+  }
+  if (manifest->config().shard_index() != config.shard_index() ||
+      manifest->config().shard_count() != config.shard_count()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot resume ", dir, ": it holds shard ", manifest->config().shard_index(),
+        "/", manifest->config().shard_count(), ", this run is shard ",
+        config.shard_index(), "/", config.shard_count(), " (0/0: unsharded)"));
+  }
+  if (manifest->matches_planned() != planned) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot resume ", dir, ": it plans ", manifest->matches_planned(),
+        " matches, this config ", planned));
+  }
+  // Unfinished records: their matches are played again from the start.
+  std::error_code ec;
+  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
+  for (const auto& e : std::filesystem::directory_iterator(hidden, ec)) {
+    if (absl::EndsWith(e.path().string(), ".sent")) {
+      // A match's sent log (referee/match/sent_log.h): only for its resyncs.
+      std::filesystem::remove(e.path(), ec);
+      continue;
+    }
+    Reject(dir, e.path().string(), "unfinished");
+  }
+  for (int i : mine) {
+    const ScheduledMatch& sm = schedule.matches[i];
+    const std::string id = MatchId(config.game(), tournament_id, i);
+    // A record, plain or compressed (a folder holds one kind, but resume
+    // takes either).
+    std::string path = absl::StrCat(dir, "/", id, ".jsonl");
+    auto present = [&](const std::string& p) {
+      return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
+    };
+    if (!present(path)) path = absl::StrCat(dir, "/", id, kCompressedSuffix);
+    if (!present(path)) {
+      out.todo.push_back(i);
+      continue;
+    }
+    // Only a regular file counts (a FIFO or link named like the record
+    // is moved aside, never opened or followed, and the match replayed).
+    absl::Status regular = CheckRegularFile(path, /*follow_symlink=*/false);
+    auto lines = regular.ok() ? ReadRecordFile(path)
+                              : absl::StatusOr<std::vector<v1::RecordLine>>(regular);
+    absl::Status ok = lines.ok() ? VerifyRecord(*lines, path) : lines.status();
+    if (ok.ok()) {
+      const v1::RecordHeader& h = lines->front().header();
+      std::vector<std::string> bots;
+      for (int b : sm.seating) bots.push_back(config.bots(b).name());
+      const uint64_t seed = secret.ForMatch(static_cast<uint64_t>(sm.deal), id).seed;
+      if (h.match_id() != id || h.seed() != seed ||
+          std::vector<std::string>(h.seat_bots().begin(), h.seat_bots().end()) != bots ||
+          h.deal_group() != DealGroupId(config.game(), tournament_id, duplicate, sm, id)) {
+        ok = absl::FailedPreconditionError("not the scheduled match");
+      }
+    }
+    absl::StatusOr<MatchSummary> m =
+        ok.ok() ? SummarizeRecord(*lines, path) : absl::StatusOr<MatchSummary>(ok);
+    if (!m.ok()) {
+      Reject(dir, path, std::string(m.status().message()));
+      out.todo.push_back(i);
+      continue;
+    }
+    if (absl::Status s = standings->Add(*m); !s.ok()) {
+      Reject(dir, path, std::string(s.message()));
+      out.todo.push_back(i);
+      continue;
+    }
+    if (on_recorded && !on_recorded(*m)) out.stop = true;
+  }
+  spdlog::info("resume: {} of {} matches recorded, {} to play", standings->matches(),
+               planned, out.todo.size());
+  return out;
+}
+
+}  // namespace arena
