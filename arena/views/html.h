@@ -11,7 +11,7 @@
 //                              keys or a slider, omniscient or as one seat.
 // Every page is one self-contained file (inline style, script and data; no
 // network access, no CDN), so the site works offline from file://. Charts are
-// SVG drawn by the pages' own script (arena/html/*.js, embedded at build
+// SVG drawn by the pages' own script (arena/views/html/*.js, embedded at build
 // time).
 //
 // Records that do not verify get no replay page; they are listed on the index
