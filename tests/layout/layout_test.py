@@ -25,6 +25,8 @@ LONG = {
     "referee/games/quabble/quabble.cc": "the rules of Quabble",
     "referee/games/pesten/pesten.cc": "the rules of Pesten",
 }
+# Games outside referee/games/ that this tree builds (the guide's example).
+EXTRA_GAMES = ["tests/toy_game"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -32,6 +34,9 @@ def module_of(path):
     """The module a file belongs to: referee/<wing>, referee/games/<game>,
     arena/<wing>, bots/<dir>, or None (tests, generated, elsewhere)."""
     parts = path.split("/")
+    for game in EXTRA_GAMES:
+        if path.startswith(game + "/"):
+            return game
     if parts[0] == "referee" and len(parts) >= 3:
         if parts[1] == "games" and len(parts) >= 4:
             return "referee/games/" + parts[2]
@@ -47,7 +52,7 @@ def is_test(path):
 
 
 def sources(root):
-    for top in ("referee", "arena", "bots"):
+    for top in ["referee", "arena", "bots"] + EXTRA_GAMES:
         for d, dirs, files in os.walk(os.path.join(root, top)):
             dirs[:] = [x for x in dirs if x != "node_modules"]
             for f in files:
@@ -77,7 +82,8 @@ def main(root):
                 continue
             line = text.count("\n", 0, m.start()) + 1
             to = module_of(inc)
-            if os.path.dirname(path).startswith("referee/games/"):
+            if (os.path.dirname(path).startswith("referee/games/")
+                    or mod in EXTRA_GAMES):
                 allowed = (inc.startswith(mod + "/")
                            or inc.startswith("referee/game_api/")
                            or inc.startswith("bots/sdk/"))
