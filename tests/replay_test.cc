@@ -2,11 +2,14 @@
 // and per-seat redaction that matches what the runner sent each seat.
 #include "arena/views/replay.h"
 
+#include <map>
 #include <set>
+#include <sstream>
 
 #include "absl/strings/match.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "referee/games/registry.h"
 #include "tests/test_util.h"
 
 namespace arena {
@@ -101,14 +104,42 @@ TEST_P(EveryGame, TextNamesEveryCardAndHasNoRawProtobuf) {
   for (const auto& s : r->steps()) {
     for (const auto& e : s.events()) EXPECT_FALSE(e.text().empty());
   }
+  // A seat's view is shown field by field, its own game's fields even when
+  // the view comes packed in an Any (a game outside the bundled ones).
+  ReplayOptions seat0;
+  seat0.seat = 0;
+  auto v = BuildReplay(p.lines, seat0);
+  ASSERT_TRUE(v.ok()) << v.status();
+  std::ostringstream seat_text;
+  PrintReplayText(*v, seat_text);
+  const std::string st = seat_text.str();
+  ASSERT_TRUE(absl::StrContains(st, "view of seat 0: ")) << st;
+  EXPECT_FALSE(absl::StrContains(st, "type url")) << "a packed view, not its fields\n" << st;
+  EXPECT_FALSE(absl::StrContains(st, "value \"")) << "a packed view's bytes\n" << st;
+  EXPECT_FALSE(absl::StrContains(st, "view of seat 0: \n")) << "an empty view\n" << st;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Replay, EveryGame,
-    ::testing::Values(GameCase{"quasenbo", 2, {}}, GameCase{"pesten", 3, {}},
-                      GameCase{"quodlibet", 4, {{"contract", "minus"}}},
-                      GameCase{"quabble", 4, {}}),
-    [](const auto& info) { return info.param.game; });
+// Every registered game (a game outside the bundled ones too, when the build
+// has one): the bundled ones at a chosen seat count and options, any other
+// at its defaults.
+std::vector<GameCase> EveryRegisteredGame() {
+  const std::map<std::string, GameCase> chosen = {
+      {"quasenbo", {"quasenbo", 2, {}}},
+      {"pesten", {"pesten", 3, {}}},
+      {"quodlibet", {"quodlibet", 4, {{"contract", "minus"}}}},
+      {"quabble", {"quabble", 4, {}}}};
+  std::vector<GameCase> cases;
+  for (const std::string& name : GameNames()) {
+    auto it = chosen.find(name);
+    cases.push_back(it != chosen.end()
+                        ? it->second
+                        : GameCase{name, FindGameInfo(name)->default_seats, {}});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Replay, EveryGame, ::testing::ValuesIn(EveryRegisteredGame()),
+                         [](const auto& info) { return info.param.game; });
 
 TEST(DescribeMessage, CardZeroIsShownByName) {
   // Pesten ids: (suit - 1) * 13 + (rank - 2), so 0 is the 2 of Clubs and

@@ -21,6 +21,29 @@ cat "$T/out" | tail -4
 grep -q "arena_stdio: connected as py" "$T/t/logs/py.log" || fail "no connection: $(tail "$T/t/logs/py.log")"
 "$BIN/arena" verify "$T/t" || fail "records"
 
+# A game outside the bundled ones (when this build has the toy game,
+# tests/toy_game): its view, packed in an Any, reaches the program as JSON
+# with its type and its fields.
+if "$BIN/arena" games 2>&1 | grep -q "^toy "; then
+  # Where the sandboxed bot (another user) can read it: $T is private.
+  chmod 711 "$T" && mkdir -m 755 "$T/bin" || fail "cannot share $T/bin"
+  cat > "$T/bin/view_bot.py" <<'EOF'
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["kind"] == "decision_request":
+        print("view:", json.dumps(m["view"]), file=sys.stderr, flush=True)
+        print(json.dumps({"action_index": 0}), flush=True)
+EOF
+  "$BIN/arena" tournament --game toy --games 2 --records "$T/toy" --progress=false \
+    --bot py="$BIN/arena_stdio /usr/bin/python3 $T/bin/view_bot.py" \
+    --bot rnd="$BIN/random_bot" > "$T/toy.out" 2>&1 || fail "toy: $(tail -20 "$T/toy.out")"
+  grep -q '"@type": "type.googleapis.com/[A-Za-z0-9.]*ToyView"' "$T/toy/logs/py.log" \
+    || fail "no toy view in JSON: $(tail -5 "$T/toy/logs/py.log")"
+  grep -q '"hand": \[' "$T/toy/logs/py.log" || fail "the toy view has no hand: $(tail -5 "$T/toy/logs/py.log")"
+  "$BIN/arena" verify "$T/toy" || fail "toy records"
+fi
+
 # Nonsense answers: named in the bot's log with the line; the seat forfeits.
 "$BIN/arena" match --game quasenbo --records "$T/bad" --decision_ms 1000 --progress=false \
   --bot bad="$BIN/arena_stdio sh -c 'while read l; do echo \"{\\\"move\\\": 1}\"; done'" \

@@ -9,7 +9,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "arena/records/record_tools.h"
+#include "google/protobuf/any.pb.h"
 #include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/game_api/game.h"
 
@@ -75,15 +77,35 @@ std::string ScalarWords(const Message& m, const FieldDescriptor* f, int index,
   return "";
 }
 
-// The event's game message and, inside it, the kind that is set.
-const Message* SetOneofMessage(const Message& m, const FieldDescriptor** field) {
+// `m`, or for a google.protobuf.Any (a game outside the bundled ones) the
+// message it packs, made in `*holder`, when its type is linked in; else `m`.
+const Message* Unpacked(const Message& m, std::unique_ptr<Message>* holder) {
+  if (m.GetDescriptor()->full_name() != "google.protobuf.Any") return &m;
+  google::protobuf::Any any;
+  any.CopyFrom(m);
+  const std::string type = any.type_url().substr(any.type_url().rfind('/') + 1);
+  const Descriptor* d =
+      google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(type);
+  if (d == nullptr) return &m;
+  const Message* prototype =
+      google::protobuf::MessageFactory::generated_factory()->GetPrototype(d);
+  if (prototype == nullptr) return &m;
+  holder->reset(prototype->New());
+  if (!any.UnpackTo(holder->get())) return &m;
+  return holder->get();
+}
+
+// The event's game message and, inside it, the kind that is set (unpacked
+// from an Any into `*holder`).
+const Message* SetOneofMessage(const Message& m, const FieldDescriptor** field,
+                               std::unique_ptr<Message>* holder) {
   const Descriptor* d = m.GetDescriptor();
   const Reflection* r = m.GetReflection();
   for (int i = 0; i < d->oneof_decl_count(); ++i) {
     const FieldDescriptor* f = r->GetOneofFieldDescriptor(m, d->oneof_decl(i));
     if (f != nullptr && f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       *field = f;
-      return &r->GetMessage(m, f);
+      return Unpacked(r->GetMessage(m, f), holder);
     }
   }
   return nullptr;
@@ -94,10 +116,11 @@ const Message* SetOneofMessage(const Message& m, const FieldDescriptor** field) 
 std::string GenericEventWords(const v1::Event& e,
                               const std::vector<v1::ReplayCard>& cards) {
   const FieldDescriptor* game_field = nullptr;
-  const Message* game = SetOneofMessage(e, &game_field);
+  std::unique_ptr<Message> game_holder, kind_holder;
+  const Message* game = SetOneofMessage(e, &game_field, &game_holder);
   if (game == nullptr) return "(empty event)";
   const FieldDescriptor* kind_field = nullptr;
-  const Message* kind = SetOneofMessage(*game, &kind_field);
+  const Message* kind = SetOneofMessage(*game, &kind_field, &kind_holder);
   if (kind == nullptr) return DescribeMessage(*game, cards);
   // "seat 3 played: card Acorns 8, ..." when the event is about one seat.
   const FieldDescriptor* seat = kind->GetDescriptor()->FindFieldByName("seat");
@@ -309,7 +332,8 @@ void PrintReplayText(const v1::Replay& r, std::ostream& out) {
     if (r.seat() >= 0 && step.views_size() > 0) {
       // The view's game part (its events were printed above).
       const FieldDescriptor* game_field = nullptr;
-      const Message* game = SetOneofMessage(step.views(0), &game_field);
+      std::unique_ptr<Message> holder;
+      const Message* game = SetOneofMessage(step.views(0), &game_field, &holder);
       out << (step.actions_size() > 0 ? "  view of seat " : "  at the end, seat ")
           << r.seat() << ": " << (game ? DescribeMessage(*game, cards) : "") << "\n";
     }

@@ -141,8 +141,13 @@ loadData('replay-data').then((R) => {
       const v = viewOf(step, s);
       if (!v) continue;
       const gameKey = Object.keys(v).find((k) => k !== 'events');
+      let board = gameKey ? v[gameKey] : v;
+      if (board && board['@type']) {
+        // A game outside the bundled ones: its view packed in an Any.
+        board = Object.fromEntries(Object.entries(board).filter(([k]) => k !== '@type'));
+      }
       boardBox.appendChild(el('div', {class: 'panel', 'data-seat': s},
-        el('h3', {}, bot(s)), renderObject(ctx, gameKey ? v[gameKey] : v)));
+        el('h3', {}, bot(s)), renderObject(ctx, board)));
     }
   }
 
