@@ -280,7 +280,9 @@ TEST_P(Conformance, TamperingFails) {
     auto refused = [&](const std::vector<v1::RecordLine>& bad, const std::string& what) {
       absl::Status s = VerifyRecord(bad, "t");
       EXPECT_FALSE(s.ok()) << spec.match_id << ": " << what << " was not caught";
-      if (!s.ok()) EXPECT_THAT(s.message(), HasSubstr(spec.match_id)) << what;
+      if (!s.ok()) {
+        EXPECT_THAT(s.message(), HasSubstr(spec.match_id)) << what;
+      }
     };
     // One action: a bot's choice, another index (another label or illegal).
     for (size_t k = 0; k < lines.size(); ++k) {
@@ -621,7 +623,9 @@ TEST_P(ConformanceFaults, TamperChecksAndDeterminismCompareSomething) {
     v1::Event e = l.event().event();
     e.clear_step();
     const std::string before = e.SerializeAsString();
-    if (ChangeOneLeaf(&e)) EXPECT_NE(e.SerializeAsString(), before);
+    if (ChangeOneLeaf(&e)) {
+      EXPECT_NE(e.SerializeAsString(), before);
+    }
   }
 }
 
