@@ -1,8 +1,13 @@
 #include "arena/common/json_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,17 +17,71 @@
 
 namespace arena {
 
+namespace {
+
+// Read when the program is loaded, before main() narrows the umask (a
+// static initializer: single-threaded, so umask's read-by-writing is safe).
+const mode_t kStartingUmask = [] {
+  const mode_t m = ::umask(077);
+  ::umask(m);
+  return m;
+}();
+
+std::atomic<unsigned> temp_counter{0};
+
+}  // namespace
+
+mode_t StartingUmask() { return kStartingUmask; }
+mode_t PublicFileMode() { return 0666 & ~kStartingUmask; }
+mode_t PublicDirMode() { return 0777 & ~kStartingUmask; }
+
+absl::Status MakePublicDirs(const std::string& dir) {
+  if (dir.empty()) return absl::InvalidArgumentError("no folder name");
+  std::string partial;
+  size_t from = 0;
+  while (from <= dir.size()) {
+    size_t slash = dir.find('/', from);
+    if (slash == std::string::npos) slash = dir.size();
+    partial = dir.substr(0, slash);
+    from = slash + 1;
+    if (partial.empty() || partial.back() == '/' || partial == "." || partial == "..") continue;
+    if (::mkdir(partial.c_str(), 0700) == 0) {
+      if (::chmod(partial.c_str(), PublicDirMode()) != 0) {
+        return absl::UnavailableError(
+            absl::StrCat("cannot set the mode of ", partial, ": ", std::strerror(errno)));
+      }
+    } else if (errno != EEXIST) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot create ", partial, ": ", std::strerror(errno)));
+    }
+  }
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(dir, " exists and is not a folder"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
   const size_t slash = path.rfind('/');
+  const std::string suffix = absl::StrCat(".tmp-", ::getpid(), "-", temp_counter++);
   const std::string tmp =
       slash == std::string::npos
-          ? absl::StrCat(".", path, ".tmp-", ::getpid())
-          : absl::StrCat(path.substr(0, slash + 1), ".", path.substr(slash + 1),
-                         ".tmp-", ::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
+          ? absl::StrCat(".", path, suffix)
+          : absl::StrCat(path.substr(0, slash + 1), ".", path.substr(slash + 1), suffix);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    return absl::UnavailableError(absl::StrCat("cannot write ", tmp, ": ", std::strerror(errno)));
+  }
+  // Published: the mode the starting umask allows, not the process's 077.
+  bool ok = ::fchmod(fd, PublicFileMode()) == 0;
+  for (size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 || !ok) {
     std::remove(tmp.c_str());
     return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
   }

@@ -1,11 +1,5 @@
 #include "arena/records/folder.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-
 #include "absl/strings/str_cat.h"
 #include "arena/common/json_file.h"
 #include "referee/games/registry.h"
@@ -13,28 +7,11 @@
 namespace arena {
 
 absl::Status MakeRecordsDir(const std::string& dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path path(dir);
-  if (fs::is_directory(path, ec)) return absl::OkStatus();
-  if (path.has_parent_path() && !path.parent_path().empty()) {
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) {
-      return absl::UnavailableError(absl::StrCat(
-          "cannot create directory ", path.parent_path().string(), ": ",
-          ec.message()));
-    }
-  }
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::UnavailableError(absl::StrCat("cannot create directory ", dir,
-                                               ": ", std::strerror(errno)));
-  }
-  if (!fs::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dir, " exists and is not a directory"));
-  }
-  return absl::OkStatus();
+  // Published like the site and standings it holds (the records in it are
+  // 0600, the folder of matches in progress 0700, the bots' logs 0700).
+  return MakePublicDirs(dir);
 }
+
 absl::StatusOr<v1::TournamentManifest> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/manifest.json");
   v1::TournamentManifest m;

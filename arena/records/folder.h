@@ -21,7 +21,9 @@
 
 namespace arena {
 
-// Creates a records folder (and its parents) if missing, mode 0700.
+// Creates a records folder (and its parents) if missing, with the mode the
+// starting umask allows (0755 under umask 022: the site and standings in it
+// can be published; its records are 0600 each).
 absl::Status MakeRecordsDir(const std::string& dir);
 
 // manifest.json of a records folder (NotFound if there is none).
