@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/common/json_file.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -113,6 +114,79 @@ TEST_F(HtmlSite, MaxReplaysLimitsThePages) {
   EXPECT_EQ(site->replay_pages, 1);
   EXPECT_EQ(site->records, 2);
   EXPECT_EQ(site->out_dir, o.out_dir);
+}
+
+int ModeOf(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return -1;
+  return static_cast<int>(st.st_mode & 07777);
+}
+
+// Issue 25: arena runs with umask 077 (records, logs and secrets are the
+// organiser's only), and the site and standings, meant to be published, get
+// the modes the umask it was started with allows (ctest's, here).
+TEST_F(HtmlSite, TheSiteFollowsTheUmaskArenaStartedWith) {
+  Play("m1", {"a", "b"});
+  const mode_t old = ::umask(077);  // as arena's main() does
+  HtmlOptions o;
+  o.out_dir = absl::StrCat(dir_, "/pub/site");
+  auto site = WriteHtmlSite(dir_, o);
+  ASSERT_TRUE(WriteJsonFile(absl::StrCat(dir_, "/standings.json"), v1::Standings()).ok());
+  ASSERT_TRUE(WriteFileAtomically(absl::StrCat(dir_, "/standings.csv"), "rank,bot\n").ok());
+  ::umask(old);
+  ASSERT_TRUE(site.ok()) << site.status();
+  const int file_mode = 0666 & ~static_cast<int>(StartingUmask());
+  const int dir_mode = 0777 & ~static_cast<int>(StartingUmask());
+  EXPECT_EQ(file_mode, static_cast<int>(PublicFileMode()));
+  EXPECT_EQ(dir_mode, static_cast<int>(PublicDirMode()));
+  for (const std::string f : {"/pub/site/index.html", "/pub/site/replays/m1.html", "/standings.json",
+                              "/standings.csv"}) {
+    EXPECT_EQ(ModeOf(dir_ + f), file_mode) << f;
+  }
+  for (const std::string d : {"/pub", "/pub/site", "/pub/site/replays"}) {
+    EXPECT_EQ(ModeOf(dir_ + d), dir_mode) << d;
+  }
+  // A folder that exists keeps its mode.
+  ASSERT_EQ(::chmod(absl::StrCat(dir_, "/pub").c_str(), 0750), 0);
+  ASSERT_TRUE(MakePublicDirs(absl::StrCat(dir_, "/pub/site/more")).ok());
+  EXPECT_EQ(ModeOf(dir_ + "/pub"), 0750);
+  EXPECT_EQ(ModeOf(dir_ + "/pub/site/more"), dir_mode);
+  // No temporary file is left behind.
+  EXPECT_EQ(std::system(absl::StrCat("ls -A '", dir_, "' | grep -q tmp-").c_str()) == 0, false);
+}
+
+// A replay page carries the bots' ratings and withdrawals from the
+// standings (its script names a withdrawn bot and draws the intervals).
+TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
+  Play("m1", {"alice", "bob"});
+  v1::Standings st;
+  st.set_game("quasenbo");
+  v1::StandingRow* r = st.add_rows();
+  r->set_bot("alice");
+  r->set_rank(1);
+  r->set_elo(50);
+  r->set_elo_low(-20);
+  r->set_elo_high(120);
+  r = st.add_rows();
+  r->set_bot("bob");
+  r->set_rank(2);
+  r->set_elo(-50);
+  r->set_withdrawn(true);
+  r->set_withdrawn_reason("its process exited with code 3");
+  ASSERT_TRUE(WriteJsonFile(absl::StrCat(dir_, "/standings.json"), st).ok());
+  auto site = WriteHtmlSite(dir_, {});
+  ASSERT_TRUE(site.ok()) << site.status();
+  const std::string page = Slurp(absl::StrCat(dir_, "/html/replays/m1.html"));
+  EXPECT_TRUE(absl::StrContains(page, "id=\"standings-data\""));
+  EXPECT_TRUE(absl::StrContains(page, "\"withdrawn_reason\":\"its process exited with code 3\""));
+  EXPECT_TRUE(absl::StrContains(page, "\"elo_low\":-20"));
+  // The table is drawn as cards by the page's script (board.js).
+  EXPECT_TRUE(absl::StrContains(page, "function drawBoard("));
+  // Without standings the page still has the element, holding null.
+  ASSERT_EQ(std::remove(absl::StrCat(dir_, "/standings.json").c_str()), 0);
+  ASSERT_TRUE(WriteHtmlSite(dir_, {}).ok());
+  EXPECT_TRUE(absl::StrContains(Slurp(absl::StrCat(dir_, "/html/replays/m1.html")),
+                                "<script type=\"application/json\" id=\"standings-data\">null</script>"));
 }
 
 TEST_F(HtmlSite, NoFolderOrNoRecordsIsAnError) {

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "arena/common/json_file.h"
 #include "arena/views/html_assets.h"
 #include "arena/views/replay.h"
 #include "arena/v1/config.pb.h"
@@ -114,7 +114,7 @@ std::string EnumWordsJson() {
       v1::Replay::descriptor()->file(), v1::RecordLine::descriptor()->file(),
       v1::RefereeMessage::descriptor()->file(), v1::QuasenboView::descriptor()->file(),
       v1::PestenView::descriptor()->file(), v1::QuodlibetView::descriptor()->file(),
-      v1::QuabbleView::descriptor()->file()};
+      v1::QuabbleView::descriptor()->file(), v1::Standings::descriptor()->file()};
   for (const FileDescriptor* f : files) {
     for (int i = 0; i < f->enum_type_count(); ++i) add_enum(f->enum_type(i));
     for (int i = 0; i < f->message_type_count(); ++i) add_message(f->message_type(i));
@@ -123,7 +123,7 @@ std::string EnumWordsJson() {
 }
 
 std::string Page(const std::string& title, const std::string& body_data,
-                 const char* script) {
+                 const std::string& script) {
   return absl::StrCat(
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -131,27 +131,6 @@ std::string Page(const std::string& title, const std::string& body_data,
       "</style>\n</head>\n<body>\n<div id=\"app\"><noscript>This page needs "
       "JavaScript (it uses no network).</noscript></div>\n",
       body_data, "<script>\n", kHtml_common_js, "\n", script, "</script>\n</body>\n</html>\n");
-}
-
-absl::Status MakeDir(const std::string& path) {
-  std::string partial;
-  for (const auto& part : absl::StrSplit(path, '/')) {
-    absl::StrAppend(&partial, partial.empty() && absl::StartsWith(path, "/") ? "/" : "",
-                    partial.empty() || absl::EndsWith(partial, "/") ? "" : "/", part);
-    if (partial.empty() || partial == "/") continue;
-    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(absl::StrCat("cannot create ", partial));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f.good()) return absl::UnavailableError(absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
 }
 
 // The file name of a match's replay page (ids are [A-Za-z0-9_-]; anything
@@ -164,7 +143,35 @@ std::string PageName(const std::string& match_id) {
 
 }  // namespace
 
-std::string ReplayPage(const v1::Replay& replay, const std::string& index_href) {
+// What a replay page shows of the standings: each bot's rank, rating and
+// interval, and whether it was withdrawn and why.
+std::string ReplayStandingsJson(const v1::Standings& st) {
+  v1::Standings slim;
+  slim.set_bootstrap(st.bootstrap());
+  slim.set_interval_level(st.interval_level());
+  for (const auto& r : st.rows()) {
+    v1::StandingRow* o = slim.add_rows();
+    o->set_bot(r.bot());
+    o->set_rank(r.rank());
+    o->set_elo(r.elo());
+    o->set_elo_low(r.elo_low());
+    o->set_elo_high(r.elo_high());
+    o->set_matches(r.matches());
+    o->set_withdrawn(r.withdrawn());
+    o->set_withdrawn_reason(r.withdrawn_reason());
+  }
+  for (const auto& e : st.entrants()) {
+    if (!e.withdrawn()) continue;
+    v1::EntrantReport* o = slim.add_entrants();
+    o->set_bot(e.bot());
+    o->set_withdrawn(true);
+    o->set_reason(e.reason());
+  }
+  return Json(slim);
+}
+
+std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
+                       const std::string& standings_json) {
   const std::string json = Json(replay);
   const std::string gz = Gzip(json);
   const std::string data = absl::StrCat(
@@ -175,9 +182,11 @@ std::string ReplayPage(const v1::Replay& replay, const std::string& index_href) 
                                 absl::Base64Escape(gz)),
       "</script>\n<script type=\"application/json\" id=\"enum-words\">",
       ScriptSafe(EnumWordsJson()), "</script>\n<script type=\"application/json\" id=\"links\">",
-      ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")), "</script>\n");
+      ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")),
+      "</script>\n<script type=\"application/json\" id=\"standings-data\">",
+      ScriptSafe(standings_json.empty() ? "null" : standings_json), "</script>\n");
   return Page(absl::StrCat("Replay ", replay.header().match_id(), " (", replay.header().game(), ")"),
-              data, kHtml_replay_js);
+              data, absl::StrCat(kHtml_board_js, "\n", kHtml_replay_js));
 }
 
 absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
@@ -200,8 +209,36 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl, *.jsonl.zst)"));
   }
   sum.out_dir = options.out_dir.empty() ? absl::StrCat(records_dir, "/html") : options.out_dir;
-  if (absl::Status s = MakeDir(absl::StrCat(sum.out_dir, "/replays")); !s.ok()) return s;
+  // Published: the folders and files get the modes the starting umask allows
+  // (arena/common/json_file.h), unlike the records.
+  if (absl::Status s = MakePublicDirs(absl::StrCat(sum.out_dir, "/replays")); !s.ok()) return s;
 
+  // standings.json as written (it may hold fields this build does not know,
+  // e.g. ratings); checked to be JSON of the Standings message.
+  std::string standings = "null";
+  std::string replay_standings = "null";
+  {
+    const std::string path = absl::StrCat(records_dir, "/standings.json");
+    std::ifstream f;
+    if (absl::Status s = CheckRegularFile(path, /*follow_symlink=*/false); s.ok()) {
+      f.open(path);
+    } else if (!absl::IsNotFound(s)) {
+      sum.failures.push_back(std::string(s.message()));  // a FIFO would block
+    }
+    if (f.is_open() && f) {
+      std::stringstream ss;
+      ss << f.rdbuf();
+      v1::Standings parsed;
+      google::protobuf::util::JsonParseOptions po;
+      po.ignore_unknown_fields = true;
+      if (google::protobuf::util::JsonStringToMessage(ss.str(), &parsed, po).ok()) {
+        standings = ss.str();
+        replay_standings = ReplayStandingsJson(parsed);
+      } else {
+        sum.failures.push_back(absl::StrCat(records_dir, "/standings.json: not a standings file"));
+      }
+    }
+  }
   // One summary per match for the index: header, result, the page if any.
   std::string matches = "[";
   for (const auto& name : files) {
@@ -219,8 +256,9 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     std::string page;
     if (options.max_replays < 0 || sum.replay_pages < options.max_replays) {
       page = absl::StrCat("replays/", PageName(replay->header().match_id()), ".html");
-      if (absl::Status s = WriteFile(absl::StrCat(sum.out_dir, "/", page),
-                                     ReplayPage(*replay, "../index.html"));
+      if (absl::Status s = WriteFileAtomically(absl::StrCat(sum.out_dir, "/", page),
+                                               ReplayPage(*replay, "../index.html",
+                                                          replay_standings));
           !s.ok()) {
         return s;
       }
@@ -231,41 +269,19 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     r.clear_score_lines();
     absl::StrAppend(&matches, matches.size() > 1 ? "," : "", "{\"file\":", JsonString(name),
                     ",\"page\":", JsonString(page), ",\"header\":", Json(h),
-                    ",\"result\":", Json(r), "}");
+                    ",\"result\":", Json(r),
+                    replay->has_forfeit() ? absl::StrCat(",\"forfeit\":", Json(replay->forfeit())) : "",
+                    "}");
   }
   absl::StrAppend(&matches, "]");
 
-  // standings.json as written (it may hold fields this build does not know,
-  // e.g. ratings); checked to be JSON of the Standings message.
-  std::string standings = "null";
-  {
-    const std::string path = absl::StrCat(records_dir, "/standings.json");
-    std::ifstream f;
-    if (absl::Status s = CheckRegularFile(path, /*follow_symlink=*/false); s.ok()) {
-      f.open(path);
-    } else if (!absl::IsNotFound(s)) {
-      sum.failures.push_back(std::string(s.message()));  // a FIFO would block
-    }
-    if (f.is_open() && f) {
-      std::stringstream ss;
-      ss << f.rdbuf();
-      v1::Standings parsed;
-      google::protobuf::util::JsonParseOptions po;
-      po.ignore_unknown_fields = true;
-      if (google::protobuf::util::JsonStringToMessage(ss.str(), &parsed, po).ok()) {
-        standings = ss.str();
-      } else {
-        sum.failures.push_back(absl::StrCat(records_dir, "/standings.json: not a standings file"));
-      }
-    }
-  }
   const std::string data = absl::StrCat(
       "<script type=\"application/json\" id=\"standings-data\">", ScriptSafe(standings),
       "</script>\n<script type=\"application/json\" id=\"matches-data\">", ScriptSafe(matches),
       "</script>\n<script type=\"application/json\" id=\"enum-words\">",
       ScriptSafe(EnumWordsJson()), "</script>\n");
-  if (absl::Status s = WriteFile(absl::StrCat(sum.out_dir, "/index.html"),
-                                 Page("Tournament", data, kHtml_standings_js));
+  if (absl::Status s = WriteFileAtomically(absl::StrCat(sum.out_dir, "/index.html"),
+                                           Page("Tournament", data, kHtml_standings_js));
       !s.ok()) {
     return s;
   }

@@ -9,6 +9,8 @@
 //                              list of matches;
 //   OUT/replays/<match>.html   a replay page per match: step through with the
 //                              keys or a slider, omniscient or as one seat.
+// Files get the modes the umask arena was started with allows (0644 and
+// 0755 under umask 022: the site can be published), unlike the records.
 // Every page is one self-contained file (inline style, script and data; no
 // network access, no CDN), so the site works offline from file://. Charts are
 // SVG drawn by the pages' own script (arena/views/html/*.js, embedded at build
@@ -44,8 +46,11 @@ struct HtmlSummary {
 absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
                                           const HtmlOptions& options);
 
-// One replay page (a whole HTML document) for a replay built with seat -1.
-std::string ReplayPage(const v1::Replay& replay, const std::string& index_href);
+// One replay page (a whole HTML document) for a replay built with seat -1;
+// `standings_json` (JSON of a Standings message, or "null") gives the bots'
+// ratings and withdrawals that the page shows beside the seats.
+std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
+                       const std::string& standings_json = "null");
 
 }  // namespace arena
 

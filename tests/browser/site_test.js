@@ -2,7 +2,15 @@
 // /usr/bin/chromium, driven by puppeteer-core) and checks them:
 //  - every page loads with no console error, no page error and no request
 //    outside file:// (the site works offline);
-//  - the tournament page draws its standings, head-to-head and charts;
+//  - the tournament page draws its standings, head-to-head and charts, and
+//    none of issue 25's defects: no "undefined" or "NaN" text, faults in
+//    words (no raw JSON), one rank column, every rating dot and interval
+//    inside its chart's axis box, withdrawn bots named;
+//  - a replay page says when a bot was withdrawn (a NO_SHOW forfeit), and
+//    shows the seats' ratings with intervals inside their axis boxes;
+//  - as each seat, at every position, the seat's hand and table are drawn
+//    as cards (every card of its view, and no field list), and no text reads
+//    "undefined";
 //  - a replay page steps with the keys and the slider, to the score lines;
 //  - as each seat, at every position, no card that is in another seat's
 //    hand and that this seat was never shown appears on the page (as a
@@ -70,6 +78,8 @@ function leakScan(viewer, seat, uniqueNames) {
   const N = R.header.num_seats;
   const shown = new Set();  // everything `viewer` was shown so far
   const leaks = [];
+  const drawnBad = [];
+  let cardsDrawn = 0;
   let checked = 0;
   window.arenaReplay.setSeat(seat);
   for (let p = 0; p < R.steps.length; ++p) {
@@ -86,6 +96,22 @@ function leakScan(viewer, seat, uniqueNames) {
     }
     window.arenaReplay.go(p);
     const app = document.getElementById('app');
+    if (seat >= 0) {
+      // The seat's view drawn as cards: every card of it, its hand as a hand.
+      const view = st.views[viewer];
+      const want = [...ints(view, new Set())].filter((x) => x >= 0).length;
+      const ids = [];
+      ints(view, {add: (x) => ids.push(x)});
+      const expected = ids.filter((x) => x >= 0).length;
+      const drawn = document.querySelectorAll('#board .pcard[data-card]').length;
+      if (drawn !== expected) drawnBad.push(`position ${p}: ${drawn} cards drawn, the view holds ${expected} (${want} distinct)`);
+      const h = hand(view).length;
+      const handDrawn = document.querySelectorAll(`#board [data-seat="${seat}"] .hand .pcard`).length;
+      if (handDrawn !== h) drawnBad.push(`position ${p}: hand of ${h} drawn as ${handDrawn} cards`);
+      if (document.querySelector('#board table.kv')) drawnBad.push(`position ${p}: a field list in the table`);
+      cardsDrawn += drawn;
+    }
+    if (/undefined|NaN/.test(app.innerText)) drawnBad.push(`position ${p}: the page reads "undefined" or "NaN"`);
     for (const chip of app.querySelectorAll('[data-card]')) {
       const c = Number(chip.dataset.card);
       if (hidden.has(c)) leaks.push(`position ${p}: card ${c} (${R.cards[c].name}) drawn`);
@@ -103,7 +129,63 @@ function leakScan(viewer, seat, uniqueNames) {
     }
     checked += hidden.size;
   }
-  return {leaks: leaks.slice(0, 5), count: leaks.length, checked, positions: R.steps.length};
+  return {leaks: leaks.slice(0, 5), count: leaks.length, checked, positions: R.steps.length,
+          drawnBad: drawnBad.slice(0, 5), drawnBadCount: drawnBad.length, cardsDrawn};
+}
+
+// In the page: each dot and interval bar of the charts matching `sel` that
+// is not inside its chart's axis box (.axis-box).
+function outsideAxis(sel) {
+  const out = [];
+  for (const chart of document.querySelectorAll(sel)) {
+    const box = chart.querySelector('.axis-box');
+    if (!box) { out.push('no axis box'); continue; }
+    const b = box.getBoundingClientRect();
+    for (const m of chart.querySelectorAll('circle, line.interval')) {
+      const r = m.getBoundingClientRect();
+      if (!(r.width >= 0) || Number.isNaN(r.left)) { out.push(`a ${m.tagName} with no place`); continue; }
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) {
+        const t = m.querySelector('title');
+        out.push(`${m.tagName} ${t ? t.textContent : ''} at [${Math.round(r.left)}, ${Math.round(r.right)}] ` +
+                 `outside the axis box [${Math.round(b.left)}, ${Math.round(b.right)}]`);
+      }
+    }
+  }
+  return out;
+}
+
+// In the page: issue 25's defects of the tournament page.
+function indexDefects() {
+  const out = [];
+  const text = document.getElementById('app').innerText;
+  for (const bad of ['undefined', 'NaN', '[object Object]']) {
+    const i = text.indexOf(bad);
+    if (i >= 0) out.push(`the page reads "${bad}": …${text.slice(Math.max(0, i - 60), i + 20)}`);
+  }
+  const t = document.getElementById('standings');
+  if (!t) return out.concat(['no standings table']);
+  const heads = [...t.rows[0].cells].map((c) => c.textContent.trim());
+  const ranks = heads.filter((h) => h === 'rank').length;
+  if (ranks !== 1) out.push(`${ranks} rank columns (${heads.join(' | ')})`);
+  for (const c of t.querySelectorAll('td')) {
+    if (/[{}"]/.test(c.textContent)) out.push(`raw JSON in a standings cell: ${c.textContent.slice(0, 80)}`);
+  }
+  const S = JSON.parse(document.getElementById('standings-data').textContent);
+  for (const r of S.rows) {
+    const cell = t.querySelector(`tr[data-bot="${CSS.escape(r.bot)}"] td[data-col="faults"]`);
+    if (!cell) { out.push(`${r.bot}: no faults cell`); continue; }
+    const kinds = Object.entries(r.fault_kinds || {}).filter(([, n]) => n > 0);
+    for (const [k, n] of kinds) {
+      const word = {timeout: 'timeout', illegal: 'illegal move', disconnected: 'disconnection', unavailable: 'unavailable',
+                    crashed: 'crash', no_show: 'no-show', cut_off: 'cut-off'}[k] || k;
+      if (!cell.textContent.includes(`${n} ${word}`)) out.push(`${r.bot}: faults cell "${cell.textContent}" does not say ${n} ${k}`);
+    }
+    if (!kinds.length && cell.textContent !== 'none') out.push(`${r.bot}: faults cell "${cell.textContent}" for no faults`);
+    if (r.withdrawn && !t.querySelector(`tr[data-bot="${CSS.escape(r.bot)}"]`).textContent.includes('withdrawn')) {
+      out.push(`${r.bot} is withdrawn and its row does not say so`);
+    }
+  }
+  return out;
 }
 
 (async () => {
@@ -128,20 +210,54 @@ function leakScan(viewer, seat, uniqueNames) {
       // Ratings with interval bars, when standings.json holds them.
       const rated = await idx.page.evaluate(() => {
         const s = JSON.parse(document.getElementById('standings-data').textContent);
-        return s && s.rows.length && 'rating' in s.rows[0] ? s.rows.length : 0;
+        return s && s.rows.length && 'elo' in s.rows[0] ? s.rows.length : 0;
       });
+      if (!rated) fail(`${index}: standings.json holds no ratings (elo)`);
       if (rated) {
         const dots = await idx.page.$$eval('#ratings-chart circle', (c) => c.length);
-        const intervals = await idx.page.$$eval('#ratings-chart line[stroke="#2f6fdd"]', (l) => l.length);
+        const intervals = await idx.page.$$eval('#ratings-chart line.interval', (l) => l.length);
         if (dots !== rated || intervals !== rated) fail(`${index}: ratings chart: ${dots} dots, ${intervals} intervals for ${rated} bots`);
         else console.log(`${game}: ratings chart with ${rated} interval bars`);
+        for (const o of await idx.page.evaluate(outsideAxis, '#ratings-chart')) fail(`${index}: ratings chart: ${o}`);
+        const chart = await idx.page.$('#ratings-chart');
+        await chart.screenshot({path: path.join(shots, `${game}-ratings.png`)});
       }
+      for (const d of await idx.page.evaluate(indexDefects)) fail(`${index}: ${d}`);
       const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
       if (bars === 0) fail(`${index}: the score chart has no boxes`);
       await idx.page.screenshot({path: path.join(shots, `${game}-standings.png`), fullPage: true});
-      const replayHref = await idx.page.$eval('#matches a', (a) => a.href);
+      // The replay checks below take the first match that was played out;
+      // a match forfeited by a withdrawn bot (NO_SHOW) must say so.
+      const links = await idx.page.evaluate(() => {
+        const M = JSON.parse(document.getElementById('matches-data').textContent);
+        const abs = (p) => new URL(p, location.href).href;
+        const played = M.find((m) => m.page && !m.forfeit);
+        const noShow = M.find((m) => m.page && m.forfeit && m.forfeit.fault === 'FAULT_KIND_NO_SHOW');
+        return {played: played ? abs(played.page) : null,
+                noShow: noShow ? {href: abs(noShow.page), bot: noShow.header.seat_bots[noShow.forfeit.seat]} : null,
+                withdrawn: JSON.parse(document.getElementById('standings-data').textContent).rows
+                  .filter((r) => r.withdrawn).map((r) => r.bot)};
+      });
+      const replayHref = links.played;
+      if (!replayHref) fail(`${index}: no match played out`);
       checkProblems(idx);
       await idx.page.close();
+      if (links.withdrawn.length && !links.noShow) fail(`${game}: ${links.withdrawn} withdrawn, and no NO_SHOW match`);
+      if (links.noShow) {
+        const ns = await open(browser, links.noShow.href, `${game} no-show replay`);
+        const notice = await ns.page.$eval('#no-show', (e) => e.innerText).catch(() => '');
+        if (!notice.includes(links.noShow.bot) || !/withdrawn/.test(notice)) {
+          fail(`${game}: the no-show replay does not say ${links.noShow.bot} was withdrawn: "${notice}"`);
+        } else {
+          console.log(`${game}: no-show replay says: ${notice.slice(0, 100)}`);
+        }
+        const nsText = await ns.page.$eval('#app', (e) => e.innerText);
+        if (/undefined|NaN/.test(nsText)) fail(`${game}: the no-show replay reads "undefined" or "NaN"`);
+        await ns.page.screenshot({path: path.join(shots, `${game}-replay-no-show.png`), fullPage: true});
+        checkProblems(ns);
+        await ns.page.close();
+      }
+      if (!replayHref) continue;
 
       const rp = await open(browser, replayHref, `${game} replay`);
       const page = rp.page;
@@ -158,6 +274,11 @@ function leakScan(viewer, seat, uniqueNames) {
       await page.$eval('#slider', (s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }, mid);
       st = await page.evaluate(() => window.arenaReplay.state());
       if (st.pos !== mid) fail(`${game}: slider: at position ${st.pos}, expected ${mid}`);
+      if (rated) {
+        const bars = await page.$$eval('#seat-ratings circle', (c) => c.length);
+        if (bars === 0) fail(`${game}: the replay page shows no rating of its seats`);
+        for (const o of await page.evaluate(outsideAxis, '#seat-ratings svg')) fail(`${game} replay: seat ratings: ${o}`);
+      }
       const events = await page.$$eval('#events .ev', (e) => e.length);
       if (events === 0) fail(`${game}: no events shown at position ${mid}`);
       const cards = await page.$$eval('#board [data-card]', (e) => e.length);
@@ -182,6 +303,8 @@ function leakScan(viewer, seat, uniqueNames) {
         const r = await page.evaluate(leakScan, s, s, unique);
         console.log(`${game}: seat ${s}: ${r.positions} positions, ${r.checked} hidden cards checked, ${r.count} shown`);
         if (r.count) fail(`${game}: seat ${s} view shows hidden cards: ${r.leaks.join('; ')}`);
+        if (r.drawnBadCount) fail(`${game}: seat ${s} view: ${r.drawnBadCount} positions wrong: ${r.drawnBad.join('; ')}`);
+        if (!r.cardsDrawn) fail(`${game}: seat ${s}: no card drawn at any position`);
         if (r.checked === 0) fail(`${game}: seat ${s}: no hidden card to check`);
       }
       // The check must be able to fail: the omniscient view shows them.
@@ -189,7 +312,7 @@ function leakScan(viewer, seat, uniqueNames) {
       if (control.count === 0) fail(`${game}: control: the omniscient view shows no other hand, the seat check proves nothing`);
       else console.log(`${game}: control: the omniscient view shows ${control.count} cards hidden from seat 0`);
       await page.evaluate(() => { window.arenaReplay.setSeat(0); window.arenaReplay.go(Math.floor(window.arenaReplay.positions / 2)); });
-      await page.screenshot({path: path.join(shots, `${game}-replay-seat0.png`), fullPage: false});
+      await page.screenshot({path: path.join(shots, `${game}-replay-seat0.png`), fullPage: true});
       // The URL opens the same view.
       const url = await page.evaluate(() => location.href);
       const again = await open(browser, url, `${game} replay (reopened)`);

@@ -4,10 +4,13 @@
 // URL: replay.html#seat=1&pos=20 (seat -1: everything).
 loadData('replay-data').then((R) => {
   const LINKS = JSON.parse(document.getElementById('links').textContent);
+  const stEl = document.getElementById('standings-data');
+  const ST = stEl ? JSON.parse(stEl.textContent) : null;
   const H = R.header;
   const N = H.num_seats;
   const steps = R.steps;
-  const ctx = {cards: R.cards, cardFields: new Set(R.card_fields), skip: new Set(['events'])};
+  const ctx = {cards: R.cards, cardFields: new Set(R.card_fields), skip: new Set(['events']), steps,
+               numSeats: N, seatName: (s) => (s >= 0 && s < N ? `seat ${s} (${H.seat_bots[s]})` : `seat ${s}`)};
   const app = document.getElementById('app');
   let seat = -1;
   let pos = 0;
@@ -25,8 +28,12 @@ loadData('replay-data').then((R) => {
   app.appendChild(el('div', {}, el('a', {href: LINKS.index}, '\u2190 tournament')));
   app.appendChild(el('h1', {}, `${H.game}: match ${H.match_id}`));
   app.appendChild(el('div', {class: 'muted'},
-    `${N} seats: ${H.seat_bots.map((b, i) => `${i}: ${b}`).join(', ')}; seed ${H.seed}`,
+    `${N} seats: ${H.seat_bots.map((b, i) => `${i}: ${b}`).join(', ')}`,
+    H.seed !== undefined && H.seed !== null && H.seed !== '' ? `; seed ${H.seed}` : '',
     opts ? `; options ${opts}` : '', `; ${steps.length} positions`));
+  app.appendChild(seatNotices());
+  const seatsBox = seatRatings();
+  if (seatsBox) app.appendChild(seatsBox);
   const seatSel = el('select', {id: 'seat', 'aria-label': 'view'},
     el('option', {value: -1}, 'omniscient (everything)'),
     H.seat_bots.map((b, i) => el('option', {value: i}, `as seat ${i} (${b})`)));
@@ -47,7 +54,7 @@ loadData('replay-data').then((R) => {
     el('span', {class: 'kbd'}, String(N - 1)), ' a seat.'));
   const decisionBox = el('div', {id: 'decision', class: 'panel'});
   const eventsBox = el('div', {id: 'events', class: 'panel events'});
-  const boardBox = el('div', {id: 'board', class: 'grid'});
+  const boardBox = el('div', {id: 'board'});
   const resultBox = el('div', {id: 'result'});
   app.appendChild(resultBox);
   app.appendChild(el('div', {class: 'two'},
@@ -72,7 +79,7 @@ loadData('replay-data').then((R) => {
   }
   function viewOf(step, s) {
     // The omniscient data hold every seat's view, by seat.
-    return step.views[s];
+    return step.views ? step.views[s] : null;
   }
 
   // Every event line the viewer sees, and how many come up to each position
@@ -134,21 +141,74 @@ loadData('replay-data').then((R) => {
   function renderBoard() {
     boardBox.textContent = '';
     const step = steps[pos];
-    const seats = seat < 0 ? [...Array(N).keys()] : [seat];
     document.getElementById('board-title').textContent =
       seat < 0 ? 'Table: what every seat sees' : `Table: what seat ${seat} sees`;
-    for (const s of seats) {
-      const v = viewOf(step, s);
-      if (!v) continue;
-      const gameKey = Object.keys(v).find((k) => k !== 'events');
-      let board = gameKey ? v[gameKey] : v;
-      if (board && board['@type']) {
-        // A game outside the bundled ones: its view packed in an Any.
-        board = Object.fromEntries(Object.entries(board).filter(([k]) => k !== '@type'));
-      }
-      boardBox.appendChild(el('div', {class: 'panel', 'data-seat': s},
-        el('h3', {}, bot(s)), renderObject(ctx, board)));
+    const boards = [...Array(N).keys()].map((s) => (seat < 0 || s === seat ? boardOf(viewOf(step, s)) : null));
+    boardBox.appendChild(drawBoard(ctx, boards, (s) => el('h3', {}, bot(s), withdrawnBadge(H.seat_bots[s]))));
+  }
+
+  // --- The bots: withdrawals and forfeits said at the top; ratings ---
+  function standingRow(b) {
+    return ST && ST.rows ? ST.rows.find((r) => r.bot === b) : null;
+  }
+  function withdrawnReason(b) {
+    const r = standingRow(b);
+    const e = ST && ST.entrants ? ST.entrants.find((x) => x.bot === b && x.withdrawn) : null;
+    if (!(r && r.withdrawn) && !e) return null;
+    return (e && e.reason) || (r && r.withdrawn_reason) || 'no reason given';
+  }
+  function withdrawnBadge(b) {
+    return withdrawnReason(b) !== null ? el('span', {class: 'badge private'}, 'withdrawn') : null;
+  }
+  function seatNotices() {
+    const box = el('div', {id: 'notices'});
+    const f = R.forfeit;
+    const noShow = f && f.fault === 'FAULT_KIND_NO_SHOW';
+    if (f && (f.detail || f.fault)) {
+      box.appendChild(el('div', {class: 'notice error', id: noShow ? 'no-show' : 'forfeit'}, noShow
+        ? `${bot(f.seat)} did not play: the bot was withdrawn from the tournament, so this match is its forfeit (no show) at step ${fmt(f.step)}. ${f.detail || ''}`
+        : `${bot(f.seat)} forfeited this match at step ${fmt(f.step)} (${enumWords(f.fault)}): ${f.detail || ''}`));
     }
+    const named = new Set();
+    H.seat_bots.forEach((b, s) => {
+      const why = withdrawnReason(b);
+      if (why === null || named.has(b) || (noShow && f.seat === s)) return;
+      named.add(b);
+      box.appendChild(el('div', {class: 'notice withdrawn'},
+        `${b} (seat ${s}) was withdrawn from the tournament: ${why}. Its matches after that are no-show forfeits.`));
+    });
+    return box;
+  }
+  // Each seat's bot with its rank and rating, the interval as a bar on one
+  // axis for all (when the standings hold ratings).
+  function seatRatings() {
+    const rows = H.seat_bots.map((b) => standingRow(b));
+    const rated = rows.filter((r) => r && finite(r.elo) !== null);
+    if (!rated.length) return null;
+    const all = (ST.rows || []).flatMap((r) => [finite(r.elo), finite(r.elo_low), finite(r.elo_high)]).filter((v) => v !== null);
+    const ax = niceAxis(Math.min(...all), Math.max(...all));
+    const W = 220; const Hh = 22; const pad = 8;
+    const x = (v) => pad + 6 + (v - ax.lo) / (ax.hi - ax.lo) * (W - 2 * pad - 12);
+    const t = el('table', {id: 'seat-ratings'}, el('tr', {}, el('th', {}, 'seat'), el('th', {}, 'bot'),
+      el('th', {class: 'num'}, 'rank'), el('th', {class: 'num'}, 'elo'), el('th', {}, `interval (${fmt(ax.lo, 0)} to ${fmt(ax.hi, 0)})`)));
+    H.seat_bots.forEach((b, s) => {
+      const r = rows[s];
+      const c = r ? finite(r.elo) : null; const lo = r ? finite(r.elo_low) : null; const hi = r ? finite(r.elo_high) : null;
+      const g = svg('svg', {width: W, height: Hh, class: 'mini-interval', role: 'img'},
+        svg('rect', {class: 'axis-box', x: pad, y: 2, width: W - 2 * pad, height: Hh - 4, fill: 'none', stroke: '#d9dde5'}));
+      if (c !== null) {
+        if (lo !== null && hi !== null && hi > lo) {
+          g.appendChild(svg('line', {x1: x(lo), x2: x(hi), y1: Hh / 2, y2: Hh / 2, stroke: '#2f6fdd', 'stroke-width': 3, class: 'interval'}));
+        }
+        g.appendChild(svg('circle', {cx: x(c), cy: Hh / 2, r: 4, fill: '#1d2330'},
+          svg('title', {}, `${b}: ${fmt(c, 0)}${lo !== null && hi !== null ? ` [${fmt(lo, 0)}, ${fmt(hi, 0)}]` : ''}`)));
+      }
+      t.appendChild(el('tr', {'data-seat': s}, el('td', {}, s), el('td', {}, b, withdrawnBadge(b)),
+        el('td', {class: 'num'}, r && r.rank ? r.rank : '\u2013'),
+        el('td', {class: 'num'}, signedRating(c)),
+        el('td', {}, g)));
+    });
+    return el('div', {class: 'seat-ratings'}, t);
   }
 
   function renderResult() {
@@ -158,7 +218,7 @@ loadData('replay-data').then((R) => {
     const box = el('div', {class: 'panel result', id: 'score-lines'});
     box.appendChild(el('h2', {}, 'Result'));
     if (R.forfeit && R.forfeit.detail) {
-      box.appendChild(el('div', {class: 'error'}, `Forfeit at step ${R.forfeit.step}: ${bot(R.forfeit.seat)}: ${R.forfeit.detail}`));
+      box.appendChild(el('div', {class: 'error'}, `Forfeit at step ${fmt(R.forfeit.step)}: ${bot(R.forfeit.seat)}: ${R.forfeit.detail}`));
     }
     box.appendChild(el('div', {}, r.detail, el('span', {class: 'muted'}, ` (${enumWords(r.end_reason)}, ${fmt(r.decisions)} decisions; ${r.higher_score_wins ? 'higher' : 'lower'} score wins)`)));
     const t = el('table', {}, el('tr', {}, el('th', {}, 'seat'), el('th', {}, 'bot'), el('th', {class: 'num'}, 'score'),

@@ -12,9 +12,16 @@
 
   app.appendChild(el('h1', {}, `Tournament: ${game}`));
   if (ST) {
+    // Fields at their default may be left out of standings.json: 0, false.
     const opts = Object.entries(ST.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
-    app.appendChild(el('div', {class: 'muted'}, `${fmt(ST.matches_played)} of ${fmt(ST.matches_planned)} matches played, `,
-      `${ST.seats} seats, seed ${ST.seed}${opts ? ', options ' + opts : ''}; ${higher ? 'higher' : 'lower'} score is better`,
+    const groups = finite(ST.deal_groups);
+    app.appendChild(el('div', {class: 'muted', id: 'summary'},
+      `${fmt(ST.matches_played || 0)} of ${fmt(ST.matches_planned || ST.matches_played || 0)} matches played`,
+      ST.matches_unrecorded ? el('span', {class: 'error'}, ` (${fmt(ST.matches_unrecorded)} unrecorded)`) : '',
+      `, ${fmt(ST.seats || 0)} seats`,
+      ST.deal_mode ? `, ${enumWords(ST.deal_mode)} deals` : '',
+      groups ? ` in ${fmt(groups)} deal group${groups === 1 ? '' : 's'}` : '',
+      opts ? `, options ${opts}` : '', `; ${higher ? 'higher' : 'lower'} score is better`,
       ST.balanced ? '; seat positions balanced' : '; seat positions balanced only approximately'));
   }
   app.appendChild(el('div', {class: 'muted'}, `${MATCHES.length} records, ${ok.length} replayable`,
@@ -26,22 +33,14 @@
     app.appendChild(el('div', {class: 'none'}, 'No standings.json in this folder.'));
   } else {
     const rows = ST.rows || [];
-    const keys = [];
-    for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-    const t = el('table', {id: 'standings'}, el('tr', {}, el('th', {}, 'rank'),
-      keys.map((k) => el('th', {class: k === 'bot' ? null : 'num'}, words(k)))));
-    rows.forEach((r, i) => t.appendChild(el('tr', {}, el('td', {class: 'num'}, i + 1),
-      keys.map((k) => el('td', {class: k === 'bot' ? null : 'num'},
-        r[k] === undefined ? '' : (typeof r[k] === 'object' ? JSON.stringify(r[k]) : fmt(r[k])),
-        k === 'bot' && r.withdrawn ? el('span', {class: 'error'}, ' (withdrawn)') : '')))));
-    app.appendChild(t);
+    app.appendChild(standingsTable(rows));
     // Entrants that failed as programs: withdrawn (their remaining matches
     // are their forfeits), restarted, or ended unexpectedly.
     const entrants = ST.entrants || [];
     for (const r of rows.filter((r) => r.withdrawn)) {
       const e = entrants.find((x) => x.bot === r.bot);
       app.appendChild(el('div', {class: 'error withdrawn'},
-        `Withdrawn: ${r.bot}: ${(e && e.reason) || r.withdrawn_reason || ''}`));
+        `Withdrawn: ${r.bot}: ${(e && e.reason) || r.withdrawn_reason || 'no reason given'}`));
     }
     const trouble = entrants.filter((e) => e.withdrawn || e.restarts || (e.exits || []).length);
     if (trouble.length) {
@@ -57,72 +56,147 @@
     }
     const ratings = findRatings(rows);
     if (ratings) {
+      const level = finite(ST.interval_level);
       app.appendChild(el('h3', {}, `Ratings (${words(ratings.label)})`));
+      if (!ratings.intervals) {
+        app.appendChild(el('div', {class: 'muted'}, 'No intervals: the bootstrap needs more than one deal group.'));
+      } else if (level) {
+        app.appendChild(el('div', {class: 'muted'}, `Dots: ratings; bars: ${Math.round(level * 100)}% intervals.`));
+      }
       app.appendChild(intervalChart(rows.map((r) => ratings.get(r))));
+    }
+    const los = losTable(rows);
+    if (los) {
+      app.appendChild(el('h3', {}, 'Likelihood of superiority'));
+      app.appendChild(el('div', {class: 'muted'}, 'How likely the row bot is stronger than the column bot.'));
+      app.appendChild(los);
     }
   }
 
-  // Ratings, if the rows hold them: a centre field (rating, elo, mu, ...)
-  // and an interval: two fields (…low/…high, …lower/…upper, …lo/…hi), an
-  // object {low, high} or [low, high], or a deviation (…sigma, …std,
-  // …stderr: ±2 of it).
-  function findRatings(rows) {
-    if (!rows.length) return null;
-    const r0 = rows[0];
-    const num = (v) => (v !== null && v !== '' && Number.isFinite(Number(v)) && typeof v !== 'object');
-    const centre = Object.keys(r0).find((k) => /^(rating|elo|mu|skill|strength)$/i.test(k)) ||
-      Object.keys(r0).find((k) => /rating|elo/i.test(k) && !/low|high|lower|upper|_lo$|_hi$|ci|interval|sigma|std|err|dev/i.test(k) && num(r0[k]));
-    if (!centre || !num(r0[centre])) return null;
-    const keys = Object.keys(r0);
-    const lowK = keys.find((k) => /(^|_)(low|lower|lo|min)($|_)/i.test(k) && (/rating|elo|mu|ci|interval/i.test(k) || keys.length));
-    const highK = keys.find((k) => /(^|_)(high|upper|hi|max)($|_)/i.test(k));
-    const objK = keys.find((k) => /interval|ci/i.test(k) && r0[k] && typeof r0[k] === 'object');
-    const devK = keys.find((k) => /sigma|std|stderr|deviation|rd$/i.test(k) && num(r0[k]));
-    const get = (r) => {
-      const c = Number(r[centre]);
-      let lo = null; let hi = null;
-      if (lowK && highK && num(r[lowK]) && num(r[highK])) { lo = Number(r[lowK]); hi = Number(r[highK]); }
-      else if (objK && r[objK]) {
-        const o = r[objK];
-        if (Array.isArray(o)) { lo = Number(o[0]); hi = Number(o[1]); }
-        else { lo = Number(o.low ?? o.lower ?? o.lo); hi = Number(o.high ?? o.upper ?? o.hi); }
-      } else if (devK) { lo = c - 2 * Number(r[devK]); hi = c + 2 * Number(r[devK]); }
-      return {bot: r.bot, c, lo: Number.isFinite(lo) ? lo : null, hi: Number.isFinite(hi) ? hi : null};
-    };
-    return {label: centre + (lowK && highK ? ` [${lowK}, ${highK}]` : objK ? ` ${objK}` : devK ? ` \u00B1 2 ${devK}` : ''), get};
+  // The standings table: one rank column, the known fields in words (faults
+  // by kind, the rating with its interval), then any field this page does
+  // not know, in words too (never raw JSON).
+  function standingsTable(rows) {
+    const KNOWN = ['rank', 'bot', 'elo', 'elo_low', 'elo_high', 'matches', 'seats_played', 'wins',
+                   'mean_score', 'mean_placement', 'forfeits', 'faults', 'fault_kinds', 'los',
+                   'withdrawn', 'withdrawn_reason'];
+    const extra = [];
+    for (const r of rows) for (const k of Object.keys(r)) if (!KNOWN.includes(k) && !extra.includes(k)) extra.push(k);
+    const hasElo = rows.some((r) => finite(r.elo) !== null);
+    const hasInterval = rows.some((r) => finite(r.elo_low) !== null && finite(r.elo_high) !== null &&
+                                         Number(r.elo_low) !== Number(r.elo_high));
+    const signed = signedRating;
+    const cols = [
+      ['rank', (r, i) => fmt(finite(r.rank) || i + 1), 'num'],
+      ['bot', (r) => [r.bot, r.withdrawn ? el('span', {class: 'badge private'}, 'withdrawn') : null], ''],
+      hasElo ? ['elo', (r) => signed(r.elo), 'num'] : null,
+      hasInterval ? [`${Math.round((finite(ST.interval_level) || 0.95) * 100)}% interval`,
+        (r) => `[${signed(r.elo_low)}, ${signed(r.elo_high)}]`, 'num'] : null,
+      ['matches', (r) => fmt(r.matches || 0), 'num'],
+      ['seats played', (r) => fmt(r.seats_played || 0), 'num'],
+      ['wins', (r) => fmt(r.wins || 0), 'num'],
+      ['win %', (r) => (r.seats_played ? `${fmt(100 * (r.wins || 0) / r.seats_played, 1)}%` : '\u2013'), 'num'],
+      ['mean score', (r) => fmt(r.mean_score || 0), 'num'],
+      ['mean placement', (r) => fmt(r.mean_placement || 0), 'num'],
+      ['forfeits', (r) => fmt(r.forfeits || 0), 'num'],
+      ['faults', (r) => faultWords(r.fault_kinds) || (r.faults ? `${fmt(r.faults)}` : 'none'), 'faults'],
+      ...extra.map((k) => [words(k), (r) => plainWords(r[k]), '']),
+    ].filter(Boolean);
+    const t = el('table', {id: 'standings'}, el('tr', {}, cols.map(([h, , c]) => el('th', {class: c === 'num' ? 'num' : null}, h))));
+    rows.forEach((r, i) => t.appendChild(el('tr', {'data-bot': r.bot}, cols.map(([h, f, c]) =>
+      el('td', {class: c || null, 'data-col': h}, f(r, i))))));
+    return t;
   }
 
+  // Any JSON value in words: lists joined, objects as "key value" pairs.
+  function plainWords(v) {
+    if (v === undefined || v === null) return '';
+    if (Array.isArray(v)) return v.map(plainWords).join(', ');
+    if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${words(k)} ${plainWords(x)}`).join(', ');
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    if (typeof v === 'string') return /^[A-Z][A-Z0-9_]+$/.test(v) ? enumWords(v) : v;
+    return fmt(v);
+  }
+
+  // The likelihood-of-superiority matrix (each row's `los`, in row order).
+  function losTable(rows) {
+    if (!rows.length || !rows.every((r) => Array.isArray(r.los) && r.los.length === rows.length)) return null;
+    const t = el('table', {class: 'heat', id: 'los'}, el('tr', {}, el('th', {}, ''), rows.map((r) => el('th', {}, r.bot))));
+    rows.forEach((r, i) => t.appendChild(el('tr', {}, el('th', {}, r.bot), r.los.map((p, j) => {
+      const n = finite(p);
+      if (i === j || n === null) return el('td', {class: 'none'}, '\u2013');
+      const hue = n >= 0.5 ? '120' : '0'; const sat = Math.round(Math.abs(n - 0.5) * 2 * 70);
+      return el('td', {style: `background: hsl(${hue}, ${sat}%, 88%)`}, fmt(n, 3));
+    }))));
+    return t;
+  }
+
+  // Ratings, if the rows hold them: a centre field (elo, rating, mu, ...)
+  // and an interval: two fields (…low/…high, …lower/…upper), an object
+  // {low, high} or [low, high], or a deviation (…sigma, …std, …stderr: ±2
+  // of it). Values that are missing or not finite are left out.
+  function findRatings(rows) {
+    if (!rows.length) return null;
+    const keys = [];
+    for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+    const has = (k) => rows.some((r) => finite(r[k]) !== null);
+    const centre = ['elo', 'rating', 'mu', 'skill', 'strength'].find((k) => keys.includes(k) && has(k));
+    if (!centre) return null;
+    const pick = (sfx) => sfx.map((x) => `${centre}_${x}`).find((k) => keys.includes(k));
+    const lowK = pick(['low', 'lower', 'lo', 'min']);
+    const highK = pick(['high', 'upper', 'hi', 'max']);
+    const objK = keys.find((k) => /interval|ci$/i.test(k) && rows.some((r) => r[k] && typeof r[k] === 'object'));
+    const devK = keys.find((k) => /sigma|std|stderr|deviation|rd$/i.test(k) && has(k));
+    const get = (r) => {
+      const c = finite(r[centre]);
+      let lo = null; let hi = null;
+      if (lowK && highK) { lo = finite(r[lowK]); hi = finite(r[highK]); }
+      else if (objK && r[objK] && typeof r[objK] === 'object') {
+        const o = r[objK];
+        if (Array.isArray(o)) { lo = finite(o[0]); hi = finite(o[1]); }
+        else { lo = finite(o.low ?? o.lower ?? o.lo); hi = finite(o.high ?? o.upper ?? o.hi); }
+      } else if (devK && c !== null && finite(r[devK]) !== null) {
+        lo = c - 2 * finite(r[devK]); hi = c + 2 * finite(r[devK]);
+      }
+      if (lo === null || hi === null) { lo = null; hi = null; }
+      return {bot: r.bot, c, lo, hi};
+    };
+    const items = rows.map(get);
+    const intervals = items.some((i) => i.lo !== null && i.hi > i.lo);
+    return {label: centre + (lowK && highK ? ` [${lowK}, ${highK}]` : objK ? ` ${objK}` : devK ? ` \u00B1 2 ${devK}` : ''),
+            get, intervals};
+  }
+
+  // Each bot's rating as a dot and its interval as a bar, on one axis whose
+  // box holds every dot and bar (its ends are round values beyond them).
   function intervalChart(items) {
-    const W = 640; const rowH = 24; const left = 130; const right = 20;
-    const H = items.length * rowH + 30;
+    const W = 640; const rowH = 24; const left = 130; const right = 20; const top = 4;
+    const plotH = items.length * rowH;
+    const H = top + plotH + 26;
     const vals = items.flatMap((i) => [i.c, i.lo, i.hi]).filter((v) => v !== null);
-    let lo = Math.min(...vals); let hi = Math.max(...vals);
-    if (lo === hi) { lo -= 1; hi += 1; }
-    const pad = (hi - lo) * 0.05; lo -= pad; hi += pad;
-    const x = (v) => left + (v - lo) / (hi - lo) * (W - left - right);
+    const ax = niceAxis(Math.min(...vals), Math.max(...vals));
+    const inset = 10;  // the dots' radius and more, inside the box
+    const x = (v) => left + inset + (v - ax.lo) / (ax.hi - ax.lo) * (W - left - right - 2 * inset);
     const g = svg('svg', {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', id: 'ratings-chart'});
-    ticks(lo, hi).forEach((t) => g.appendChild(svg('g', {},
-      svg('line', {x1: x(t), x2: x(t), y1: 0, y2: H - 18, stroke: '#e3e6ec'}),
-      svg('text', {x: x(t), y: H - 4, 'text-anchor': 'middle'}, fmt(t, 1)))));
+    g.appendChild(svg('rect', {class: 'axis-box', x: left, y: top, width: W - left - right, height: plotH,
+                               fill: 'none', stroke: '#9aa3b2'}));
+    ax.ticks.forEach((t) => g.appendChild(svg('g', {class: 'tick'},
+      svg('line', {x1: x(t), x2: x(t), y1: top, y2: top + plotH + 4, stroke: t === 0 ? '#9aa3b2' : '#e3e6ec'}),
+      svg('text', {x: x(t), y: top + plotH + 17, 'text-anchor': 'middle'}, fmt(t, 0)))));
     items.forEach((it, i) => {
-      const y = i * rowH + 14;
+      const y = top + i * rowH + rowH / 2;
       g.appendChild(svg('text', {x: left - 8, y: y + 4, 'text-anchor': 'end'}, it.bot));
+      if (it.c === null) {
+        g.appendChild(svg('text', {x: left + 6, y: y + 4, class: 'muted'}, 'no rating'));
+        return;
+      }
       if (it.lo !== null && it.hi !== null) {
-        g.appendChild(svg('line', {x1: x(it.lo), x2: x(it.hi), y1: y, y2: y, stroke: '#2f6fdd', 'stroke-width': 3}));
+        g.appendChild(svg('line', {x1: x(it.lo), x2: x(it.hi), y1: y, y2: y, stroke: '#2f6fdd', 'stroke-width': 3, class: 'interval'}));
       }
       g.appendChild(svg('circle', {cx: x(it.c), cy: y, r: 5, fill: '#1d2330'},
         svg('title', {}, `${it.bot}: ${fmt(it.c, 1)}${it.lo !== null ? ` [${fmt(it.lo, 1)}, ${fmt(it.hi, 1)}]` : ''}`)));
     });
     return g;
-  }
-
-  function ticks(lo, hi) {
-    const span = hi - lo;
-    const step = Math.pow(10, Math.floor(Math.log10(span / 5)));
-    const m = [1, 2, 5, 10].find((k) => span / (step * k) <= 7) * step;
-    const out = [];
-    for (let t = Math.ceil(lo / m) * m; t <= hi + 1e-9; t += m) out.push(Number(t.toFixed(10)));
-    return out;
   }
 
   // --- Head to head: how often the row bot placed better than the column bot
@@ -172,12 +246,11 @@
   function boxChart(items) {
     const W = 640; const rowH = 30; const left = 130; const right = 20;
     const H = items.length * rowH + 30;
-    const all = items.flatMap((i) => i.v);
-    let lo = all.length ? Math.min(...all) : 0; let hi = all.length ? Math.max(...all) : 1;
-    if (lo === hi) { lo -= 1; hi += 1; }
-    const x = (v) => left + (v - lo) / (hi - lo) * (W - left - right);
+    const all = items.flatMap((i) => i.v).filter((v) => Number.isFinite(v));
+    const ax = niceAxis(all.length ? Math.min(...all) : 0, all.length ? Math.max(...all) : 1);
+    const x = (v) => left + 6 + (v - ax.lo) / (ax.hi - ax.lo) * (W - left - right - 12);
     const g = svg('svg', {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', id: 'score-chart'});
-    ticks(lo, hi).forEach((t) => g.appendChild(svg('g', {},
+    ax.ticks.forEach((t) => g.appendChild(svg('g', {},
       svg('line', {x1: x(t), x2: x(t), y1: 0, y2: H - 18, stroke: '#e3e6ec'}),
       svg('text', {x: x(t), y: H - 4, 'text-anchor': 'middle'}, fmt(t, 1)))));
     items.forEach((it, i) => {
@@ -236,7 +309,8 @@
       el('td', {}, m.header.seat_bots.join(', ')),
       el('td', {}, m.result.scores.map((s) => fmt(s)).join(', ')),
       el('td', {}, m.result.placements.join(', ')),
-      el('td', {}, enumWords(m.result.end_reason)),
+      el('td', {}, enumWords(m.result.end_reason),
+        m.forfeit && m.forfeit.fault ? ` (${m.header.seat_bots[m.forfeit.seat] || `seat ${m.forfeit.seat}`}: ${enumWords(m.forfeit.fault)})` : ''),
       el('td', {class: 'num'}, fmt(m.result.decisions))));
   }
   app.appendChild(mt);
