@@ -10,9 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "arena/cli/standings_command.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/game_api/rng.h"
+#include "referee/records/record.h"
 
 namespace arena {
 namespace {
@@ -103,6 +105,83 @@ TEST(Standings, OrderOfMatchesDoesNotChangeAByte) {
   EXPECT_EQ(*StandingsJson(*x), *StandingsJson(*y));
   EXPECT_EQ(StandingsCsv(*x), StandingsCsv(*y));
   EXPECT_EQ(HeadToHeadCsv(*x), HeadToHeadCsv(*y));
+}
+
+// win% is per match: a bot that fills three of four seats won a match when
+// one of its seats placed first, and the match counts once.
+TEST(Standings, WinsCountMatchesNotSeats) {
+  // me fills three seats, rnd one, rotated. By hand:
+  //   m1: me places 1st (seat 0)          -> me wins
+  //   m2: rnd places 1st                  -> rnd wins
+  //   m3: me places 1st (seat 2)          -> me wins
+  //   m4: rnd and a me seat share 1st     -> both win
+  // me: 3 wins of 4 matches (75%; by seats it would be 3 of 12, 25%);
+  // rnd: 2 of 4 (50%).
+  const std::vector<MatchSummary> ms = {
+      Match("m1", "g1", {"me", "me", "me", "rnd"}, {1, 2, 3, 4}, {9, 5, 3, 1}),
+      Match("m2", "g1", {"rnd", "me", "me", "me"}, {1, 3, 2, 4}, {9, 3, 5, 1}),
+      Match("m3", "g1", {"me", "rnd", "me", "me"}, {3, 2, 1, 4}, {3, 5, 9, 1}),
+      Match("m4", "g1", {"me", "me", "rnd", "me"}, {3, 1, 1, 4}, {3, 9, 9, 1})};
+  StandingsContext c = Context();
+  c.seats = 4;
+  c.bots = {"me", "rnd"};
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok()) << st.status();
+  for (const auto& r : st->rows()) {
+    EXPECT_EQ(r.matches(), 4) << r.bot();
+    EXPECT_EQ(r.wins(), r.bot() == "me" ? 3 : 2) << r.bot();
+    EXPECT_EQ(r.seats_played(), r.bot() == "me" ? 12 : 4) << r.bot();
+  }
+  const std::string table = StandingsTable(*st);
+  EXPECT_THAT(table, HasSubstr("win% per match"));
+  EXPECT_THAT(table, HasSubstr(" 75.0% "));
+  EXPECT_THAT(table, HasSubstr(" 50.0% "));
+  // Two seats, two bots: a win per match is a seat placed first, as ever.
+  std::vector<MatchSummary> two;
+  for (int g = 0; g < 5; ++g) {
+    const std::string gr = absl::StrCat("g", g);
+    two.push_back(Match(gr + "x", gr, {"a", "b"}, {1, 2}, {1, 0}));
+    two.push_back(Match(gr + "y", gr, {"b", "a"}, g < 2 ? std::vector<int>{1, 2}
+                                                        : std::vector<int>{1, 1},
+                        {1, 0}));
+  }
+  c.seats = 2;
+  c.bots = {"a", "b"};
+  auto st2 = BuildStandings(c, two);
+  ASSERT_TRUE(st2.ok());
+  for (const auto& r : st2->rows()) {
+    EXPECT_EQ(r.matches(), 10);
+    EXPECT_EQ(r.seats_played(), 10);
+    // a: first in the five x matches and level first in three y; b: first in five y.
+    EXPECT_EQ(r.wins(), r.bot() == "a" ? 8 : 5) << r.bot();
+  }
+}
+
+// Four matches all won: a wide interval, not a point ("+223 [+223, +223]").
+TEST(Standings, FourMatchesAllWonShowAnIntervalWithWidth) {
+  std::vector<MatchSummary> ms;
+  for (int g = 0; g < 2; ++g) {
+    const std::string gr = absl::StrCat("g", g);
+    ms.push_back(Match(gr + "x", gr, {"a", "b"}, {1, 2}, {1, 0}));
+    ms.push_back(Match(gr + "y", gr, {"b", "a"}, {2, 1}, {0, 1}));
+  }
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bootstrap = 1000;
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  const auto& top = st->rows(0);
+  EXPECT_EQ(top.bot(), "a");
+  EXPECT_LT(top.elo_low(), top.elo() - 100);
+  EXPECT_GT(top.elo_high(), top.elo() + 100);
+  EXPECT_LT(top.los(1), 0.999);
+  std::printf("%s", StandingsTable(*st).c_str());
+  // One match alone (one deal group, no bootstrap): still an interval.
+  auto one = BuildStandings(c, {ms[0]});
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->bootstrap(), 0);
+  EXPECT_LT(one->rows(0).elo_low(), one->rows(0).elo_high());
+  EXPECT_THAT(StandingsTable(*one), HasSubstr("["));
 }
 
 TEST(Standings, EqualBotsShareTheirRank) {
@@ -324,6 +403,77 @@ TEST(StandingsAccumulator, ABadMatchIsNamedAndChangesNothing) {
   }
   EXPECT_EQ(acc.matches(), 1);
   EXPECT_EQ(AllFiles(*acc.Build()), before);  // no bot "z", no group g2
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `arena standings` over two copies of one records folder, their files
+// created in different orders (and with several folders given in either
+// order, --out): the same files, byte for byte.
+TEST(StandingsCommand, ShuffledCopiesOfAFolderGiveByteIdenticalFiles) {
+  const std::string root = absl::StrCat(::testing::TempDir(), "/standings-copies-", ::getpid());
+  std::filesystem::remove_all(root);
+  // 240 records: 3 seats, bots a to e (a bot may fill several seats), deal
+  // groups, fractional scores, forfeits and faults.
+  std::vector<MatchSummary> ms = RandomMatches(240, 3, 17);
+  std::vector<std::string> lines;  // one record's text each
+  for (const MatchSummary& m : ms) {
+    v1::RecordLine header, result;
+    auto* h = header.mutable_header();
+    h->set_format_version(1);
+    h->set_match_id(m.match_id);
+    h->set_game("g");
+    h->set_num_seats(3);
+    h->set_deal_group(m.deal_group.empty() ? m.match_id : m.deal_group);
+    for (const auto& b : m.seat_bots) h->add_seat_bots(b);
+    auto* r = result.mutable_result();
+    for (int p : m.placements) r->add_placements(p);
+    for (double x : m.scores) r->add_scores(x);
+    r->set_higher_score_wins(true);
+    lines.push_back(RecordLineToJson(header) + "\n" + RecordLineToJson(result) + "\n");
+  }
+  // Creates the records from..to-1 in `dir`, in a shuffled order (seed 0:
+  // in reverse).
+  auto write = [&](const std::string& dir, uint64_t seed, size_t from, size_t to) {
+    std::filesystem::create_directories(dir);
+    std::vector<size_t> order;
+    for (size_t i = from; i < to; ++i) order.push_back(i);
+    std::reverse(order.begin(), order.end());
+    Rng rng(seed);
+    for (size_t i = order.size() - 1; seed != 0 && i > 0; --i) {
+      std::swap(order[i], order[rng.Uniform(static_cast<uint32_t>(i + 1))]);
+    }
+    for (size_t i : order) {
+      std::ofstream(absl::StrCat(dir, "/", ms[i].match_id, ".jsonl")) << lines[i];
+    }
+  };
+  write(root + "/one", 1, 0, ms.size());
+  write(root + "/two", 2, 0, ms.size());
+  write(root + "/three", 0, 0, ms.size());
+  for (const char* d : {"one", "two", "three"}) {
+    ASSERT_EQ(RunStandings({{root + "/" + d}, ""}), 0) << d;
+  }
+  for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
+    const std::string want = ReadAll(root + "/one/" + f);
+    EXPECT_FALSE(want.empty()) << f;
+    EXPECT_EQ(ReadAll(root + "/two/" + f), want) << f;
+    EXPECT_EQ(ReadAll(root + "/three/" + f), want) << f;
+  }
+  // Split in two folders, combined in either order.
+  write(root + "/p", 4, 0, 100);
+  write(root + "/q", 5, 100, ms.size());
+  ASSERT_EQ(RunStandings({{root + "/p", root + "/q"}, root + "/pq"}), 0);
+  ASSERT_EQ(RunStandings({{root + "/q", root + "/p"}, root + "/qp"}), 0);
+  for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
+    EXPECT_EQ(ReadAll(root + "/qp/" + f), ReadAll(root + "/pq/" + f)) << f;
+    EXPECT_EQ(ReadAll(root + "/pq/" + f), ReadAll(root + "/one/" + f)) << f;
+  }
+  std::filesystem::remove_all(root);
 }
 
 TEST(StandingsAccumulator, KeepsUnderFortyEightBytesPerDealGroupAndNoMatch) {

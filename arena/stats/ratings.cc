@@ -38,6 +38,142 @@ double LogLikelihood(const PairCounts& c, double prior, const Eigen::VectorXd& r
   return ll;
 }
 
+// The gradient g and minus the Hessian h of LogLikelihood at r.
+void Derivatives(const PairCounts& c, double prior, const Eigen::VectorXd& r,
+                 Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+  const int n = static_cast<int>(r.size());
+  g->setZero(n);
+  h->setZero(n, n);
+  for (int i = 0; i < n; ++i) {
+    const double si = Sigmoid(r[i]);
+    (*g)[i] = prior * (0.5 - si);
+    (*h)(i, i) += prior * si * (1 - si);
+    for (int j = 0; j < n; ++j) {
+      if (j == i || c.n[i][j] == 0) continue;
+      const double p = Sigmoid(r[i] - r[j]);
+      (*g)[i] += c.w[i][j] - c.n[i][j] * p;
+      const double v = c.n[i][j] * p * (1 - p);
+      (*h)(i, i) += v;
+      (*h)(i, j) -= v;
+    }
+  }
+}
+
+// Maximises LogLikelihood over r = *r + Z z (the columns of Z span the
+// directions it may move in; no Z: every direction) by Newton's method,
+// each step halved until the likelihood does not fall (it is concave, and
+// strictly so in every direction thanks to the prior). Returns the maximum.
+double MaximiseOnPlane(const PairCounts& c, double prior, const Eigen::MatrixXd* Z,
+                       Eigen::VectorXd* r) {
+  double ll = LogLikelihood(c, prior, *r);
+  if (Z != nullptr && Z->cols() == 0) return ll;
+  Eigen::VectorXd g;
+  Eigen::MatrixXd h;
+  for (int iter = 0; iter < 100; ++iter) {
+    Derivatives(c, prior, *r, &g, &h);
+    const Eigen::VectorXd step =
+        Z == nullptr ? Eigen::VectorXd(h.ldlt().solve(g))
+                     : Eigen::VectorXd(*Z * (Z->transpose() * h * *Z).ldlt().solve(
+                                                Z->transpose() * g));
+    double t = 1.0;
+    Eigen::VectorXd next = *r + step;
+    double next_ll = LogLikelihood(c, prior, next);
+    while (next_ll < ll - 1e-12 && t > 1e-6) {
+      t /= 2;
+      next = *r + t * step;
+      next_ll = LogLikelihood(c, prior, next);
+    }
+    *r = next;
+    ll = next_ll;
+    if ((t * step).cwiseAbs().maxCoeff() < 1e-10) break;
+  }
+  return ll;
+}
+
+// The standard normal quantile of p in (0, 1), by bisection (exact to the
+// last few bits; called once per fit).
+double NormalQuantile(double p) {
+  double lo = -40, hi = 40;
+  for (int k = 0; k < 200 && hi - lo > 1e-15; ++k) {
+    const double mid = (lo + hi) / 2;
+    (NormalCdf(mid) < p ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+// Profile-likelihood bounds of player i's centred rating (natural units):
+// the values theta of r_i - mean(r) at which the most likely ratings with
+// that centred rating have a log-likelihood `drop` below the maximum `top`
+// (at r_hat). The profile is concave in theta, so each bound is bracketed
+// by stepping out from the estimate (doubling) and then found by the
+// Illinois variant of regula falsi. Deterministic: the same input, the same
+// bits.
+std::pair<double, double> ProfileBounds(const PairCounts& c, double prior,
+                                        const Eigen::VectorXd& r_hat, double top, int i,
+                                        double drop, double start_step) {
+  const int n = static_cast<int>(r_hat.size());
+  Eigen::VectorXd a = Eigen::VectorXd::Constant(n, -1.0 / n);
+  a[i] += 1.0;
+  const double theta_hat = a.dot(r_hat);
+  if (n < 2) return {theta_hat, theta_hat};
+  // An orthonormal basis of the plane a.r = 0: Q's columns after the first.
+  Eigen::HouseholderQR<Eigen::MatrixXd> qr(a);
+  const Eigen::MatrixXd q = qr.householderQ() * Eigen::MatrixXd::Identity(n, n);
+  const Eigen::MatrixXd Z = q.rightCols(n - 1);
+  const double aa = a.dot(a);
+  // How far below `drop` the profile at theta falls (< 0 inside the bound).
+  Eigen::VectorXd r;
+  auto excess = [&](double theta) {
+    r += (theta - a.dot(r)) / aa * a;  // onto the plane, from the last point
+    return top - MaximiseOnPlane(c, prior, &Z, &r) - drop;
+  };
+  double bound[2];
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == 0 ? -1.0 : 1.0;
+    r = r_hat;
+    double in = theta_hat, f_in = -drop;
+    double step = std::max(start_step, 1e-3);
+    double out = theta_hat + sign * step;
+    double f_out = excess(out);
+    // Stepping out: 60 doublings reach far beyond any rating the prior allows.
+    for (int k = 0; k < 60 && f_out < 0; ++k) {
+      in = out;
+      f_in = f_out;
+      step *= 2;
+      out = theta_hat + sign * step;
+      f_out = excess(out);
+    }
+    if (f_out < 0) {  // not reached (the prior bounds the ratings): no bound found
+      bound[side] = out;
+      continue;
+    }
+    // Illinois: regula falsi, halving the value of an end kept twice.
+    int kept = 0;
+    double x = out;
+    for (int k = 0; k < 100 && std::abs(out - in) > 1e-9; ++k) {
+      x = out - f_out * (out - in) / (f_out - f_in);
+      const double fx = excess(x);
+      if (fx == 0) {
+        in = out = x;
+        break;
+      }
+      if (fx < 0) {
+        in = x;
+        f_in = fx;
+        if (kept == 1) f_out /= 2;
+        kept = 1;
+      } else {
+        out = x;
+        f_out = fx;
+        if (kept == -1) f_in /= 2;
+        kept = -1;
+      }
+    }
+    bound[side] = (in + out) / 2;
+  }
+  return {bound[0], bound[1]};
+}
+
 double Quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * (v.size() - 1);
@@ -81,37 +217,7 @@ void AddMatch(const RatedMatch& m, double weight, PairCounts* c) {
 std::vector<double> FitBradleyTerry(const PairCounts& c, double prior) {
   const int n = static_cast<int>(c.n.size());
   Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
-  double ll = LogLikelihood(c, prior, r);
-  for (int iter = 0; iter < 100; ++iter) {
-    Eigen::VectorXd g(n);
-    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(n, n);  // minus the Hessian
-    for (int i = 0; i < n; ++i) {
-      const double si = Sigmoid(r[i]);
-      g[i] = prior * (0.5 - si);
-      h(i, i) += prior * si * (1 - si);
-      for (int j = 0; j < n; ++j) {
-        if (j == i || c.n[i][j] == 0) continue;
-        const double p = Sigmoid(r[i] - r[j]);
-        g[i] += c.w[i][j] - c.n[i][j] * p;
-        const double v = c.n[i][j] * p * (1 - p);
-        h(i, i) += v;
-        h(i, j) -= v;
-      }
-    }
-    Eigen::VectorXd step = h.ldlt().solve(g);
-    // Newton step, halved until the likelihood does not fall (it is concave).
-    double t = 1.0;
-    Eigen::VectorXd next = r + step;
-    double next_ll = LogLikelihood(c, prior, next);
-    while (next_ll < ll - 1e-12 && t > 1e-6) {
-      t /= 2;
-      next = r + t * step;
-      next_ll = LogLikelihood(c, prior, next);
-    }
-    r = next;
-    ll = next_ll;
-    if ((t * step).cwiseAbs().maxCoeff() < 1e-10) break;
-  }
+  MaximiseOnPlane(c, prior, nullptr, &r);
   return std::vector<double>(r.data(), r.data() + n);
 }
 
@@ -316,6 +422,7 @@ absl::Status DealGroupComparisons::Add(absl::string_view deal_group,
         "deal group ", deal_group, ": more than ", kMaxPrefixes, " distinct group names"));
   }
   comparisons_.resize(static_cast<size_t>(top) + 1, 0);
+  max_seats_ = std::max(max_seats_, static_cast<int>(seat_players.size()));
   for (size_t s = 0; s < seat_players.size(); ++s) {
     for (size_t t = 0; t < seat_players.size(); ++t) {
       if (seat_players[t] != seat_players[s]) ++comparisons_[seat_players[s]];
@@ -462,10 +569,56 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
   PairCounts total(players);
   add_types(times, &total);
   out.deal_groups = static_cast<int>(num_groups);
-  out.elo = Centred(FitBradleyTerry(total, options.prior_draws));
+  const std::vector<double> fit = FitBradleyTerry(total, options.prior_draws);
+  out.elo = Centred(fit);
   out.low = out.high = out.elo;
+  out.profile_low = out.profile_high = out.elo;
   out.los.assign(players, std::vector<double>(players, 0.5));
+  if (options.bootstrap <= 0) {
+    out.rank.assign(players, 1);
+    for (int i = 0; i < players; ++i) {
+      for (int j = 0; j < players; ++j) {
+        if (out.elo[j] > out.elo[i] + 1e-6) ++out.rank[i];
+      }
+    }
+    return out;
+  }
+  // The likelihood's side: the profile-likelihood interval of each centred
+  // rating, its threshold widened by the design effect of the comparisons
+  // of one match (they are not independent), and each pair's curvature
+  // standard deviation (likewise widened) for the LOS.
+  const int seats = std::max(2, groups.max_seats());
+  out.design_effect = (seats + 1) / 3.0;
+  const double z = NormalQuantile((1 + options.level) / 2);
+  const double drop = out.design_effect * z * z / 2;
+  const Eigen::VectorXd r_hat = Eigen::Map<const Eigen::VectorXd>(fit.data(), players);
+  const double top = LogLikelihood(total, options.prior_draws, r_hat);
+  Eigen::VectorXd grad;
+  Eigen::MatrixXd info;
+  Derivatives(total, options.prior_draws, r_hat, &grad, &info);
+  const Eigen::MatrixXd cov = info.ldlt().solve(Eigen::MatrixXd::Identity(players, players));
+  for (int i = 0; i < players; ++i) {
+    Eigen::VectorXd a = Eigen::VectorXd::Constant(players, -1.0 / players);
+    a[i] += 1.0;
+    const double sd = std::sqrt(std::max(0.0, out.design_effect * a.dot(cov * a)));
+    const auto [lo, hi] =
+        ProfileBounds(total, options.prior_draws, r_hat, top, i, drop, z * sd);
+    out.profile_low[i] = std::min(lo * kEloPerNat, out.elo[i]);
+    out.profile_high[i] = std::max(hi * kEloPerNat, out.elo[i]);
+  }
+  out.low = out.profile_low;
+  out.high = out.profile_high;
+  std::vector<std::vector<double>> sd(players, std::vector<double>(players, 0.0));
+  for (int i = 0; i < players; ++i) {
+    for (int j = 0; j < players; ++j) {
+      if (i == j) continue;
+      const double v = cov(i, i) + cov(j, j) - cov(i, j) - cov(j, i);
+      sd[i][j] = std::sqrt(std::max(0.0, out.design_effect * v)) * kEloPerNat;
+    }
+  }
+  // The bootstrap's side, with at least two deal groups to draw from.
   const int reps = num_groups >= 2 ? options.bootstrap : 0;
+  out.boot_low = out.boot_high = out.elo;
   if (reps > 0) {
     Rng rng(options.seed);
     std::vector<std::vector<double>> samples(players);  // by player
@@ -482,8 +635,10 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     }
     const double tail = (1 - options.level) / 2;
     for (int i = 0; i < players; ++i) {
-      out.low[i] = Quantile(samples[i], tail);
-      out.high[i] = Quantile(samples[i], 1 - tail);
+      out.boot_low[i] = Quantile(samples[i], tail);
+      out.boot_high[i] = Quantile(samples[i], 1 - tail);
+      out.low[i] = std::min(out.low[i], out.boot_low[i]);
+      out.high[i] = std::max(out.high[i], out.boot_high[i]);
     }
     for (int i = 0; i < players; ++i) {
       for (int j = 0; j < players; ++j) {
@@ -495,14 +650,19 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
           const double d = samples[i][b] - samples[j][b] - mean;
           sq += d * d;
         }
-        const double sd = std::sqrt(sq / std::max(1, reps - 1));
-        const double diff = out.elo[i] - out.elo[j];
-        out.los[i][j] = sd > 1e-9 ? NormalCdf(diff / sd)
-                        : std::abs(diff) < 1e-6 ? 0.5
-                        : diff > 0 ? 1.0 : 0.0;
+        sd[i][j] = std::max(sd[i][j], std::sqrt(sq / std::max(1, reps - 1)));
       }
     }
     out.bootstrap = reps;
+  }
+  for (int i = 0; i < players; ++i) {
+    for (int j = 0; j < players; ++j) {
+      if (i == j) continue;
+      const double diff = out.elo[i] - out.elo[j];
+      out.los[i][j] = sd[i][j] > 1e-9 ? NormalCdf(diff / sd[i][j])
+                      : std::abs(diff) < 1e-6 ? 0.5
+                      : diff > 0 ? 1.0 : 0.0;
+    }
   }
   out.rank.assign(players, 1);
   for (int i = 0; i < players; ++i) {

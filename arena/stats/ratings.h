@@ -14,14 +14,21 @@
 // whoever else sits at the table, so the pairwise fit estimates the same
 // strengths; it also takes ties (shared placements) as they are, where
 // Plackett-Luce has no tie, and it is the model the SPRT gate and the LOS use.
-// The comparisons of one match are not independent; the intervals therefore
-// come from a bootstrap over deal groups (all matches of a deal group are
-// resampled together), not from the curvature of the likelihood.
+// The comparisons of one match are not independent: the likelihood's
+// intervals are widened by the design effect (seats + 1) / 3 (the variance of
+// a bot's pairwise score in one Plackett-Luce match of that many seats,
+// against independent comparisons; 1 for two seats).
 //
 // Scale: Elo, 400 / ln(10) times r, centred so that the mean rating is 0.
 // A difference of D Elo means P(placed before) = 1 / (1 + 10^(-D / 400)).
 //
-// Intervals: percentile bootstrap (`bootstrap` replicates, linear
+// Intervals: the wider of two, so that neither can make them a point:
+// (1) the profile-likelihood interval of each centred rating (prior
+// included): the ratings whose best fit lies less than
+// design_effect * z^2 / 2 below the maximum log-likelihood (z the normal
+// quantile of the level, 1.96), which keeps its width with few matches and
+// under complete separation, where a bootstrap degenerates; (2) a
+// percentile bootstrap (`bootstrap` replicates, linear
 // interpolation between order statistics) over deal groups drawn with
 // replacement by referee/game_api/rng.h's generator from `seed`, so they are the same
 // on every machine (the groups are indexed in name order; groups of the
@@ -29,7 +36,8 @@
 // which gives the same sums as adding the drawn groups one by one, since
 // every count is an integer or a half). LOS(i, j), the likelihood that i
 // is stronger than j, is Phi(d / s) where d is the fitted Elo difference and
-// s the standard deviation of that difference over the bootstrap replicates.
+// s the larger of that difference's standard deviation over the bootstrap
+// replicates and from the likelihood's curvature (times the design effect).
 //
 // Ranks: 1 + the number of bots rated strictly higher (equal ratings, to
 // 1e-6 Elo, share a rank).
@@ -62,7 +70,7 @@ struct RatedMatch {
 };
 
 struct RatingOptions {
-  int bootstrap = 1000;       // replicates; 0: no intervals
+  int bootstrap = 1000;       // replicates; 0: no intervals (and LOS 0.5)
   uint64_t seed = 1;          // bootstrap generator seed
   double prior_draws = 1.0;   // virtual drawn comparisons per bot vs rating 0 (> 0)
   double level = 0.95;        // interval coverage
@@ -70,12 +78,17 @@ struct RatingOptions {
 
 struct Ratings {
   std::vector<double> elo;            // by player, mean 0
-  std::vector<double> low, high;      // interval bounds (= elo without bootstrap)
+  std::vector<double> low, high;      // interval bounds (= elo without intervals)
+  // The interval's two sources (low is the lower of the two lows, high the
+  // higher of the two highs): the profile likelihood and the bootstrap
+  // (= elo with fewer than two deal groups).
+  std::vector<double> profile_low, profile_high, boot_low, boot_high;
+  double design_effect = 1;           // (seats + 1) / 3, seats of the widest match
   std::vector<int> rank;              // 1 = best; equal ratings share
   std::vector<std::vector<double>> los;  // los[i][j] = P(i stronger than j)
   std::vector<int64_t> comparisons;   // pairwise comparisons each player took part in
   int deal_groups = 0;
-  int bootstrap = 0;                  // replicates used (0: intervals are points)
+  int bootstrap = 0;                  // replicates used (0: no bootstrap)
 };
 
 // Sufficient statistics of a Bradley-Terry fit: n[i][j] comparisons between
@@ -135,6 +148,8 @@ class DealGroupComparisons {
   int64_t groups() const;
   // Pairwise comparisons each player took part in, by player.
   const std::vector<int64_t>& comparisons() const { return comparisons_; }
+  // The most seats of any match added (0 when empty).
+  int max_seats() const { return max_seats_; }
 
   // One pair's comparisons in a group (i < j as added; n comparisons, w won by i).
   struct Pair {
@@ -149,6 +164,7 @@ class DealGroupComparisons {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::vector<int64_t> comparisons_;
+  int max_seats_ = 0;
 };
 
 // Fits ratings with intervals. Errors on a player index out of range, seats

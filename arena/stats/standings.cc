@@ -42,7 +42,8 @@ std::string CsvField(const std::string& s) {
   return q + "\"";
 }
 
-// One bot's counts (integers) and sums (exact until read).
+// One bot's counts (integers) and sums (exact until read). `wins` counts
+// matches (one of its seats placed first), not seats.
 struct Tally {
   int64_t matches = 0, seats = 0, wins = 0, forfeits = 0;
   ExactSum score_sum;
@@ -191,7 +192,10 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
     return s;  // not reached: checked above
   }
   im.h2h.Add(players, m.placements, m.scores);
-  absl::InlinedVector<int, 8> present;
+  // Each bot counts once per match, in matches and in wins: it won the
+  // match if one of its seats placed first (a shared first place is a win
+  // for every bot in it), however many seats it filled.
+  absl::InlinedVector<int, 8> present, won;
   for (size_t s = 0; s < seats; ++s) {
     const int b = players[s];
     Tally& t = im.tally[b];
@@ -204,7 +208,10 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
     ++t.by_seat[s];
     t.score_sum.Add(m.scores[s]);
     t.placement_sum += m.placements[s];
-    if (m.placements[s] == 1) ++t.wins;
+    if (m.placements[s] == 1 && std::find(won.begin(), won.end(), b) == won.end()) {
+      won.push_back(b);
+      ++t.wins;
+    }
   }
   if (m.forfeit_seat >= 0) {
     Tally& t = im.tally[players[m.forfeit_seat]];
@@ -352,7 +359,7 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
 std::string StandingsTable(const v1::Standings& st) {
   std::string out = absl::StrFormat(
       "%s, %d seats, %d of %d matches, %d deal groups (%s deals; %s score is "
-      "better)%s\n",
+      "better; win%% per match, mean score and place per seat)%s\n",
       st.game(), st.seats(), st.matches_played(), st.matches_planned(),
       st.deal_groups(),
       st.deal_mode() == v1::DEAL_MODE_INDEPENDENT ? "independent" : "duplicate",
@@ -368,9 +375,10 @@ std::string StandingsTable(const v1::Standings& st) {
     out += absl::StrFormat(
         "%-4d %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(), w,
         r.bot(), r.elo(),
-        st.bootstrap() > 0 ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
-                           : std::string("-"),
-        r.matches(), r.seats_played() ? 100.0 * r.wins() / r.seats_played() : 0.0,
+        st.bootstrap() > 0 || r.elo_low() < r.elo_high()
+            ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
+            : std::string("-"),
+        r.matches(), r.matches() ? 100.0 * r.wins() / r.matches() : 0.0,
         r.mean_score(), r.mean_placement(), r.forfeits(), r.faults());
   }
   const int n = st.rows_size();
