@@ -29,11 +29,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
+#include "arena/cli/flags_check.h"
 #include "arena/cli/gate.h"
 #include "arena/cli/logging.h"
 #include "arena/cli/play.h"
@@ -127,6 +129,17 @@ ABSL_FLAG(int, max_games, 2000, "gate: matches after which it stops undecided (e
 ABSL_FLAG(std::string, json, "",
           "gate: also write the result to this JSON file; replay: --json prints "
           "one arena.v1.Replay JSON document (--json=FILE writes it to FILE)");
+ABSL_FLAG(double, max_fault_rate, 1,
+          "gate: the most the candidate's fault rate may be, the share of its "
+          "matches in which it had a fault of any kind (timeout, illegal, "
+          "crashed, no-show...); above it the gate fails (exit 1) whatever its "
+          "strength (1: no limit)");
+ABSL_FLAG(std::string, junit, "",
+          "tournament, match, gate: also write a JUnit XML report to this file "
+          "(a testcase per bot, or per verdict of a gate)");
+ABSL_FLAG(std::string, summary_md, "",
+          "tournament, match, gate: also write a markdown summary to this file "
+          "(e.g. $GITHUB_STEP_SUMMARY)");
 ABSL_FLAG(bool, compress, false,
           "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
           "standings read both kinds");
@@ -146,10 +159,13 @@ constexpr char kUsage[] =
     "  arena tournament ... --secret_file F --shard I/N   (one shard of N)\n"
     "  arena gate --game G --candidate NAME=CMD --baseline NAME=CMD\n"
     "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
-    "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--json FILE]\n"
-    "             --records DIR   (exit 0: H1, 1: H0, 3: no decision, 2: error)\n"
+    "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--max_fault_rate R]\n"
+    "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
+    "             (exit 0: H1; 1: H0 or fault rate above R; 3: no decision; 2: error)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
-    "Repeat --bot and --option once per value.";
+    "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
+    "Repeat --bot and --option once per value. A usage error (an unknown flag, a\n"
+    "flag of another command, a value that does not parse) exits 2.";
 
 // `arena [COMMAND] --help` (or `arena help [COMMAND]`): the command's usage
 // and only the flags it reads, with their defaults; no source paths.
@@ -167,7 +183,7 @@ const std::vector<CommandHelp>& Commands() {
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
       "standings_every", "resume", "fail_on_forfeit", "compress", "html", "progress",
-      "log_file"};
+      "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -182,24 +198,28 @@ const std::vector<CommandHelp>& Commands() {
        "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
        "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
        "  not run (usage, config, no bot could start).",
-       join(kPlay, kSandbox)},
+       join(join(kPlay, kSandbox), {"shard"})},
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.",
-       {"seat", "step", "json"}},
+       {"seat", "step", "json", "log_file"}},
       {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"
-                 "  Exit 0: all verified; 1: a failure.", {}},
-      {"standings", "arena standings DIR...\n  Rebuild the standings from the records.", {}},
+                 "  Exit 0: all verified; 1: a failure.", {"log_file"}},
+      {"standings", "arena standings DIR... [--out OUT]\n  Rebuild the standings from the records.",
+       {"out", "log_file"}},
       {"gate",
        "arena gate --game G --candidate NAME=CMD --baseline NAME=CMD [flags]\n"
        "  SPRT of a candidate against a baseline.\n"
-       "  Exit 0: H1 accepted; 1: H0 accepted; 3: no decision; 2: error.",
+       "  Exit 0: H1 accepted (and the fault rate within --max_fault_rate);\n"
+       "  1: H0 accepted, or the candidate's fault rate above --max_fault_rate;\n"
+       "  3: no decision; 2: error (usage, config).",
        join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
-             "alpha", "beta", "max_games", "json", "records", "secret_file", "seed",
-             "decision_ms", "max_restarts", "on_bot_failure", "connect_timeout_ms",
-             "log_file"},
+             "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
+             "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",
+             "decision_cap", "auto_moves", "compress", "max_restarts", "on_bot_failure",
+             "connect_timeout_ms", "log_file"},
             kSandbox)},
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
-       {"out", "replays"}},
-      {"games", "arena games\n  The games and their options.", {}},
+       {"out", "replays", "log_file"}},
+      {"games", "arena games\n  The games and their options.", {"log_file"}},
   };
   return *commands;
 }
@@ -413,43 +433,37 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
   return absl::OkStatus();
 }
 
-// Flags that only some subcommands read; giving one to another subcommand is
-// an error rather than silently ignored.
-const std::vector<std::string>& SubcommandFlags() {
-  static const auto* names =
-      new std::vector<std::string>{"seat", "step", "json", "out", "replays"};
-  return *names;
-}
-const std::vector<std::string>& PlayFlags() {
-  static const auto* names = new std::vector<std::string>{
-      "game", "seats", "games", "jobs", "records", "seed", "decision_ms",
-      "fault_policy", "decision_cap", "auto_moves", "max_restarts", "on_bot_failure",
-      "connect_timeout_ms", "progress", "html", "secret_file", "sandbox",
-      "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb", "compress",
-      "duplicate", "gauntlet", "standings_every", "resume", "fail_on_forfeit", "shard",
-      "fresh_bots_per_rotation", "candidate", "baseline", "filler", "elo0", "elo1",
-      "alpha", "beta", "max_games"};
-  return *names;
-}
 bool FlagChanged(const std::string& name) {
   const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
   return f != nullptr && f->CurrentValue() != f->DefaultValue();
 }
-// OK if `cmd` was given no flag but its own (`allowed`) and, for the play
-// subcommands (allowed empty), the play flags.
-absl::Status OnlyFlagsOf(const std::string& cmd, const std::vector<std::string>& allowed,
-                         const std::vector<std::string>& bots,
+// A flag given to a command that does not read it is a usage error, not
+// silently ignored: OK if `cmd` was given no flag (changed from its default)
+// of another command's list (Commands()) but those of its own.
+absl::Status OnlyFlagsOf(const std::string& cmd, const std::vector<std::string>& bots,
                          const std::vector<std::string>& options) {
-  std::vector<std::string> check = SubcommandFlags();
-  if (!allowed.empty()) {
-    check.insert(check.end(), PlayFlags().begin(), PlayFlags().end());
-    if (!bots.empty()) return absl::InvalidArgumentError(absl::StrCat("--bot is not a flag of arena ", cmd));
-    if (!options.empty()) return absl::InvalidArgumentError(absl::StrCat("--option is not a flag of arena ", cmd));
+  const std::vector<std::string>* own = nullptr;
+  for (const auto& c : Commands()) {
+    if (cmd == c.name) own = &c.flags;
   }
-  for (const auto& name : check) {
-    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
-    if (FlagChanged(name)) {
-      return absl::InvalidArgumentError(absl::StrCat("--", name, " is not a flag of arena ", cmd));
+  if (own == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown command '", cmd, "'"));
+  const auto takes = [&](const std::string& name) {
+    return std::find(own->begin(), own->end(), name) != own->end();
+  };
+  const auto not_ours = [&](const std::string& name) {
+    std::vector<std::string> whose;
+    for (const auto& c : Commands()) {
+      if (std::find(c.flags.begin(), c.flags.end(), name) != c.flags.end()) whose.push_back(c.name);
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", name, " is a flag of arena ", absl::StrJoin(whose, ", "), ", not of ", cmd,
+        " (arena ", cmd, " --help lists its flags)"));
+  };
+  if (!bots.empty() && !takes("bot")) return not_ours("bot");
+  if (!options.empty() && !takes("option")) return not_ours("option");
+  for (const auto& c : Commands()) {
+    for (const auto& name : c.flags) {
+      if (!takes(name) && FlagChanged(name)) return not_ours(name);
     }
   }
   return absl::OkStatus();
@@ -534,6 +548,8 @@ int PlayCommand(bool single, const std::vector<std::string>& bots,
   po.show_progress = absl::GetFlag(FLAGS_progress);
   po.html = absl::GetFlag(FLAGS_html);
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
+  po.junit = absl::GetFlag(FLAGS_junit);
+  po.summary_md = absl::GetFlag(FLAGS_summary_md);
   return RunPlay(po, *std::move(c), std::move(lo));
 }
 
@@ -550,6 +566,9 @@ int GateCommand(const std::vector<std::string>& options) {
   go.beta = absl::GetFlag(FLAGS_beta);
   go.max_games = absl::GetFlag(FLAGS_max_games);
   go.json = absl::GetFlag(FLAGS_json);
+  go.max_fault_rate = absl::GetFlag(FLAGS_max_fault_rate);
+  go.junit = absl::GetFlag(FLAGS_junit);
+  go.summary_md = absl::GetFlag(FLAGS_summary_md);
   if (absl::Status s = CheckGateOptions(go); !s.ok()) return Fail(s);
   auto c = ConfigFromFlags(GateBots(go), options);
   if (!c.ok()) return Fail(c.status());
@@ -576,6 +595,13 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> bots, options;
   std::vector<char*> rest = GatherRepeated(argc, argv, &bots, &options);
+  // An unknown flag, a value that does not parse or a missing value is a
+  // usage error (2) before absl's parser would exit 1 on it (flags_check.h).
+  if (absl::Status s = CheckCommandLineFlags(static_cast<int>(rest.size()), rest.data());
+      !s.ok()) {
+    std::cerr << "arena: " << s.message() << "; `arena COMMAND --help` lists the flags\n";
+    return 2;
+  }
   std::vector<char*> args =
       absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   if (absl::Status s = SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
@@ -591,10 +617,7 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
-    if (absl::Status s = OnlyFlagsOf(cmd, {}, bots, options); !s.ok()) return Fail(s);
-    if (cmd == "match" && FlagChanged("shard")) {
-      return Fail(absl::InvalidArgumentError("--shard is a flag of arena tournament, not of match"));
-    }
+    if (absl::Status s = OnlyFlagsOf(cmd, bots, options); !s.ok()) return Fail(s);
     if (cmd == "tournament" && absl::GetFlag(FLAGS_games) <= 0 &&
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
@@ -603,7 +626,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));
-    if (absl::Status s = OnlyFlagsOf("verify", {"none"}, bots, options); !s.ok()) return Fail(s);
+    if (absl::Status s = OnlyFlagsOf("verify", bots, options); !s.ok()) return Fail(s);
     return RunVerify(args[2]);
   }
   if (cmd == "gate") {
@@ -611,11 +634,12 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           absl::StrCat("unexpected argument '", args[2], "'")));
     }
+    if (absl::Status s = OnlyFlagsOf("gate", bots, options); !s.ok()) return Fail(s);
     return GateCommand(options);
   }
   if (cmd == "standings") {
     if (args.size() < 3) return Fail(absl::InvalidArgumentError("standings DIR... [--out OUT]"));
-    if (absl::Status s = OnlyFlagsOf("standings", {"out"}, bots, options); !s.ok()) return Fail(s);
+    if (absl::Status s = OnlyFlagsOf("standings", bots, options); !s.ok()) return Fail(s);
     StandingsCommandOptions so;
     so.dirs.assign(args.begin() + 2, args.end());
     so.out_dir = absl::GetFlag(FLAGS_out);
@@ -626,10 +650,7 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           "replay takes one record file: arena replay FILE [--seat S] [--step K] [--json]"));
     }
-    if (absl::Status s = OnlyFlagsOf("replay", {"seat", "step", "json"}, bots, options);
-        !s.ok()) {
-      return Fail(s);
-    }
+    if (absl::Status s = OnlyFlagsOf("replay", bots, options); !s.ok()) return Fail(s);
     ReplayCommandOptions ro;
     ro.file = args[2];
     ro.seat = absl::GetFlag(FLAGS_seat);
@@ -642,15 +663,20 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError(
           "html takes one records folder: arena html DIR [--out OUT] [--replays N]"));
     }
-    if (absl::Status s = OnlyFlagsOf("html", {"out", "replays"}, bots, options); !s.ok()) {
-      return Fail(s);
-    }
+    if (absl::Status s = OnlyFlagsOf("html", bots, options); !s.ok()) return Fail(s);
     HtmlOptions ho;
     ho.out_dir = absl::GetFlag(FLAGS_out);
     ho.max_replays = absl::GetFlag(FLAGS_replays);
     return RunHtml(args[2], ho);
   }
-  if (cmd == "games") return RunGames();
+  if (cmd == "games") {
+    if (args.size() > 2) {
+      return Fail(absl::InvalidArgumentError(
+          absl::StrCat("unexpected argument '", args[2], "'")));
+    }
+    if (absl::Status s = OnlyFlagsOf("games", bots, options); !s.ok()) return Fail(s);
+    return RunGames();
+  }
 
   std::cerr << "arena: unknown command '" << cmd << "'\n" << kUsage << "\n";
   return 2;

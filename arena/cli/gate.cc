@@ -15,6 +15,7 @@
 #include "arena/stats/sprt.h"
 #include "arena/stats/standings.h"
 #include "arena/tournament/schedule.h"
+#include "arena/views/reports.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/games/registry.h"
 
@@ -40,6 +41,10 @@ absl::Status CheckGateOptions(const GateOptions& options) {
   }
   if (options.max_games < 1) {
     return absl::InvalidArgumentError("--max_games must be at least 1");
+  }
+  if (!(options.max_fault_rate >= 0 && options.max_fault_rate <= 1)) {
+    return absl::InvalidArgumentError(
+        "--max_fault_rate must be in [0, 1] (a share of the candidate's matches)");
   }
   return absl::OkStatus();
 }
@@ -79,7 +84,20 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   int groups = 0;
   SprtState decided;
   bool stopped = false;
+  // The candidate's matches and those in which it had a fault (of any kind,
+  // forfeited or not), over every match played, also after the decision.
+  int cand_matches = 0, cand_fault_matches = 0;
   lo.on_recorded = [&](const MatchSummary& m) {
+    const auto is_cand = [&](int seat) {
+      return seat >= 0 && seat < static_cast<int>(m.seat_bots.size()) && m.seat_bots[seat] == cand;
+    };
+    bool plays = false, faulted = is_cand(m.forfeit_seat);
+    for (size_t seat = 0; seat < m.seat_bots.size(); ++seat) plays |= is_cand(static_cast<int>(seat));
+    for (const auto& f : m.faults) faulted |= is_cand(f.seat);
+    if (plays) {
+      ++cand_matches;
+      if (faulted) ++cand_fault_matches;
+    }
     RatedMatch r;
     for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
     r.placements = m.placements;
@@ -123,9 +141,9 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   const EloEstimate e = EstimateElo(at);
   int at_groups = 0;
   for (double x : at) at_groups += static_cast<int>(x);
-  const char* verdict = decided.decision == SprtDecision::kH1   ? "H1"
-                        : decided.decision == SprtDecision::kH0 ? "H0"
-                                                                : "none";
+  const char* verdict_word = decided.decision == SprtDecision::kH1   ? "H1"
+                             : decided.decision == SprtDecision::kH0 ? "H0"
+                                                                     : "none";
   std::cout << absl::StrFormat(
       "gate: %s (candidate) against %s (baseline), %s, %d seats, deal groups of %d\n"
       "LLR %.3f (bounds %.3f, %.3f) after %d deal groups (%d games)\n"
@@ -136,36 +154,80 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
     std::cout << "(every deal group went the same way: the Elo is a bound)\n";
   }
+  std::string sprt_line;
   if (decided.decision == SprtDecision::kH1) {
-    std::cout << absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s\n",
-                                 cand, elo1, base);
+    sprt_line = absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s", cand,
+                                elo1, base);
   } else if (decided.decision == SprtDecision::kH0) {
-    std::cout << absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s\n",
-                                 cand, elo0, base);
+    sprt_line = absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s", cand,
+                                elo0, base);
   } else {
-    std::cout << absl::StrFormat("no decision within %d games (--max_games)\n",
-                                 options.max_games);
+    sprt_line = absl::StrFormat("no decision within %d games (--max_games)", options.max_games);
   }
+  std::cout << sprt_line << "\n";
+
+  // Faults, forfeits and withdrawals of both, and the candidate's fault rate.
+  v1::GateResult g;
+  for (const auto& row : st->rows()) {
+    if (row.bot() == cand) *g.mutable_candidate_row() = row;
+    if (row.bot() == base) *g.mutable_baseline_row() = row;
+  }
+  for (int i = 0; i < 2; ++i) {
+    const v1::StandingRow* row = i == 0 ? &g.candidate_row() : &g.baseline_row();
+    std::cout << absl::StrFormat("%s (%s): faults %s; %d forfeits in %d matches%s\n",
+                                 i == 0 ? cand : base, i == 0 ? "candidate" : "baseline",
+                                 FaultKindsText(row->fault_kinds()),
+                                 row->forfeits(), row->matches(),
+                                 row->withdrawn()
+                                     ? absl::StrCat("; WITHDRAWN: ", row->withdrawn_reason())
+                                     : std::string());
+  }
+  const double fault_rate =
+      cand_matches > 0 ? static_cast<double>(cand_fault_matches) / cand_matches : 0;
+  const bool exceeded = fault_rate > options.max_fault_rate;
+  std::cout << absl::StrFormat(
+      "fault rate of %s: %d of %d matches with a fault (%.1f%%), limit --max_fault_rate %g%s\n",
+      cand, cand_fault_matches, cand_matches, 100 * fault_rate, options.max_fault_rate,
+      exceeded ? ": EXCEEDED" : "");
+  std::string verdict = sprt_line;
+  if (exceeded) {
+    verdict = absl::StrFormat(
+        "FAIL: the fault rate of %s, %.4g, exceeds --max_fault_rate %g, whatever its strength "
+        "(%s)",
+        cand, fault_rate, options.max_fault_rate, sprt_line);
+    std::cout << verdict << "\n";
+  }
+  const int code = exceeded                                  ? 1
+                   : decided.decision == SprtDecision::kH1 ? 0
+                   : decided.decision == SprtDecision::kH0 ? 1
+                                                           : 3;
+  g.set_decision(verdict_word);
+  g.set_llr(decided.llr);
+  g.set_lower_bound(decided.bounds.lower);
+  g.set_upper_bound(decided.bounds.upper);
+  g.set_elo0(elo0);
+  g.set_elo1(elo1);
+  g.set_alpha(alpha);
+  g.set_beta(beta);
+  g.set_deal_groups(at_groups);
+  g.set_games(at_groups * static_cast<int>(group_size));
+  g.set_elo(e.elo);
+  g.set_elo_low(e.low);
+  g.set_elo_high(e.high);
+  for (double x : at) g.add_group_counts(static_cast<int>(x));
+  g.set_candidate(cand);
+  g.set_baseline(base);
+  g.set_seats(c->seats());
+  g.set_records_dir(c->records_dir());
+  g.set_game(c->game());
+  g.set_candidate_matches(cand_matches);
+  g.set_candidate_fault_matches(cand_fault_matches);
+  g.set_fault_rate(fault_rate);
+  g.set_max_fault_rate(options.max_fault_rate);
+  g.set_fault_rate_exceeded(exceeded);
+  g.set_passed(code == 0);
+  g.set_verdict(verdict);
   if (const std::string& json = options.json; !json.empty()) {
-    v1::GateResult g;
-    g.set_decision(verdict);
-    g.set_llr(decided.llr);
-    g.set_lower_bound(decided.bounds.lower);
-    g.set_upper_bound(decided.bounds.upper);
-    g.set_elo0(elo0);
-    g.set_elo1(elo1);
-    g.set_alpha(alpha);
-    g.set_beta(beta);
-    g.set_deal_groups(at_groups);
-    g.set_games(at_groups * static_cast<int>(group_size));
-    g.set_elo(e.elo);
-    g.set_elo_low(e.low);
-    g.set_elo_high(e.high);
-    for (double x : at) g.add_group_counts(static_cast<int>(x));
-    g.set_candidate(cand);
-    g.set_baseline(base);
-    g.set_seats(c->seats());
-    g.set_records_dir(c->records_dir());
     std::string text;
     google::protobuf::util::JsonPrintOptions o;
     o.add_whitespace = true;
@@ -176,9 +238,15 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     }
     if (absl::Status s = WriteFileAtomically(json, text); !s.ok()) return Fail(s);
   }
-  return decided.decision == SprtDecision::kH1   ? 0
-         : decided.decision == SprtDecision::kH0 ? 1
-                                                 : 3;
+  if (!options.junit.empty()) {
+    if (absl::Status s = WriteFileAtomically(options.junit, GateJUnit(g)); !s.ok()) return Fail(s);
+  }
+  if (!options.summary_md.empty()) {
+    if (absl::Status s = AppendToFile(options.summary_md, GateMarkdown(g)); !s.ok()) {
+      return Fail(s);
+    }
+  }
+  return code;
 }
 
 }  // namespace arena

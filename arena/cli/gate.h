@@ -31,13 +31,20 @@ struct GateOptions {
   double beta = 0.05;     // chance of accepting H0 when H1 holds
   int max_games = 2000;   // matches after which it stops undecided
   std::string json;       // also write the result (GateResult) here, if set
+  // The most the candidate's fault rate may be (the share of its matches in
+  // which it had a fault of any kind); above it the gate fails (exit 1)
+  // whatever the SPRT says. 1: no limit.
+  double max_fault_rate = 1;
+  std::string junit;       // also write a JUnit XML report here, if set
+  std::string summary_md;  // also write a markdown summary here, if set
 };
 
 // The gate's bots as NAME=COMMAND: candidate, baseline, filler (if given).
 std::vector<std::string> GateBots(const GateOptions& options);
 
 // The options' own mistakes (no candidate or baseline, elo1 <= elo0, alpha
-// or beta outside (0, 0.5), max_games < 1), named as the flags.
+// or beta outside (0, 0.5), max_games < 1, max_fault_rate outside [0, 1]),
+// named as the flags.
 absl::Status CheckGateOptions(const GateOptions& options);
 
 // What a gate fixes in its config: the game's default seats (if none are
@@ -46,8 +53,12 @@ absl::Status CheckGateOptions(const GateOptions& options);
 absl::Status SetUpGateConfig(const GateOptions& options, v1::TournamentConfig* config);
 
 // Runs the gate with `config` (set up as above) and `launch` (its sandbox);
-// prints the verdict. Returns the exit code: 0 H1 accepted, 1 H0 accepted,
-// 3 no decision within max_games, 2 an error (printed on stderr).
+// prints the verdict, the faults by kind, forfeits and withdrawal of the
+// candidate and the baseline, and the candidate's fault rate; writes the
+// JSON, JUnit and markdown reports asked for. Returns the exit code: 0 H1
+// accepted (and the fault rate within max_fault_rate), 1 H0 accepted or the
+// fault rate above max_fault_rate, 3 no decision within max_games, 2 an
+// error (printed on stderr).
 int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
             LaunchOptions launch);
 

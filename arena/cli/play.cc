@@ -8,8 +8,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
+#include "arena/common/json_file.h"
 #include "arena/stats/standings.h"
 #include "arena/views/html.h"
+#include "arena/views/reports.h"
 
 namespace arena {
 
@@ -62,6 +64,18 @@ int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptio
   std::cout << "records and standings (standings.csv, head_to_head.csv, "
                "standings.json) in "
             << c->records_dir() << "\n";
+  // The CI reports, whatever the exit code (they say what failed).
+  if (!options.junit.empty()) {
+    if (absl::Status s = WriteFileAtomically(options.junit, TournamentJUnit(*st)); !s.ok()) {
+      return Fail(s);
+    }
+  }
+  if (!options.summary_md.empty()) {
+    if (absl::Status s = AppendToFile(options.summary_md, TournamentMarkdown(*st));
+        !s.ok()) {
+      return Fail(s);
+    }
+  }
   if (options.html) {
     auto site = WriteHtmlSite(c->records_dir(), {});
     if (!site.ok()) return Fail(site.status());

@@ -27,14 +27,16 @@ struct PlayOptions {
   bool show_progress = true;            // (never for a single match)
   bool html = false;                    // also write the HTML site
   bool fail_on_forfeit = false;         // exit 1 if any match was forfeited
+  std::string junit;       // also write a JUnit XML report here (arena/views/reports.h)
+  std::string summary_md;  // also write a markdown summary here
 };
 
 // --on_bot_failure's value: withdraw, abort, or empty (UNSPECIFIED: the
 // command's default); anything else is an error naming the flag.
 absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& value);
 
-// Runs the tournament of `config` with `launch` (its sandbox set) and prints
-// its standings. Returns the exit code: 0 all well; 1 the tournament ran but
+// Runs the tournament of `config` with `launch` (its sandbox set), prints
+// its standings and writes the reports asked for (junit, summary_md). Returns the exit code: 0 all well; 1 the tournament ran but
 // a bot failed as a program, a match is unrecorded, the HTML site has
 // failures, or (fail_on_forfeit) a match was forfeited, or a bot failed at
 // start under --on_bot_failure abort; 2 it could not run.

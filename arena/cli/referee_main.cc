@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include <iostream>
+#include <vector>
 
 #include "absl/synchronization/mutex.h"
 #include "absl/flags/flag.h"
@@ -20,6 +21,7 @@
 #include "absl/flags/usage.h"
 #include "arena/tournament/launch.h"
 #include "arena/tournament/server_options.h"
+#include "arena/cli/flags_check.h"
 #include "arena/cli/logging.h"
 #include "arena/tournament/config.h"
 #include "spdlog/spdlog.h"
@@ -42,7 +44,17 @@ int main(int argc, char** argv) {
   // is looked up in a process-wide graph of lock order (GraphCycles showed in
   // the referee's profile, docs/benchmarks.md). Tests keep it on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  absl::ParseCommandLine(argc, argv);
+  // An unknown flag or a value that does not parse is a usage error (2),
+  // checked before absl's parser would exit 1 on it (flags_check.h).
+  if (absl::Status s = arena::CheckCommandLineFlags(argc, argv); !s.ok()) {
+    std::cerr << "referee: " << s.message() << "; referee --help lists the flags\n";
+    return 2;
+  }
+  const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  if (args.size() > 1) {
+    std::cerr << "referee: unexpected argument '" << args[1] << "' (it takes flags only)\n";
+    return 2;
+  }
   ::umask(077);  // records, standings and secrets: the organiser's only
   if (absl::Status s = arena::SetUpLogging(absl::GetFlag(FLAGS_log_file)); !s.ok()) {
     std::cerr << "referee: " << s.message() << "\n";

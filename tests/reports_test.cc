@@ -1,0 +1,190 @@
+// The CI reports (arena/views/reports.h) with hostile bot names: escaped in
+// C++, then parsed by /usr/bin/python3 (xml.etree.ElementTree and a
+// markdown table check, tests/reports_check.py), which must get every name
+// back exactly.
+#include "arena/views/reports.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::vector<std::string>& HostileNames() {
+  static const auto* names = new std::vector<std::string>{
+      "a<b&c\"d'e>f",
+      "pipe|in\\|the middle|",
+      "two\nlines\nthree",
+      "]]></failure><testcase name=\"x\"/><!--",
+      "*bold* _it_ [link](javascript:alert(1)) `code` $x$ #h ~s~ !",
+      "caf\xC3\xA9 \xE2\x9C\x93",
+  };
+  return *names;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  ASSERT_TRUE(out.good()) << path;
+}
+
+int Check(const std::string& args) {
+  const std::string cmd =
+      absl::StrCat("/usr/bin/python3 ", ARENA_SOURCE_DIR, "/tests/reports_check.py ", args);
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+v1::Standings HostileStandings() {
+  v1::Standings st;
+  st.set_game("quasenbo");
+  st.set_seats(2);
+  st.set_matches_played(10);
+  st.set_matches_planned(10);
+  st.set_higher_score_wins(true);
+  int rank = 1;
+  for (const auto& name : HostileNames()) {
+    v1::StandingRow* r = st.add_rows();
+    r->set_bot(name);
+    r->set_rank(rank++);
+    r->set_matches(10);
+    r->set_seats_played(10);
+    r->set_wins(5);
+  }
+  // The first forfeits (timeouts), the second is withdrawn with a hostile
+  // reason, the third crashed; the others are clean.
+  st.mutable_rows(0)->set_forfeits(2);
+  st.mutable_rows(0)->set_faults(2);
+  st.mutable_rows(0)->mutable_fault_kinds()->set_timeout(2);
+  st.mutable_rows(1)->set_withdrawn(true);
+  st.mutable_rows(1)->set_withdrawn_reason("exited with code 1: <stderr> & \"more\" | x\ny");
+  st.mutable_rows(1)->set_forfeits(3);
+  st.mutable_rows(1)->mutable_fault_kinds()->set_no_show(3);
+  st.mutable_rows(2)->set_faults(1);
+  st.mutable_rows(2)->mutable_fault_kinds()->set_crashed(1);
+  return st;
+}
+
+TEST(Reports, XmlEscapeCoversMarkupQuotesLineBreaksAndBadBytes) {
+  EXPECT_EQ(XmlEscape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
+  EXPECT_EQ(XmlEscape("x\ny\r\tz"), "x&#10;y&#13;&#9;z");
+  // Controls XML 1.0 forbids and bytes that are not UTF-8: U+FFFD.
+  EXPECT_EQ(XmlEscape(std::string("a\x01" "b\xFF" "c", 5)), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c");
+  EXPECT_EQ(XmlEscape("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+  EXPECT_EQ(XmlEscape("caf\xC3\xA9"), "caf\xC3\xA9");
+}
+
+TEST(Reports, MarkdownEscapeOpensNoCellTagOrLink) {
+  EXPECT_EQ(MarkdownEscape("a|b"), "a\\|b");
+  EXPECT_EQ(MarkdownEscape("<script>"), "&lt;script&gt;");
+  EXPECT_EQ(MarkdownEscape("x\r\ny\nz"), "x<br>y<br>z");
+  EXPECT_EQ(MarkdownEscape("[l](u) *b* _i_ `c`"), "\\[l\\](u) \\*b\\* \\_i\\_ \\`c\\`");
+  EXPECT_EQ(MarkdownEscape("a\\"), "a\\\\");
+}
+
+TEST(Reports, TournamentJUnitAndMarkdownParseAndKeepHostileNames) {
+  const testing::TestDir tmp = testing::FreshTempDir("reports");
+  const std::string dir = tmp.path();
+  const v1::Standings st = HostileStandings();
+  const std::string xml = TournamentJUnit(st);
+  const std::string md = TournamentMarkdown(st);
+  EXPECT_THAT(xml, Not(HasSubstr("<testcase name=\"x\"/>")));
+  EXPECT_THAT(md, HasSubstr("Faults by kind"));
+  WriteFile(dir + "/junit.xml", xml);
+  WriteFile(dir + "/summary.md", md);
+  std::string names = "[";
+  for (const auto& n : HostileNames()) absl::StrAppend(&names, names.size() > 1 ? ", " : "", JsonString(n));
+  WriteFile(dir + "/names.json", names + "]");
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/junit.xml --tests 6 --failures 3 --names ", dir,
+                               "/names.json --message withdrawn --message '2 forfeit(s)'",
+                               " --message '1 crash(es)'")),
+            0)
+      << xml;
+  EXPECT_EQ(Check(absl::StrCat("md ", dir, "/summary.md --names ", dir, "/names.json")), 0) << md;
+}
+
+TEST(Reports, GateJUnitAndMarkdownFailOnH0AndOnTheFaultRate) {
+  const testing::TestDir tmp = testing::FreshTempDir("reports-gate");
+  const std::string dir = tmp.path();
+  v1::GateResult g;
+  g.set_game("quasenbo");
+  g.set_seats(2);
+  g.set_candidate(HostileNames()[0]);
+  g.set_baseline(HostileNames()[1]);
+  g.set_decision("H1");
+  g.set_candidate_matches(40);
+  g.set_candidate_fault_matches(20);
+  g.set_fault_rate(0.5);
+  g.set_max_fault_rate(0.1);
+  g.set_fault_rate_exceeded(true);
+  g.set_passed(false);
+  g.set_verdict("FAIL: fault rate 0.5 exceeds --max_fault_rate 0.1 | <x>");
+  *g.mutable_candidate_row() = HostileStandings().rows(0);
+  *g.mutable_baseline_row() = HostileStandings().rows(1);
+  WriteFile(dir + "/gate.xml", GateJUnit(g));
+  WriteFile(dir + "/gate.md", GateMarkdown(g));
+  WriteFile(dir + "/names.json", absl::StrCat("[", JsonString(g.candidate()), ", ",
+                                               JsonString(g.baseline()), "]"));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/gate.xml --tests 2 --failures 1 --passing sprt",
+                               " --failing fault_rate --message 'exceeds --max_fault_rate'")),
+            0)
+      << GateJUnit(g);
+  EXPECT_EQ(Check(absl::StrCat("md ", dir, "/gate.md --names ", dir,
+                               "/names.json --contains FAIL --contains exceeded")),
+            0)
+      << GateMarkdown(g);
+
+  g.set_decision("H0");
+  g.set_fault_rate_exceeded(false);
+  WriteFile(dir + "/h0.xml", GateJUnit(g));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/h0.xml --tests 2 --failures 1 --failing sprt",
+                               " --passing fault_rate --message 'H0 accepted'")),
+            0)
+      << GateJUnit(g);
+  g.set_decision("none");
+  WriteFile(dir + "/none.xml", GateJUnit(g));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/none.xml --failures 1 --failing sprt",
+                               " --message 'no decision'")),
+            0);
+}
+
+TEST(Reports, AppendToFileAppends) {
+  const testing::TestDir tmp = testing::FreshTempDir("reports-append");
+  const std::string path = tmp.path() + "/summary.md";
+  ASSERT_TRUE(AppendToFile(path, "one\n").ok());
+  ASSERT_TRUE(AppendToFile(path, "two\n").ok());
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "one\ntwo\n");
+  EXPECT_FALSE(AppendToFile(tmp.path() + "/no/such/dir/x.md", "x").ok());
+}
+
+}  // namespace
+}  // namespace arena
