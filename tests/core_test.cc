@@ -20,6 +20,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(Rng, SplitMix64MatchesThePublishedSequence) {
   // SplitMix64 from state 0 (Steele, Lea, Flood 2014; reference outputs).
@@ -176,6 +177,13 @@ TEST(Registry, UnknownGameAndBadSeatsAreNamed) {
               HasSubstr("unknown game 'chess' (known: quasenbo"));
   EXPECT_THAT(std::string(CreateGame("quasenbo", {}, 6).status().message()),
               HasSubstr("6 seats is not allowed (2 to 5)"));
+  // A name in other case is not taken, but the error names the game meant.
+  EXPECT_THAT(std::string(CreateGame("Pesten", {}, 4).status().message()),
+              HasSubstr("unknown game 'Pesten' (did you mean 'pesten'? known: quasenbo"));
+  EXPECT_THAT(std::string(CreateGame("QUABBLE", {}, 4).status().message()),
+              HasSubstr("did you mean 'quabble'?"));
+  EXPECT_THAT(std::string(CreateGame("chess", {}, 2).status().message()),
+              Not(HasSubstr("did you mean")));
 }
 
 TEST(Registry, BadOptionsAreNamed) {

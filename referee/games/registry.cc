@@ -1,5 +1,6 @@
 #include "referee/games/registry.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 // Every game that referee/CMakeLists.txt built (arena_add_game).
@@ -46,8 +47,15 @@ absl::StatusOr<std::unique_ptr<Game>> CreateGame(const std::string& name,
     if (absl::Status s = CheckSeatCount(info, num_seats); !s.ok()) return s;
     return e.create(options, num_seats);
   }
-  return absl::NotFoundError(absl::StrCat("unknown game '", name,
-                                          "' (known: ",
+  // "Pesten" for "pesten": names are lower case, people write them as titles.
+  std::string hint;
+  for (const Entry& e : Entries()) {
+    if (absl::EqualsIgnoreCase(e.info().name, name)) {
+      hint = absl::StrCat("did you mean '", e.info().name, "'? ");
+    }
+  }
+  return absl::NotFoundError(absl::StrCat("unknown game '", name, "' (", hint,
+                                          "known: ",
                                           absl::StrJoin(GameNames(), ", "), ")"));
 }
 
