@@ -3,7 +3,7 @@
 # games with --html, then tests/browser/site_test.js drives Debian's headless
 # chromium over every site (console errors, stepping, seat views).
 # Screenshots are kept in ARTIFACTS (build/artifacts/browser).
-# Also the files' modes (issue 25): under umask 022 the site, standings and
+# Also the files' modes: under umask 022 the site, standings and
 # the folders are published (0644, 0755), the records stay 0600.
 set -u
 umask 022

@@ -122,7 +122,7 @@ int ModeOf(const std::string& path) {
   return static_cast<int>(st.st_mode & 07777);
 }
 
-// Issue 25: arena runs with umask 077 (records, logs and secrets are the
+// arena runs with umask 077 (records, logs and secrets are the
 // organiser's only), and the site and standings, meant to be published, get
 // the modes the umask it was started with allows (ctest's, here).
 TEST_F(HtmlSite, TheSiteFollowsTheUmaskArenaStartedWith) {

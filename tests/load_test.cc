@@ -284,7 +284,7 @@ TEST(Load, ConnectionFloodBesideATournament) {
   for (auto& b : bots) b.Wait(absl::Seconds(20));
 }
 
-// Issue 23: a client on the same address guesses tokens (four threads, each
+// A client on the same address guesses tokens (four threads, each
 // opening streams with wrong tokens as fast as it is answered, and one more
 // holding streams without Hello) from before the bots connect until the
 // tournament is over. The two honest bots are welcomed with their valid

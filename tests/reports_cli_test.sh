@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 25, part 3 (CI reports), with the real binaries:
+# CI reports, with the real binaries:
 #  1. every usage error of every arena command, and of referee, exits 2 with
 #     a message naming the flag (an unknown flag, a value that does not
 #     parse, a missing value, a flag of another command); absl's parser

@@ -1008,7 +1008,7 @@ TEST_F(BudgetServiceTest, TooManyInvalidMessagesDisconnect) {
   EXPECT_EQ(hub_->CutOffs("bad"), 1);
 }
 
-// Issue 23, part 3: the flood limit counts only what cannot be an answer.
+// The flood limit counts only what cannot be an answer.
 class FloodServiceTest : public ServiceTest {
  protected:
   FloodServiceTest() {
@@ -1141,7 +1141,7 @@ TEST_F(ServiceTest, UnknownTokensAreRefusedMoreSlowlyPerAddress) {
   EXPECT_GT(took[4], took[0]);
 }
 
-// Issue 23: a client that guesses tokens from the same address as honest
+// A client that guesses tokens from the same address as honest
 // bots (127.0.0.1 here; in arena's sandbox every bot is "unix:") slows only
 // its own answers. Every honest Hello meanwhile is welcomed at once and the
 // honest bots' matches are played.
@@ -1193,7 +1193,7 @@ class CapServiceTest : public ServiceTest {
   }
 };
 
-// Issue 24: one client holds the cap's worth of silent streams and another
+// One client holds the cap's worth of silent streams and another
 // that many unknown-token ones (each reopened 50 ms after it ends). A new
 // stream makes room instead of being refused, so honest bots are welcomed
 // at once and play, and the hub never holds more than the cap.

@@ -1,4 +1,4 @@
-// A contest survives its entrants (issue 23): a bot that does not start,
+// A contest survives its entrants: a bot that does not start,
 // crashes again and again, or never connects costs only its own matches.
 // Real processes throughout: arena, the bundled bots, shell-script entrants
 // that fail on purpose and tests/bad_bot, in arena's sandbox.

@@ -3,7 +3,7 @@
 //  - every page loads with no console error, no page error and no request
 //    outside file:// (the site works offline);
 //  - the tournament page draws its standings, head-to-head and charts, and
-//    none of issue 25's defects: no "undefined" or "NaN" text, faults in
+//    none of the defects the site once had: no "undefined" or "NaN" text, faults in
 //    words (no raw JSON), one rank column, every rating dot and interval
 //    inside its chart's axis box, withdrawn bots named;
 //  - a replay page says when a bot was withdrawn (a NO_SHOW forfeit), and
@@ -154,7 +154,7 @@ function outsideAxis(sel) {
   return out;
 }
 
-// In the page: issue 25's defects of the tournament page.
+// In the page: the defects the tournament page once had.
 function indexDefects() {
   const out = [];
   const text = document.getElementById('app').innerText;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the house plan (docs: README "Layout"; issue 24) from the sources.
+"""Checks the house plan (docs: README "Layout") from the sources.
 
 1. The modules (the wings of referee/ and arena/, each game's folder, the
    bot kit) use each other one way only: the graph of their #includes,

@@ -19,7 +19,7 @@
 //
 //   FLOOD <grpc status code> <milliseconds until the answer>
 //
-// per attempt (issue 23: it must not lock out the honest bots that share
+// per attempt (it must not lock out the honest bots that share
 // its address, "unix:" in the sandbox). Each attack can be switched off, so
 // that the same bot can run unsandboxed as a control without harm.
 #include <arpa/inet.h>

@@ -200,7 +200,7 @@ TEST(Security, ResourceHogsInTheSandboxAreStoppedByTheirLimits) {
   EXPECT_EQ(v.code, 0) << v.output;
 }
 
-// Issue 23: a fellow entrant that floods the referee with wrong tokens.
+// A fellow entrant that floods the referee with wrong tokens.
 // In the sandbox every bot reaches the referee through the one Unix socket,
 // so all share the peer address "unix:" and the flooder's back-off is
 // theirs too. The honest bots must still be welcomed (each rotation starts
