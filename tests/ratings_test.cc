@@ -1,6 +1,7 @@
 #include "arena/stats/ratings.h"
 
 #include <cmath>
+#include <numeric>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -19,36 +20,8 @@ double Uniform01(Rng& rng) {
 }
 
 // Plackett-Luce outcomes: utility = strength + Gumbel noise, best first.
-// `groups` deal groups; in each, one match per rotation of the seating
-// (players 0..seats-1 shifted by the rotation).
-std::vector<RatedMatch> Simulate(const std::vector<double>& elo, int groups,
-                                 Rng& rng) {
-  const int seats = static_cast<int>(elo.size());
-  std::vector<RatedMatch> out;
-  for (int g = 0; g < groups; ++g) {
-    for (int rot = 0; rot < seats; ++rot) {
-      RatedMatch m;
-      m.deal_group = "g" + std::to_string(g);
-      std::vector<double> u(seats);
-      for (int s = 0; s < seats; ++s) {
-        const int p = (s + rot) % seats;
-        m.seat_players.push_back(p);
-        u[s] = elo[p] * kNatPerElo - std::log(-std::log(Uniform01(rng)));
-      }
-      for (int s = 0; s < seats; ++s) {
-        int place = 1;
-        for (int t = 0; t < seats; ++t) place += u[t] > u[s];
-        m.placements.push_back(place);
-        m.scores.push_back(seats - place);
-      }
-      out.push_back(m);
-    }
-  }
-  return out;
-}
-
-// The same for any seating (a player may fill several seats): `groups`
-// deal groups, each one match per rotation of `seating`.
+// Any seating (a player may fill several seats): `groups` deal groups,
+// each one match per rotation of `seating`.
 std::vector<RatedMatch> SimulateSeating(const std::vector<double>& elo,
                                         const std::vector<int>& seating, int groups,
                                         Rng& rng) {
@@ -74,6 +47,14 @@ std::vector<RatedMatch> SimulateSeating(const std::vector<double>& elo,
     }
   }
   return out;
+}
+
+// Every player in one seat: players 0..n-1 shifted by the rotation.
+std::vector<RatedMatch> Simulate(const std::vector<double>& elo, int groups,
+                                 Rng& rng) {
+  std::vector<int> seating(elo.size());
+  std::iota(seating.begin(), seating.end(), 0);
+  return SimulateSeating(elo, seating, groups, rng);
 }
 
 TEST(Ratings, TwoPlayersThreeWinsInFourIsFourHundredLog3Apart) {
