@@ -6,6 +6,7 @@
 #include <atomic>
 #include <deque>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -299,6 +300,16 @@ TEST_F(ServiceTest, LateAnswerIsATimeoutAndThenStale) {
   EXPECT_GE(timeouts, 1);  // the next request may expire while it sleeps, too
   ASSERT_TRUE(got_notice);
   EXPECT_EQ(notice.notice().kind(), v1::NOTICE_KIND_STALE);
+  // It says how late the answer came: slept 600 ms against 300.
+  std::smatch late;
+  const std::string text = notice.notice().message();
+  ASSERT_TRUE(std::regex_search(
+      text, late,
+      std::regex(R"(decision \d+ came (\d+) ms after its deadline \(300 ms to answer\); it had timed out)")))
+      << text;
+  const int late_ms = std::stoi(late[1].str());
+  EXPECT_GE(late_ms, 200);
+  EXPECT_LT(late_ms, 5000);
 }
 
 TEST_F(ServiceTest, AnswerToAFinishedMatchIsUnknownMatch) {
@@ -317,6 +328,12 @@ TEST_F(ServiceTest, AnswerToAFinishedMatchIsUnknownMatch) {
   ASSERT_NE(ForfeitOf(p), nullptr);
   EXPECT_EQ(ForfeitOf(p)->fault(), v1::FAULT_KIND_TIMEOUT);
   EXPECT_EQ(notice.notice().kind(), v1::NOTICE_KIND_UNKNOWN_MATCH);
+  // The match has gone, but the notice still says how late the answer was.
+  EXPECT_TRUE(std::regex_search(
+      notice.notice().message(),
+      std::regex(R"(decision \d+ came \d+ ms after its deadline \(200 ms to answer\); it had )"
+                 R"(timed out; the match has ended)")))
+      << notice.notice().message();
 }
 
 TEST_F(ServiceTest, IllegalActionForfeitsWithANotice) {

@@ -549,10 +549,20 @@ bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
     if (it != links_.end()) link = it->second;
   }
   if (link == nullptr) {
-    conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(),
-                     d.decision_id(),
-                     absl::StrCat("no running match has id '", Clip(d.match_id()),
-                                  "' (it has ended, or never started)"));
+    std::string why;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = recent_timeouts_.find({d.match_id(), d.decision_id()});
+      if (it != recent_timeouts_.end() && it->second.bot == conn->bot_name()) {
+        why = absl::StrCat(LateText(d.match_id(), it->second, absl::Now()),
+                           "; the match has ended");
+      }
+    }
+    if (why.empty()) {
+      why = absl::StrCat("no running match has id '", Clip(d.match_id()),
+                         "' (it has ended, or never started)");
+    }
+    conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(), d.decision_id(), why);
     return false;
   }
   return link->OnDecision(conn, d);
@@ -652,8 +662,28 @@ std::unique_ptr<SeatLink> BotHub::NewMatchLink(
 }
 
 void BotHub::RemoveLink(const std::string& match_id) {
+  std::shared_ptr<HubMatchLink> link;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = links_.find(match_id);
+    if (it == links_.end()) return;
+    link = std::move(it->second);
+    links_.erase(it);
+  }
+  // Its timeouts outlive it a while: the late answer to the decision that
+  // ended the match is the common one.
+  std::vector<HubMatchLink::TimedOut> timed_out = link->TimedOutDecisions();
+  if (timed_out.empty()) return;
   absl::MutexLock lock(&mu_);
-  links_.erase(match_id);
+  for (auto& t : timed_out) {
+    auto key = std::make_pair(match_id, t.decision_id);
+    if (!recent_timeouts_.emplace(key, std::move(t)).second) continue;
+    recent_timeouts_order_.push_back(std::move(key));
+    if (recent_timeouts_order_.size() > kRecentTimeoutsKept) {
+      recent_timeouts_.erase(recent_timeouts_order_.front());
+      recent_timeouts_order_.pop_front();
+    }
+  }
 }
 
 void BotHub::CloseAll() {
@@ -671,6 +701,38 @@ void BotHub::CloseAll() {
     c->Shutdown(grpc::Status::OK);
     Unpin(c);
   }
+}
+
+bool BotHub::DropStream(const std::string& bot) {
+  BotConnection* conn = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(bot);
+    if (it == bots_.end() || it->second.live == nullptr) return false;
+    conn = it->second.live;
+    ++conn->hub_record().pins;
+  }
+  spdlog::info("bot {}: its stream is dropped on purpose (a reconnect check)", bot);
+  // Unregister (in Close) keeps its seats for the grace, as for a stream
+  // that broke.
+  conn->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                           "stream dropped by the referee to check that the bot "
+                           "reconnects; reconnect and answer from the Resync"));
+  Unpin(conn);
+  return true;
+}
+
+bool BotHub::SendNotice(const std::string& bot, const v1::Notice& notice) {
+  uint64_t conn_id = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(bot);
+    if (it == bots_.end() || it->second.live == nullptr) return false;
+    conn_id = it->second.live->id();
+  }
+  OutMessage msg;
+  *msg->mutable_notice() = notice;
+  return SendOn(conn_id, std::move(msg), /*ask=*/false);
 }
 
 }  // namespace arena

@@ -70,6 +70,7 @@
 #ifndef ARENA_REFEREE_SERVICE_BOT_HUB_H_
 #define ARENA_REFEREE_SERVICE_BOT_HUB_H_
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -84,6 +85,7 @@
 #include "referee/service/connection_host.h"
 #include "referee/service/hub_options.h"
 #include "referee/service/link_host.h"
+#include "referee/service/match_link.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -144,6 +146,19 @@ class BotHub : public ConnectionHost, public LinkHost {
   // connected, or again after, if that matters).
   void SetBotDown(const std::string& bot, v1::FaultKind kind,
                   const std::string& detail);
+
+  // Ends the bot's live stream as a network failure would (the bot sees
+  // UNAVAILABLE, which bots retry), for `arena check-bot`'s reconnect check.
+  // Its seats are kept for the reconnect grace as for any stream that ends:
+  // its open decisions, and requests due meanwhile, wait for its next stream
+  // and come back in the Resync. False if the bot has no live stream.
+  bool DropStream(const std::string& bot);
+
+  // Queues `notice` on the bot's live stream, as it is, for `arena
+  // check-bot`'s notice check (the bot did nothing wrong: it does not count
+  // against its budget of invalid messages, and nothing is logged). False if
+  // the bot has no live stream or it is closing.
+  bool SendNotice(const std::string& bot, const v1::Notice& notice);
 
   // Streams that have not (yet) sent a valid Hello.
   int Unauthenticated() const;
@@ -236,6 +251,12 @@ class BotHub : public ConnectionHost, public LinkHost {
   std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
+  // The timeouts of matches that have ended (RemoveLink), latest last, so
+  // that a late answer to one is told how late it came.
+  static constexpr size_t kRecentTimeoutsKept = 4096;
+  std::map<std::pair<std::string, uint64_t>, HubMatchLink::TimedOut> recent_timeouts_
+      ABSL_GUARDED_BY(mu_);
+  std::deque<std::pair<std::string, uint64_t>> recent_timeouts_order_ ABSL_GUARDED_BY(mu_);
   // A stream before its Hello is welcomed: when it was opened, and, once it
   // sent an unknown token, when it is refused (the address's back-off).
   // `arrival` orders them for eviction (Add).

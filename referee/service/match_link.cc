@@ -1,5 +1,6 @@
 #include "referee/service/match_link.h"
 
+#include <algorithm>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -64,6 +65,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     p.conn = cid;
     p.num_legal = num_legal;
     p.sent = absl::Now();
+    p.deadline_ms = request.deadline_ms();
     if (cid == 0) {
       if (!away.grace) pending_.erase(decision_id);
     } else {
@@ -159,6 +161,13 @@ void HubMatchLink::Withdraw(int seat, uint64_t decision_id) {
     auto it = pending_.find(decision_id);
     if (it == pending_.end()) return;
     conn = it->second.conn;
+    TimedOut t;
+    t.decision_id = decision_id;
+    t.bot = seat_bots_[it->second.seat];
+    t.deadline_ms = it->second.deadline_ms;
+    t.deadline = it->second.sent + absl::Milliseconds(t.deadline_ms);
+    timed_out_.push_back(std::move(t));
+    if (timed_out_.size() > kTimedOutKept) timed_out_.pop_front();
     pending_.erase(it);  // from now on, an answer to it is stale
   }
   if (conn != 0) hub_->Unask(conn);
@@ -186,6 +195,19 @@ void HubMatchLink::End(int seat, const v1::MatchEnd& end) {
   OutMessage msg;
   *msg->mutable_match_end() = end;
   hub_->SendOn(cid, std::move(msg), /*ask=*/false);
+}
+
+std::vector<HubMatchLink::TimedOut> HubMatchLink::TimedOutDecisions() const {
+  absl::MutexLock lock(&mu_);
+  return {timed_out_.begin(), timed_out_.end()};
+}
+
+std::string LateText(const std::string& match_id, const HubMatchLink::TimedOut& t,
+                     absl::Time now) {
+  const int64_t late_ms = std::max<int64_t>(0, absl::ToInt64Milliseconds(now - t.deadline));
+  return absl::StrCat("match ", match_id, ": decision ", t.decision_id, " came ", late_ms,
+                      " ms after its deadline (", t.deadline_ms,
+                      " ms to answer); it had timed out");
 }
 
 bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
@@ -240,11 +262,26 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
       kind == v1::NOTICE_KIND_UNSPECIFIED) {
     kind = v1::NOTICE_KIND_STALE;
   }
-  if (kind == v1::NOTICE_KIND_STALE) {
-    // One kind and one text whatever the reason, so that the notice says
-    // nothing about another seat's decision.
-    why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
-                       " is not an open decision of this bot");
+  if (kind == v1::NOTICE_KIND_STALE || kind == v1::NOTICE_KIND_UNKNOWN_MATCH) {
+    // A late answer to one of this bot's own decisions is told how late it
+    // came. Otherwise one kind and one text whatever the reason, so that the
+    // notice says nothing about another seat's decision.
+    std::string late;
+    {
+      absl::MutexLock lock(&mu_);
+      for (const TimedOut& t : timed_out_) {
+        if (t.decision_id == d.decision_id() && t.bot == bot) {
+          late = LateText(match_id_, t, absl::Now());
+        }
+      }
+    }
+    if (!late.empty()) {
+      why = kind == v1::NOTICE_KIND_UNKNOWN_MATCH ? absl::StrCat(late, "; the match has ended")
+                                                  : std::move(late);
+    } else if (kind == v1::NOTICE_KIND_STALE) {
+      why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
+                         " is not an open decision of this bot");
+    }
   }
   if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
     // (Whether an id was asked of this bot is nothing it does not know.)

@@ -61,12 +61,26 @@ class HubMatchLink : public SeatLink {
   void OnBotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
                  const std::string& detail);
 
+  // A decision of the match that timed out (Withdraw): whose it was and
+  // when its deadline passed, so that an answer that comes after it is told
+  // how late it was (LateText) rather than only that it is stale.
+  struct TimedOut {
+    uint64_t decision_id = 0;
+    std::string bot;
+    absl::Time deadline;
+    int64_t deadline_ms = 0;  // the time the bot had for it
+  };
+  // The match's latest timeouts (at most kTimedOutKept), for the hub to keep
+  // once the match has ended (BotHub::RemoveLink).
+  std::vector<TimedOut> TimedOutDecisions() const;
+
  private:
   struct Pending {
     int seat = 0;
     uint64_t conn = 0;  // 0: waiting for the bot to come back
     int num_legal = 0;
     absl::Time sent;
+    int64_t deadline_ms = 0;
   };
 
   // A decision just kept for the bot's return (its stream 0): if meanwhile
@@ -87,7 +101,7 @@ class HubMatchLink : public SeatLink {
   LinkHost* const hub_;
   const std::string match_id_;
   const std::vector<std::string> seat_bots_;
-  absl::Mutex mu_;
+  mutable absl::Mutex mu_;
   std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
   v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
@@ -99,8 +113,16 @@ class HubMatchLink : public SeatLink {
   // repeated or late answer to one of them is not counted as a flood).
   static constexpr size_t kIssuedKept = 32;
   std::vector<std::deque<uint64_t>> issued_ ABSL_GUARDED_BY(mu_);
+  static constexpr size_t kTimedOutKept = 32;
+  std::deque<TimedOut> timed_out_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
+
+// The notice text for an answer to `t` that came at `now`: "match M:
+// decision D came 40 ms after its deadline (2000 ms to answer); it had timed
+// out". Only ever sent to t.bot, about its own decision.
+std::string LateText(const std::string& match_id, const HubMatchLink::TimedOut& t,
+                     absl::Time now);
 
 }  // namespace arena
 
