@@ -367,6 +367,38 @@ TEST(Withdrawal, ATempFolderTheBotsCannotEnterIsNamedAtOnce) {
   EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
 }
 
+// A records folder that already holds a tournament is refused before any
+// bot starts (a bot that starts leaves a mark), with the way out named; and
+// a match with more seats than bots says up front how the bots fill them.
+TEST(Withdrawal, AUsedRecordsFolderIsRefusedBeforeAnyBotStarts) {
+  Workdir w("used");
+  const std::string dir = w.path() + "/r";
+  Cmd first = Sh(absl::StrCat(kBin, "/arena tournament --game pesten --games 6 --progress=false",
+                              " --records ", dir, " --bot me=", kBin, "/random_bot",
+                              " --bot rnd=", kBin, "/random_bot"));
+  ASSERT_EQ(first.code, 0) << first.output;
+  EXPECT_THAT(first.output,
+              HasSubstr("pesten: 4 seats a match, 2 bots: a bot fills 1 to 3 seats of a match "
+                        "(2 on average), and its seats play one another too"));
+  const std::string mark = w.path() + "/started";
+  const std::string marker = w.Script("marker.sh", absl::StrCat("touch ", mark, "\nexec ", kBin,
+                                                                "/random_bot\n"));
+  Cmd again = Sh(absl::StrCat(kBin, "/arena tournament --game pesten --games 6 --progress=false",
+                              " --sandbox none --records ", dir, " --bot me=", marker,
+                              " --bot rnd=", marker));
+  EXPECT_EQ(again.code, 2) << again.output;
+  EXPECT_THAT(again.output, HasSubstr("already holds a tournament"));
+  EXPECT_THAT(again.output, HasSubstr("--resume " + dir));
+  EXPECT_THAT(again.output, Not(HasSubstr("started bot")));
+  EXPECT_FALSE(std::filesystem::exists(mark)) << "a bot was started";
+  // One bot per seat: nothing to say.
+  Cmd two = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2 --progress=false",
+                            " --records ", w.path(), "/q --bot a=", kBin, "/random_bot",
+                            " --bot b=", kBin, "/random_bot"));
+  EXPECT_EQ(two.code, 0) << two.output;
+  EXPECT_THAT(two.output, Not(HasSubstr("seats of a match")));
+}
+
 // Resume counts a withdrawn bot's no-show forfeits as played: only matches
 // without a record are played again (here by the bot, fixed meanwhile).
 TEST(Withdrawal, ResumeKeepsNoShowForfeitsAsPlayed) {

@@ -20,6 +20,7 @@
 #include "arena/tournament/secret.h"
 #include "arena/tournament/server_options.h"
 #include "arena/tournament/config.h"
+#include "arena/tournament/plan.h"
 #include "arena/tournament/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -104,6 +105,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
   auto secret = ResolveSecret(config);
   if (!secret.ok()) return secret.status();
+  // The folder is checked, and the seating said, before any bot starts.
+  if (!options.resume) {
+    if (absl::Status s = CheckRecordsFolderIsNew(config.records_dir()); !s.ok()) return s;
+  }
+  if (auto schedule = ScheduleFor(config, options.fixed_seating); schedule.ok()) {
+    if (const std::string note = SeatingNote(config, *schedule); !note.empty()) {
+      spdlog::info("{}", note);
+    }
+  }
   if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
   const bool sandboxed = options.start_bots && options.sandbox.enabled;
   SandboxOptions sandbox = options.sandbox;
@@ -122,9 +132,14 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                  "tokens and files, the records while they are written, and "
                  "reach the network");
   }
+  const auto self_connecting = [&](const std::string& name) {
+    return std::find(options.self_connecting_bots.begin(),
+                     options.self_connecting_bots.end(),
+                     name) != options.self_connecting_bots.end();
+  };
   std::vector<BotIdentity> ids;
   for (const auto& b : config.bots()) {
-    if (options.start_bots && b.command().empty()) {
+    if (options.start_bots && b.command().empty() && !self_connecting(b.name())) {
       return absl::InvalidArgumentError(
           absl::StrCat("bot '", b.name(), "' has no command to start it"));
     }
@@ -189,6 +204,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     bot_address = address;
   }
   spdlog::info("referee listening on {}", address);
+  if (options.on_listening) options.on_listening(address);
 
   SupervisorOptions so;
   so.connect_timeout = options.connect_timeout;
@@ -209,6 +225,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
     for (int i = 0; i < config.bots_size(); ++i) {
       const auto& b = config.bots(i);
+      if (self_connecting(b.name())) continue;
       supervisor.Add(std::make_unique<BotProcess>(
           b.name(), b.command(),
           PrepareBotExec(sandbox, i, b.command(), bot_address, b.token(),
@@ -216,6 +233,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
           absl::StrCat(logs, "/", b.name(), ".log")));
     }
     startup = supervisor.StartAll();
+    if (startup.ok() && !options.self_connecting_bots.empty() &&
+        !hub.WaitForBots(options.self_connecting_bots, options.connect_timeout)) {
+      startup = absl::DeadlineExceededError(absl::StrCat(
+          absl::StrJoin(options.self_connecting_bots, ", "), " did not connect within ",
+          absl::FormatDuration(options.connect_timeout)));
+    }
   } else {
     spdlog::info("waiting up to {} for bots: {}",
                  absl::FormatDuration(options.connect_timeout),
@@ -263,7 +286,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.resume = options.resume;
     hooks.on_recorded = options.on_recorded;
     if (options.start_bots) {
-      hooks.ensure_bot = [&](const std::string& b) { return supervisor.Ensure(b); };
+      hooks.ensure_bot = [&](const std::string& b) {
+        return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b);
+      };
       if (options.fresh_bots_per_rotation) {
         hooks.new_bot_processes = [&] {
           supervisor.RenewAll();
@@ -273,7 +298,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     } else {
       hooks.ensure_bot = [&](const std::string& b) { return hub.IsConnected(b); };
     }
-    result = RunTournament(config, *secret, hub, hooks);
+    result = options.run_instead ? options.run_instead(config, *secret, hub, hooks)
+                                 : RunTournament(config, *secret, hub, hooks);
     // The descriptors kept in reserve are for the final standings: written
     // again here, so that a flood of connections cannot make them fail.
     reserve.Release();

@@ -11,6 +11,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/tournament/sandbox.h"
+#include "arena/tournament/secret.h"
+#include "arena/tournament/tournament.h"
 #include "arena/stats/standings.h"
 #include "arena/v1/config.pb.h"
 #include "referee/service/bot_hub.h"
@@ -36,7 +38,22 @@ struct LaunchOptions {
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const MatchSummary&)> on_recorded;
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
+  // Bots that arena does not start even with start_bots (their command may
+  // be empty): they connect by themselves, such as arena play's person at
+  // the terminal, from this process. on_listening gets the address this
+  // process reaches the referee at (with the sandbox, its Unix socket) once
+  // it listens; then the tournament waits up to connect_timeout for them.
+  std::vector<std::string> self_connecting_bots;
+  std::function<void(const std::string& address)> on_listening;
   std::string tls_cert, tls_key;       // PEM files: listen with TLS
+  // Played instead of the tournament when set (arena check-bot): called
+  // once the bots are started and connected, with the validated config, its
+  // secret, the hub and the hooks a tournament would get (ensure_bot
+  // restarts a bot process that ended); what it returns is the run's result.
+  std::function<absl::StatusOr<v1::Standings>(
+      const v1::TournamentConfig&, const TournamentSecret&, BotHub&,
+      const TournamentHooks&)>
+      run_instead;
 };
 
 // Errors carry this payload when, under BOT_FAILURE_POLICY_ABORT, a bot could

@@ -1,6 +1,8 @@
 #include "arena/tournament/plan.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -33,9 +35,7 @@ std::string DealGroupId(const std::string& game, const std::string& tournament_i
                    : match_id;
 }
 
-absl::Status WriteManifest(const v1::TournamentConfig& config,
-                           const Schedule& schedule, const std::string& tournament_id) {
-  const std::string dir = config.records_dir();
+absl::Status CheckRecordsFolderIsNew(const std::string& dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
@@ -47,6 +47,38 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
           "); resume it with --resume ", dir, " or use another folder"));
     }
   }
+  return absl::OkStatus();
+}
+
+std::string SeatingNote(const v1::TournamentConfig& config, const Schedule& schedule) {
+  const int seats = config.seats();
+  int least = seats, most = 0;
+  int64_t filled = 0, bots_met = 0;
+  for (const ScheduledMatch& m : schedule.matches) {
+    std::map<int, int> per_bot;
+    for (int b : m.seating) ++per_bot[b];
+    for (const auto& [bot, n] : per_bot) {
+      least = std::min(least, n);
+      most = std::max(most, n);
+      filled += n;
+      ++bots_met;
+    }
+  }
+  if (most <= 1 || bots_met == 0) return "";
+  const double mean = static_cast<double>(filled) / static_cast<double>(bots_met);
+  const std::string fills =
+      least == most ? absl::StrCat(most) : absl::StrFormat("%d to %d", least, most);
+  return absl::StrFormat(
+      "%s: %d seats a match, %d bots: a bot fills %s seats of a match (%.3g on "
+      "average), and its seats play one another too; win%% counts a match as "
+      "won when one of its seats placed first",
+      config.game(), seats, config.bots_size(), fills, mean);
+}
+
+absl::Status WriteManifest(const v1::TournamentConfig& config,
+                           const Schedule& schedule, const std::string& tournament_id) {
+  const std::string dir = config.records_dir();
+  if (absl::Status s = CheckRecordsFolderIsNew(dir); !s.ok()) return s;
   v1::TournamentManifest m;
   m.set_format_version(1);
   *m.mutable_config() = config;

@@ -41,6 +41,17 @@ std::string DealGroupId(const std::string& game, const std::string& tournament_i
                         bool duplicate, const ScheduledMatch& m,
                         const std::string& match_id);
 
+// OK if `dir` holds no tournament yet: no manifest, no record, no match in
+// progress. Checked before any bot starts (RunConfiguredTournament) and
+// again by WriteManifest.
+absl::Status CheckRecordsFolderIsNew(const std::string& dir);
+
+// One line that says up front how bots fill the seats when a match has more
+// seats than there are bots ("pesten: 4 seats a match, 2 bots: a bot fills
+// 1 to 3 seats of a match, 2 on average; its seats play one another too");
+// empty when every seat of a match holds another bot.
+std::string SeatingNote(const v1::TournamentConfig& config, const Schedule& schedule);
+
 // Writes manifest.json into config.records_dir: the config without tokens,
 // the matches planned (the shard's), the deal groups and the tournament id.
 // Refuses a folder that already holds a manifest or records (a tournament is
