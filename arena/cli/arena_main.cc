@@ -34,6 +34,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/cli/check_bot.h"
 #include "arena/cli/command.h"
 #include "arena/cli/flags_check.h"
 #include "arena/cli/gate.h"
@@ -143,6 +144,7 @@ ABSL_FLAG(std::string, summary_md, "",
 ABSL_FLAG(bool, compress, false,
           "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
           "standings read both kinds");
+ABSL_FLAG(int, concurrent, 8, "check-bot: matches at once in the concurrency check");
 
 namespace arena {
 namespace {
@@ -163,6 +165,7 @@ constexpr char kUsage[] =
     "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
     "             (exit 0: H1; 1: H0 or fault rate above R; 3: no decision; 2: error)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
+    "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
     "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
     "Repeat --bot and --option once per value. A usage error (an unknown flag, a\n"
     "flag of another command, a value that does not parse) exits 2.";
@@ -220,6 +223,15 @@ const std::vector<CommandHelp>& Commands() {
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
        {"out", "replays", "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
+      {"check-bot",
+       "arena check-bot --game G[,G2...] --bot NAME=COMMAND [flags]\n"
+       "  One bot through a checklist against the random bot, sandboxed as in a\n"
+       "  tournament: connect, every seat of every seat count, deadline, legal\n"
+       "  answers, MatchEnd, --concurrent matches at once, a forced reconnect, a\n"
+       "  notice (docs/bots.md). Exit 0: all passed; 1: a check failed; 2: usage.",
+       join({"game", "bot", "option", "decision_ms", "decision_cap", "connect_timeout_ms",
+             "concurrent", "records", "seed", "log_file"},
+            kSandbox)},
   };
   return *commands;
 }
@@ -668,6 +680,25 @@ int main(int argc, char** argv) {
     ho.out_dir = absl::GetFlag(FLAGS_out);
     ho.max_replays = absl::GetFlag(FLAGS_replays);
     return RunHtml(args[2], ho);
+  }
+  if (cmd == "check-bot") {
+    if (args.size() > 2) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", args[2], "'")));
+    }
+    if (absl::Status s = OnlyFlagsOf(cmd, bots, options); !s.ok()) return Fail(s);
+    CheckBotOptions co;
+    co.games = absl::GetFlag(FLAGS_game);
+    co.bots = bots;
+    co.options = options;
+    co.decision_ms = absl::GetFlag(FLAGS_decision_ms);
+    co.decision_cap = absl::GetFlag(FLAGS_decision_cap);
+    co.connect_timeout_ms = absl::GetFlag(FLAGS_connect_timeout_ms);
+    co.concurrent = absl::GetFlag(FLAGS_concurrent);
+    co.records = absl::GetFlag(FLAGS_records);
+    co.seed = absl::GetFlag(FLAGS_seed);
+    LaunchOptions lo;
+    if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
+    return RunCheckBot(co, std::move(lo));
   }
   if (cmd == "games") {
     if (args.size() > 2) {

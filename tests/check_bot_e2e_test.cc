@@ -1,0 +1,144 @@
+// `arena check-bot` with real processes: the bundled bots pass every check,
+// and tests/checkup_bot, broken in one way at a time, fails the check that
+// names it (and only the checks its fault reaches), with the exit codes the
+// docs give: 0 all passed, 1 a check failed, 2 a usage error.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::Cmd;
+using testing::kBin;
+using testing::Sh;
+
+// arena check-bot with `args`, its records in a folder of the test's own.
+Cmd CheckBot(const std::string& args) {
+  const testing::TestDir dir = testing::FreshTempDir("check-bot");
+  return Sh(absl::StrCat(kBin, "/arena check-bot --records ", dir.path(), "/records ", args));
+}
+
+std::string Checkup(const std::string& flags) {
+  return absl::StrCat("--bot 'me=", kBin, "/checkup_bot ", flags, "'");
+}
+
+// Every check of a run over `games` (the seats lines one per game).
+const char* kChecks[] = {"connect", "deadline", "legal", "match_end",
+                         "concurrent", "reconnect", "notice"};
+
+void ExpectAllPass(const Cmd& r, const std::vector<std::string>& games) {
+  EXPECT_EQ(r.code, 0) << r.output;
+  for (const char* c : kChecks) EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
+  for (const auto& g : games) EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  seats ", g, ":")));
+  EXPECT_THAT(r.output, Not(HasSubstr("FAIL")));
+  EXPECT_THAT(r.output, HasSubstr("0 failed"));
+}
+
+TEST(CheckBot, TheBundledCppBotPassesEveryGame) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo,pesten,quodlibet,quabble --bot me=", kBin,
+                                      "/random_bot"));
+  ExpectAllPass(r, {"quasenbo", "pesten", "quodlibet", "quabble"});
+  EXPECT_THAT(r.output, HasSubstr("answered it from the Resync"));
+}
+
+TEST(CheckBot, TheBundledPythonBotPasses) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo,pesten --bot py=", kBin,
+                                      "/python_random_bot"));
+  ExpectAllPass(r, {"quasenbo", "pesten"});
+}
+
+TEST(CheckBot, AGameBotAndTheTestBotItselfPass) {
+  ExpectAllPass(CheckBot(absl::StrCat("--game quasenbo --bot q=", kBin, "/quasenbo_bot")),
+                {"quasenbo"});
+  // The broken modes below differ from this one in one thing each.
+  ExpectAllPass(CheckBot(absl::StrCat("--game quodlibet,pesten ", Checkup("--mode=good"))),
+                {"quodlibet", "pesten"});
+}
+
+TEST(CheckBot, ABotThatDoesNotReconnectFailsTheReconnectCheck) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo ", Checkup("--mode=no_reconnect")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect: its stream was dropped before decision"));
+  EXPECT_THAT(r.output, HasSubstr("did not connect again"));
+  for (const char* c : {"connect", "deadline", "legal", "match_end", "concurrent"}) {
+    EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
+  }
+  EXPECT_THAT(r.output, HasSubstr("first failure: reconnect"));
+}
+
+TEST(CheckBot, ABotThatCrashesOnANoticeFailsTheNoticeCheck) {
+  const Cmd r = CheckBot(absl::StrCat("--game pesten ", Checkup("--mode=crash_on_notice")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  notice: after a STALE notice"));
+  EXPECT_THAT(r.output, HasSubstr("crashed"));
+  EXPECT_THAT(r.output, HasSubstr("PASS  reconnect:"));
+  EXPECT_THAT(r.output, HasSubstr("PASS  seats pesten:"));
+}
+
+TEST(CheckBot, ABotSlowInOneSeatFailsTheDeadlineCheckNamingTheSeat) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo --decision_ms 300 ",
+                                      Checkup("--mode=slow --slow_ms=700 --slow_seat=1")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  deadline: quasenbo, 2 seats, the bot at seat 1"));
+  EXPECT_THAT(r.output, HasSubstr("timeout"));
+  EXPECT_THAT(r.output, HasSubstr("PASS  legal:"));
+  EXPECT_THAT(r.output, HasSubstr("PASS  seats quasenbo:"));
+  EXPECT_THAT(r.output, HasSubstr("first failure: deadline"));
+}
+
+TEST(CheckBot, AnIllegalAnswerFailsTheLegalCheckAndShowsTheRequest) {
+  const Cmd r = CheckBot(absl::StrCat("--game quodlibet ", Checkup("--mode=illegal")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  legal: quodlibet, 4 seats, the bot at seat 0"));
+  EXPECT_THAT(r.output, HasSubstr("PASS  deadline:"));
+  // The first failure's record, and what the seat was sent before it.
+  EXPECT_THAT(r.output, HasSubstr("first failure: legal"));
+  EXPECT_THAT(r.output, HasSubstr("record: "));
+  EXPECT_THAT(r.output, HasSubstr("at the end, seat 0: "));
+  EXPECT_THAT(r.output, HasSubstr("FORFEIT at step 0: seat 0 (me): illegal action: action index"));
+}
+
+TEST(CheckBot, ABotThatQuitsAtItsFirstMatchEndFailsTheMatchEndCheck) {
+  const Cmd r = CheckBot(absl::StrCat("--game quodlibet ", Checkup("--mode=exit_after_match_end")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  match_end:"));
+}
+
+TEST(CheckBot, ABotThatExitsAtStartFailsTheConnectCheckWithItsCause) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo ", Checkup("--mode=exit_at_start")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  connect: its process exited with code 3"));
+  EXPECT_THAT(r.output, HasSubstr("cannot open weights.bin"));
+  EXPECT_THAT(r.output, Not(HasSubstr("PASS")));
+}
+
+TEST(CheckBot, UsageErrorsExit2NamingWhatIsWrong) {
+  const std::string bot = absl::StrCat(" --bot me=", kBin, "/random_bot");
+  struct Case {
+    std::string args, says;
+  } cases[] = {
+      {"--game quasenbo,nosuchgame" + bot, "unknown game 'nosuchgame'"},
+      {"--game Pesten" + bot, "did you mean 'pesten'"},
+      {"--game quasenbo --bot me", "--bot 'me' is not NAME=COMMAND"},
+      {"--game quasenbo" + bot + bot, "one --bot"},
+      {"--game quasenbo --decision_ms 0" + bot, "--decision_ms=0"},
+      {"--game quasenbo --concurrent 0" + bot, "--concurrent=0"},
+      {"--game quasenbo --option nosuch=1" + bot, "--option"},
+      {"--game quasenbo --games 3" + bot, "--games is a flag of"},
+      {"--game quasenbo --sandbox box" + bot, "--sandbox=box"},
+  };
+  for (const Case& c : cases) {
+    const Cmd r = CheckBot(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr(c.says)) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace arena
