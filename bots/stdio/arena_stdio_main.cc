@@ -12,11 +12,12 @@
 //   {"kind":"match_end","match_id":"...","seat":0,"result":{...}}
 //   {"kind":"notice","notice_kind":"NOTICE_KIND_ILLEGAL","message":"...",...}
 //
-// (A Notice's own `kind` field is renamed `notice_kind`.) PROGRAM answers
-// each decision_request with one line, {"action_index": N}; requests are
-// answered in the order they were sent, unless the answer names its
-// "match_id" and "decision_id" (the JSON mapping of arena.v1.Decision). 64-bit
-// ids are JSON strings, as the mapping says. Anything PROGRAM writes to
+// (A Notice's own `kind` field is renamed `notice_kind`; the form is
+// referee/records/stdio_json.h, shared with `arena replay --requests`.)
+// PROGRAM answers each decision_request with one line, {"action_index": N};
+// requests are answered in the order they were sent, unless the answer names
+// its "match_id" and "decision_id" (the JSON mapping of arena.v1.Decision).
+// 64-bit ids are JSON strings, as the mapping says. Anything PROGRAM writes to
 // stderr goes to the bot's log.
 //
 // A line that is not a Decision is reported on stderr (with the line) and
@@ -53,6 +54,7 @@
 #include "arena/v1/arena.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/records/stdio_json.h"
 
 namespace {
 
@@ -97,25 +99,6 @@ int ExitCodeFor(int status) {
   std::fflush(stderr);
   std::fflush(stdout);
   std::_Exit(code);
-}
-
-// The message as one JSON line with "kind" first.
-std::string ToLine(const std::string& kind, const google::protobuf::Message& m) {
-  google::protobuf::util::JsonPrintOptions po;
-  po.always_print_primitive_fields = true;
-  po.preserve_proto_field_names = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(m, &json, po);
-  if (kind == "notice") {
-    // The Notice's own "kind" would clash with ours.
-    const std::string from = "\"kind\":";
-    if (size_t at = json.find(from); at != std::string::npos) {
-      json.replace(at, from.size(), "\"notice_kind\":");
-    }
-  }
-  // json is "{...}"; an empty message is "{}".
-  return absl::StrCat("{\"kind\":\"", kind, "\"", json.size() > 2 ? "," : "",
-                      json.substr(1), "\n");
 }
 
 }  // namespace
@@ -257,28 +240,15 @@ int main(int argc, char** argv) {
   // The referee's messages -> PROGRAM.
   arena::v1::RefereeMessage msg;
   while (stream->Read(&msg)) {
-    std::string line;
-    switch (msg.kind_case()) {
-      case arena::v1::RefereeMessage::kWelcome:
-        Log(absl::StrCat("connected as ", msg.welcome().bot_name()));
-        continue;
-      case arena::v1::RefereeMessage::kMatchStart:
-        line = ToLine("match_start", msg.match_start());
-        break;
-      case arena::v1::RefereeMessage::kDecisionRequest: {
-        line = ToLine("decision_request", msg.decision_request());
-        absl::MutexLock lock(&mu);
-        pending.push_back(msg.decision_request());
-        break;
-      }
-      case arena::v1::RefereeMessage::kMatchEnd:
-        line = ToLine("match_end", msg.match_end());
-        break;
-      case arena::v1::RefereeMessage::kNotice:
-        line = ToLine("notice", msg.notice());
-        break;
-      default:
-        continue;
+    if (msg.has_welcome()) {
+      Log(absl::StrCat("connected as ", msg.welcome().bot_name()));
+      continue;
+    }
+    const std::string line = arena::StdioJsonLine(msg);
+    if (line.empty()) continue;  // not for PROGRAM (a Resync)
+    if (msg.has_decision_request()) {
+      absl::MutexLock lock(&mu);
+      pending.push_back(msg.decision_request());
     }
     std::fwrite(line.data(), 1, line.size(), child_in);
     std::fflush(child_in);
