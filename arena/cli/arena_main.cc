@@ -41,6 +41,8 @@
 #include "arena/cli/logging.h"
 #include "arena/cli/play.h"
 #include "arena/cli/record_commands.h"
+#include "arena/cli/replay_bot.h"
+#include "arena/cli/repro_commands.h"
 #include "arena/cli/standings_command.h"
 #include "arena/records/folder.h"
 #include "arena/tournament/launch.h"
@@ -145,6 +147,9 @@ ABSL_FLAG(bool, compress, false,
           "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
           "standings read both kinds");
 ABSL_FLAG(int, concurrent, 8, "check-bot: matches at once in the concurrency check");
+ABSL_FLAG(bool, requests, false,
+          "replay: print the exact messages --seat S was sent (MatchStart, each "
+          "request, MatchEnd), one JSON line each, as a stdio bot reads them");
 
 namespace arena {
 namespace {
@@ -155,6 +160,8 @@ constexpr char kUsage[] =
     "  arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N\n"
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
     "  arena replay FILE [--seat S] [--step K] [--json]\n"
+    "  arena replay FILE --requests --seat S   (what seat S was sent, as stdio JSON lines)\n"
+    "  arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]   (re-feed a repro bundle)\n"
     "  arena verify FILE|DIR\n"
     "  arena standings DIR... [--out OUT]   (rebuild the standings from the records;\n"
     "                   --out: also write the combined standings into OUT)\n"
@@ -202,8 +209,13 @@ const std::vector<CommandHelp>& Commands() {
        "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
        "  not run (usage, config, no bot could start).",
        join(join(kPlay, kSandbox), {"shard"})},
-      {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.",
-       {"seat", "step", "json", "log_file"}},
+      {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"
+                 "arena replay FILE --requests --seat S\n  What seat S was sent, as stdio JSON lines.",
+       {"seat", "step", "json", "requests", "log_file"}},
+      {"replay-bot", "arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]\n"
+       "  Re-feeds a bot a repro bundle; says how it answers each request now.\n"
+       "  Exit 0: all legal in time; 1: it still fails; 2: usage, unreadable bundle.",
+       {"decision_ms", "log_file"}},
       {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"
                  "  Exit 0: all verified; 1: a failure.", {"log_file"}},
       {"standings", "arena standings DIR... [--out OUT]\n  Rebuild the standings from the records.",
@@ -262,6 +274,7 @@ bool WantsHelp(int argc, char** argv, std::string* command) {
   bool help = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--") break;  // a bot's command follows (replay-bot)
     if (a == "--help" || a == "-h" || a == "--helpfull" || a == "--helpshort" ||
         (i == 1 && a == "help")) {
       help = true;
@@ -291,6 +304,10 @@ std::vector<char*> GatherRepeated(int argc, char** argv,
   }
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--") {  // a bot's command follows (replay-bot): kept as it is
+      rest.insert(rest.end(), argv + i, argv + argc);
+      break;
+    }
     if (replay && a == "--json") {
       rest.push_back(kJsonToStdout);
       continue;
@@ -657,6 +674,13 @@ int main(int argc, char** argv) {
     so.out_dir = absl::GetFlag(FLAGS_out);
     return RunStandings(so);
   }
+  if (cmd == "replay" && absl::GetFlag(FLAGS_requests)) {
+    if (absl::Status s = OnlyFlagsOf("replay", bots, options); !s.ok()) return Fail(s);
+    if (args.size() != 3 || absl::GetFlag(FLAGS_seat) < 0 || FlagChanged("step") || FlagChanged("json")) {
+      return Fail(absl::InvalidArgumentError("usage: arena replay FILE --requests --seat S"));
+    }
+    return RunReplayRequests(args[2], absl::GetFlag(FLAGS_seat));
+  }
   if (cmd == "replay") {
     if (args.size() != 3) {
       return Fail(absl::InvalidArgumentError(
@@ -699,6 +723,13 @@ int main(int argc, char** argv) {
     LaunchOptions lo;
     if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
     return RunCheckBot(co, std::move(lo));
+  }
+  if (cmd == "replay-bot") {
+    if (absl::Status s = OnlyFlagsOf("replay-bot", bots, options); !s.ok()) return Fail(s);
+    auto rb = ReplayBotArgs(argc, argv, args);  // BUNDLE -- COMMAND [ARGS...]
+    if (!rb.ok()) return Fail(rb.status());
+    if (rb->decision_ms_given) rb->decision_ms = absl::GetFlag(FLAGS_decision_ms);
+    return RunReplayBot(*rb);
   }
   if (cmd == "games") {
     if (args.size() > 2) {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
+#include "arena/cli/repro_commands.h"
 #include "arena/common/json_file.h"
 #include "arena/stats/ratings.h"
 #include "arena/stats/sprt.h"
@@ -121,7 +122,11 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     }
     return !stopped;
   };
+  // Each match with a fault gets its repro bundles (arena/records/repro_bundle.h).
+  ReproBundleWriter bundles(c->records_dir());
+  lo.on_recorded = bundles.Hook(std::move(lo.on_recorded));
   auto st = RunConfiguredTournament(*c, lo);
+  ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) return Fail(st.status());
   // A candidate that failed as a program (withdrawn, crashed) loses its
   // matches by forfeit: say so, so that it does not read as a weaker bot.

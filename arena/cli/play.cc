@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
+#include "arena/cli/repro_commands.h"
 #include "arena/common/json_file.h"
 #include "arena/stats/standings.h"
 #include "arena/views/html.h"
@@ -49,7 +50,11 @@ int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptio
     if (!given.ok()) return Fail(given.status());
     c->set_on_bot_failure(*given);
   }
+  // Each match with a fault gets its repro bundles (arena/records/repro_bundle.h).
+  ReproBundleWriter bundles(c->records_dir());
+  lo.on_recorded = bundles.Hook(std::move(lo.on_recorded));
   auto st = RunConfiguredTournament(*c, lo);
+  ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) {
     // A bot that failed at start under --on_bot_failure abort stops the
     // tournament (1); anything else means it could not run (2).
