@@ -38,6 +38,7 @@
 #include "arena/cli/command.h"
 #include "arena/cli/flags_check.h"
 #include "arena/cli/gate.h"
+#include "arena/cli/human_seat.h"
 #include "arena/cli/logging.h"
 #include "arena/cli/play.h"
 #include "arena/cli/record_commands.h"
@@ -172,6 +173,7 @@ constexpr char kUsage[] =
     "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
     "             (exit 0: H1; 1: H0 or fault rate above R; 3: no decision; 2: error)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
+    "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
     "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
     "Repeat --bot and --option once per value. A usage error (an unknown flag, a\n"
@@ -235,6 +237,15 @@ const std::vector<CommandHelp>& Commands() {
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
        {"out", "replays", "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
+      {"play",
+       "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"
+       "  You at the terminal against bots, in one recorded match: --seat is yours\n"
+       "  (default 0), the bots fill the others in order (the last one repeated);\n"
+       "  --decision_ms defaults to 10 minutes. Type a move's number; q leaves.",
+       join({"game", "bot", "option", "seats", "seat", "records", "seed", "secret_file",
+             "decision_ms", "fault_policy", "decision_cap", "auto_moves", "compress",
+             "connect_timeout_ms", "max_restarts", "log_file"},
+            kSandbox)},
       {"check-bot",
        "arena check-bot --game G[,G2...] --bot NAME=COMMAND [flags]\n"
        "  One bot through a checklist against the random bot, sandboxed as in a\n"
@@ -608,6 +619,20 @@ int GateCommand(const std::vector<std::string>& options) {
 }
 
 }  // namespace
+// `arena play`: the config and sandbox from the flags, 10 minutes a decision
+// unless --decision_ms is given; the rest is RunHumanSeat's (human_seat.h).
+int HumanSeatCommand(const std::vector<std::string>& bots,
+                     const std::vector<std::string>& options, bool decision_ms_given) {
+  auto c = ConfigFromFlags(bots, options);
+  if (!c.ok()) return Fail(c.status());
+  if (!decision_ms_given) c->mutable_time_control()->set_decision_ms(600000);
+  LaunchOptions lo;
+  if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
+  HumanSeatOptions ho;
+  ho.seat = absl::GetFlag(FLAGS_seat) == -1 ? 0 : absl::GetFlag(FLAGS_seat);
+  return RunHumanSeat(ho, *std::move(c), std::move(lo));
+}
+
 }  // namespace arena
 
 int main(int argc, char** argv) {
@@ -706,6 +731,16 @@ int main(int argc, char** argv) {
     return RunHtml(args[2], ho);
   }
   if (cmd == "check-bot") {
+  if (cmd == "play") {
+    if (args.size() > 2) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", args[2], "'")));
+    }
+    if (absl::Status s = OnlyFlagsOf("play", bots, options); !s.ok()) return Fail(s);
+    return HumanSeatCommand(bots, options, std::any_of(rest.begin(), rest.end(), [](char* a) {
+                              return absl::StartsWith(a, "--decision_ms") ||
+                                     absl::StartsWith(a, "-decision_ms");
+                            }));
+  }
     if (args.size() > 2) {
       return Fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", args[2], "'")));
     }

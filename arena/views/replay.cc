@@ -191,6 +191,19 @@ std::string DescribeMessage(const Message& m, const std::vector<v1::ReplayCard>&
   return absl::StrJoin(parts, ", ");
 }
 
+std::string EventText(const State* state, const v1::Event& event,
+                      const std::vector<v1::ReplayCard>& cards) {
+  return EventWords(state, event, cards);
+}
+
+std::string DescribeGamePart(const Message& message,
+                             const std::vector<v1::ReplayCard>& cards) {
+  const FieldDescriptor* field = nullptr;
+  std::unique_ptr<Message> holder;
+  const Message* game = SetOneofMessage(message, &field, &holder);
+  return game != nullptr ? DescribeMessage(*game, cards) : "";
+}
+
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& o) {
   if (o.step < -1) {
@@ -331,11 +344,8 @@ void PrintReplayText(const v1::Replay& r, std::ostream& out) {
     if (step.actions_size() > 0) out << "step " << step.step() << ":\n";
     if (r.seat() >= 0 && step.views_size() > 0) {
       // The view's game part (its events were printed above).
-      const FieldDescriptor* game_field = nullptr;
-      std::unique_ptr<Message> holder;
-      const Message* game = SetOneofMessage(step.views(0), &game_field, &holder);
       out << (step.actions_size() > 0 ? "  view of seat " : "  at the end, seat ")
-          << r.seat() << ": " << (game ? DescribeMessage(*game, cards) : "") << "\n";
+          << r.seat() << ": " << DescribeGamePart(step.views(0), cards) << "\n";
     }
     for (const auto& a : step.actions()) {
       if (r.seat() >= 0) {

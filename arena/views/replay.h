@@ -50,6 +50,17 @@ const std::vector<std::string>& CardFieldNames();
 std::string DescribeMessage(const google::protobuf::Message& message,
                             const std::vector<v1::ReplayCard>& cards);
 
+// One line of words for an event, as the game of `state` tells it
+// (State::DescribeEvent; `state` may be null), else from its fields.
+std::string EventText(const State* state, const v1::Event& event,
+                      const std::vector<v1::ReplayCard>& cards);
+
+// The game's part of a View, Action or Rules (the member of its oneof that
+// is set, unpacked from an Any for a game outside the bundled ones) in
+// words, as DescribeMessage says it; empty if none is set.
+std::string DescribeGamePart(const google::protobuf::Message& message,
+                             const std::vector<v1::ReplayCard>& cards);
+
 // The replay as text, step by step.
 void PrintReplayText(const v1::Replay& replay, std::ostream& out);
 
