@@ -2,6 +2,8 @@
 // and tests/checkup_bot, broken in one way at a time, fails the check that
 // names it (and only the checks its fault reaches), with the exit codes the
 // docs give: 0 all passed, 1 a check failed, 2 a usage error.
+#include <unistd.h>
+
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -51,6 +53,30 @@ TEST(CheckBot, TheBundledPythonBotPasses) {
   const Cmd r = CheckBot(absl::StrCat("--game quasenbo,pesten --bot py=", kBin,
                                       "/python_random_bot"));
   ExpectAllPass(r, {"quasenbo", "pesten"});
+}
+
+TEST(CheckBot, TheBundledNodeBotPasses) {
+  const std::string dir = absl::StrCat(ARENA_SOURCE_DIR, "/bots/node");
+  if (Sh("command -v node").code != 0 ||
+      ::access((dir + "/node_modules/@grpc/grpc-js").c_str(), R_OK) != 0) {
+    GTEST_SKIP() << "node or " << dir << "/node_modules is missing (ctest -R node_deps)";
+  }
+  ExpectAllPass(CheckBot(absl::StrCat("--game quasenbo --bot 'js=node ", dir, "/bot.js'")),
+                {"quasenbo"});
+}
+
+// arena_stdio ends with its stream and does not reconnect (docs/bots.md says
+// so): a JSON-lines bot passes every check but that one.
+TEST(CheckBot, AStdioBotPassesEveryCheckButReconnect) {
+  const Cmd r = CheckBot(absl::StrCat("--game pesten --bot 'st=", kBin, "/arena_stdio /usr/bin/python3 ",
+                                      ARENA_SOURCE_DIR, "/bots/stdio/example_bot.py'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  for (const char* c : {"connect", "deadline", "legal", "match_end", "concurrent", "notice"}) {
+    EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
+  }
+  EXPECT_THAT(r.output, HasSubstr("PASS  seats pesten:"));
+  EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect:"));
+  EXPECT_THAT(r.output, HasSubstr("7 of 8 checks passed"));
 }
 
 TEST(CheckBot, AGameBotAndTheTestBotItselfPass) {

@@ -251,7 +251,8 @@ const std::vector<CommandHelp>& Commands() {
        "  One bot through a checklist against the random bot, sandboxed as in a\n"
        "  tournament: connect, every seat of every seat count, deadline, legal\n"
        "  answers, MatchEnd, --concurrent matches at once, a forced reconnect, a\n"
-       "  notice (docs/bots.md). Exit 0: all passed; 1: a check failed; 2: usage.",
+       "  notice (docs/bots.md). --decision_cap 0: 60; without --records, a temporary\n"
+       "  folder, kept if a check fails. Exit 0: all passed; 1: a check failed; 2: usage.",
        join({"game", "bot", "option", "decision_ms", "decision_cap", "connect_timeout_ms",
              "concurrent", "records", "seed", "log_file"},
             kSandbox)},

@@ -60,6 +60,12 @@ function main() {
 
   const connect = () => {
     const call = client.Play();
+    let broke = false;  // the stream ended with an error: 'end' follows, and we reconnect
+    const answer = (r) => {
+      const index = choose(starts.get(`${r.match_id}/${r.seat}`), r);
+      call.write({ decision: { match_id: r.match_id, decision_id: r.decision_id, action_index: index } });
+      ++decisions;
+    };
     call.write({ hello: { token, protocol_version: 1, client: 'arena-node-example/1' } });
     call.on('data', (msg) => {
       switch (msg.kind) {
@@ -71,11 +77,14 @@ function main() {
         case 'match_start':
           starts.set(`${msg.match_start.match_id}/${msg.match_start.seat}`, msg.match_start);
           break;
-        case 'decision_request': {
-          const r = msg.decision_request;
-          const index = choose(starts.get(`${r.match_id}/${r.seat}`), r);
-          call.write({ decision: { match_id: r.match_id, decision_id: r.decision_id, action_index: index } });
-          ++decisions;
+        case 'decision_request':
+          answer(msg.decision_request);
+          break;
+        case 'resync': {
+          // Back after a reconnect: the match, and the requests still open.
+          const rs = msg.resync;
+          starts.set(`${rs.match_id}/${rs.seat}`, rs.match_start);
+          for (const r of rs.open_decisions) answer(r);
           break;
         }
         case 'match_end':
@@ -89,11 +98,13 @@ function main() {
       }
     });
     call.on('end', () => {
+      if (broke) return;
       console.error(`bot.js: the referee ended the stream after ${decisions} decisions`);
       call.end();
       process.exit(0);
     });
     call.on('error', (err) => {
+      broke = true;
       // UNAUTHENTICATED: a wrong token; retrying will not help.
       if (err.code === grpc.status.UNAUTHENTICATED) {
         console.error(`bot.js: refused: ${err.details}`);
