@@ -34,23 +34,35 @@
 // its stdout while it runs on counts the same: it is stopped (SIGTERM) after
 // 2 s. When the referee ends the stream, PROGRAM's stdin is closed and
 // arena_stdio exits with 0 (1 if the stream ended with an error).
+//
+// When the stream breaks otherwise (a network blip, a referee that dropped
+// it), arena_stdio reconnects as the SDK does (after 0.1 s, doubling to 2 s,
+// for 30 s since it was last connected; never after a refusal:
+// UNAUTHENTICATED, ABORTED, RESOURCE_EXHAUSTED) and writes to PROGRAM the
+// open requests of the referee's Resync that it is not already waiting on
+// PROGRAM for. PROGRAM sees nothing else of it: an answer it gives meanwhile
+// is dropped, and its request comes back in the Resync.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
@@ -145,24 +157,33 @@ int main(int argc, char** argv) {
 
   auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   auto stub = arena::v1::Referee::NewStub(channel);
-  grpc::ClientContext ctx;
-  auto stream = stub->Play(&ctx);
   absl::Mutex mu;
   std::deque<arena::v1::DecisionRequest> pending;  // sent to PROGRAM, unanswered
   bool child_gone = false;    // guarded by mu
   bool referee_done = false;  // guarded by mu
   bool main_done = false;     // guarded by mu: the stream is finished
   int child_status = 0;       // guarded by mu
-  // Writes to the stream (the answers, WritesDone) are one at a time, and
-  // none after WritesDone.
+  // The stream, replaced on a reconnect (by the main thread only, which
+  // reads it without the lock). Writes to it (the answers, WritesDone) are
+  // one at a time, and none once it has ended or after WritesDone.
   absl::Mutex write_mu;
-  bool writes_closed = false;  // guarded by write_mu
+  std::unique_ptr<grpc::ClientContext> ctx;  // guarded by write_mu
+  std::unique_ptr<grpc::ClientReaderWriter<arena::v1::BotMessage, arena::v1::RefereeMessage>>
+      stream;                  // guarded by write_mu
+  bool writes_closed = true;   // guarded by write_mu
 
   arena::v1::BotMessage hello;
   hello.mutable_hello()->set_token(token);
   hello.mutable_hello()->set_protocol_version(1);
   hello.mutable_hello()->set_client("arena-stdio/1");
-  stream->Write(hello);
+  auto open_stream = [&] {
+    absl::MutexLock wlock(&write_mu);
+    ctx = std::make_unique<grpc::ClientContext>();
+    stream = stub->Play(ctx.get());
+    writes_closed = false;
+    stream->Write(hello);
+    return stream.get();
+  };
 
   // PROGRAM's answers -> the referee.
   std::thread answers([&] {
@@ -204,6 +225,7 @@ int main(int argc, char** argv) {
       }
       lock.Release();
       absl::MutexLock wlock(&write_mu);
+      // (A stream that broke: the request comes back in the Resync.)
       if (!writes_closed) stream->Write(out);
     }
     std::free(buf);
@@ -229,7 +251,10 @@ int main(int argc, char** argv) {
     Log(absl::StrCat(argv[1], " ended (", Describe(status),
                      ") before the referee ended the stream; the bot is stopping (arena_stdio "
                      "ends the stream and exits with ", ExitCodeFor(status), ")"));
-    ctx.TryCancel();
+    {
+      absl::MutexLock wlock(&write_mu);
+      if (ctx != nullptr) ctx->TryCancel();
+    }
     // The main thread ends the stream and exits; should it be stuck (writing
     // to a pipe that a process PROGRAM left behind holds), exit from here.
     if (!mu.AwaitWithTimeout(absl::Condition(&main_done), absl::Seconds(2))) {
@@ -237,34 +262,79 @@ int main(int argc, char** argv) {
     }
   });
 
-  // The referee's messages -> PROGRAM.
-  arena::v1::RefereeMessage msg;
-  while (stream->Read(&msg)) {
-    if (msg.has_welcome()) {
-      Log(absl::StrCat("connected as ", msg.welcome().bot_name()));
-      continue;
-    }
-    const std::string line = arena::StdioJsonLine(msg);
-    if (line.empty()) continue;  // not for PROGRAM (a Resync)
-    if (msg.has_decision_request()) {
+  // A request -> PROGRAM, unless PROGRAM has it and owes its answer.
+  auto to_program = [&](const arena::v1::DecisionRequest& r) {
+    {
       absl::MutexLock lock(&mu);
-      pending.push_back(msg.decision_request());
+      for (const auto& p : pending) {
+        if (p.match_id() == r.match_id() && p.decision_id() == r.decision_id()) return;
+      }
+      pending.push_back(r);
     }
+    arena::v1::RefereeMessage m;
+    *m.mutable_decision_request() = r;
+    const std::string line = arena::StdioJsonLine(m);
     std::fwrite(line.data(), 1, line.size(), child_in);
     std::fflush(child_in);
-  }
+  };
+
+  // The referee's messages -> PROGRAM, over one stream after another while
+  // it breaks and comes back.
+  grpc::Status status;
   bool exited_first = false;
+  absl::Time last_up = absl::Now();
+  absl::Duration backoff = absl::Milliseconds(100);
+  for (;;) {
+    auto* s = open_stream();
+    arena::v1::RefereeMessage msg;
+    while (s->Read(&msg)) {
+      if (msg.has_welcome()) {
+        Log(absl::StrCat("connected as ", msg.welcome().bot_name()));
+        last_up = absl::Now();
+        backoff = absl::Milliseconds(100);
+        continue;
+      }
+      if (msg.has_resync()) {
+        for (const auto& r : msg.resync().open_decisions()) to_program(r);
+        continue;
+      }
+      const std::string line = arena::StdioJsonLine(msg);
+      if (line.empty()) continue;  // not for PROGRAM
+      if (msg.has_decision_request()) {
+        absl::MutexLock lock(&mu);
+        pending.push_back(msg.decision_request());
+      }
+      std::fwrite(line.data(), 1, line.size(), child_in);
+      std::fflush(child_in);
+    }
+    {
+      absl::MutexLock lock(&mu);
+      exited_first = child_gone;
+    }
+    {
+      absl::MutexLock wlock(&write_mu);
+      writes_closed = true;
+      if (!exited_first) s->WritesDone();
+    }
+    status = s->Finish();
+    const grpc::StatusCode code = status.error_code();
+    if (status.ok() || exited_first || code == grpc::StatusCode::UNAUTHENTICATED ||
+        code == grpc::StatusCode::ABORTED || code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+        absl::Now() + backoff - last_up > absl::Seconds(30)) {
+      break;
+    }
+    Log(absl::StrCat("the stream broke (", status.error_message(), "); reconnecting in ",
+                     absl::FormatDuration(backoff)));
+    absl::SleepFor(backoff);
+    backoff = std::min(2 * backoff, absl::Seconds(2));
+    absl::MutexLock lock(&mu);
+    if (child_gone) break;  // the waiter has said so; the exit below follows
+  }
   {
     absl::MutexLock lock(&mu);
     referee_done = true;
     exited_first = child_gone;
   }
-  {
-    absl::MutexLock wlock(&write_mu);
-    writes_closed = true;
-    if (!exited_first) stream->WritesDone();
-  }
-  const grpc::Status status = stream->Finish();
   if (exited_first) {
     // The waiter said why; the stream is cancelled.
     absl::MutexLock lock(&mu);
