@@ -60,7 +60,8 @@ for c in $CASES; do
     $CHECK forfeit "$T/eof.json" 0 DISCONNECTED || exit 1
     grep -q "forfeit at step [0-9]*: seat 0 (you)" "$T/eof.out" || fail "eof: forfeit not shown"
     play quit "printf '1\nq\n'" --game quodlibet --seed 2 --seat 3
-    grep -q "you leave the match" "$T/quit.out" || fail "q: not told"
+    grep -q "you leave the match; the referee records it" "$T/quit.out" || fail "q: not told"
+    grep -q "end of input\|'q' is not a move" "$T/quit.out" && fail "q was not taken as leaving"
     $CHECK forfeit "$T/quit.json" 3 DISCONNECTED || exit 1
     ;;
   timeout)
