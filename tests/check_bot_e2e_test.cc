@@ -93,6 +93,16 @@ TEST(CheckBot, ABotThatDoesNotReconnectFailsTheReconnectCheck) {
   EXPECT_THAT(r.output, HasSubstr("first failure: reconnect"));
 }
 
+TEST(CheckBot, AnIllegalAnswerAfterAResyncFailsTheReconnectCheck) {
+  const Cmd r = CheckBot(absl::StrCat("--game pesten ", Checkup("--mode=illegal_after_resync")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect: it reconnected after the drop before decision"));
+  EXPECT_THAT(r.output, HasSubstr("illegal action"));
+  for (const char* c : {"connect", "deadline", "legal", "match_end", "concurrent", "notice"}) {
+    EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
+  }
+}
+
 TEST(CheckBot, ABotThatCrashesOnANoticeFailsTheNoticeCheck) {
   const Cmd r = CheckBot(absl::StrCat("--game pesten ", Checkup("--mode=crash_on_notice")));
   EXPECT_EQ(r.code, 1) << r.output;
@@ -103,8 +113,8 @@ TEST(CheckBot, ABotThatCrashesOnANoticeFailsTheNoticeCheck) {
 }
 
 TEST(CheckBot, ABotSlowInOneSeatFailsTheDeadlineCheckNamingTheSeat) {
-  const Cmd r = CheckBot(absl::StrCat("--game quasenbo --decision_ms 300 ",
-                                      Checkup("--mode=slow --slow_ms=700 --slow_seat=1")));
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo --decision_ms 500 ",
+                                      Checkup("--mode=slow --slow_ms=1500 --slow_seat=1")));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("FAIL  deadline: quasenbo, 2 seats, the bot at seat 1"));
   EXPECT_THAT(r.output, HasSubstr("timeout"));

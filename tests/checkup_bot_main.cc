@@ -8,6 +8,8 @@
 //                                            answers after slow_ms (at that
 //                                            seat only; -1: every seat)
 //   checkup_bot --mode=illegal               answers an index out of range
+//   checkup_bot --mode=illegal_after_resync  likewise, but only the open
+//                                            decisions of a Resync
 //   checkup_bot --mode=exit_at_start         exits 3 before connecting
 //   checkup_bot --mode=exit_after_match_end  exits at its first MatchEnd
 #include <chrono>
@@ -24,8 +26,8 @@
 #include "grpcpp/grpcpp.h"
 
 ABSL_FLAG(std::string, mode, "good",
-          "good, no_reconnect, crash_on_notice, slow, illegal, exit_at_start or "
-          "exit_after_match_end");
+          "good, no_reconnect, crash_on_notice, slow, illegal, illegal_after_resync, "
+          "exit_at_start or exit_after_match_end");
 ABSL_FLAG(int, slow_ms, 700, "slow: how long each answer takes");
 ABSL_FLAG(int, slow_seat, -1, "slow: only at this seat (-1: every seat)");
 
@@ -50,11 +52,12 @@ int main(int argc, char** argv) {
       std::lock_guard<std::mutex> lock(write_mu);
       stream->Write(m);
     };
-    auto answer = [&](const arena::v1::DecisionRequest& r) {
+    auto answer = [&](const arena::v1::DecisionRequest& r, bool resynced = false) {
       arena::v1::BotMessage d;
       d.mutable_decision()->set_match_id(r.match_id());
       d.mutable_decision()->set_decision_id(r.decision_id());
-      d.mutable_decision()->set_action_index(mode == "illegal" ? r.legal_actions_size() : 0);
+      const bool illegal = mode == "illegal" || (resynced && mode == "illegal_after_resync");
+      d.mutable_decision()->set_action_index(illegal ? r.legal_actions_size() : 0);
       const int seat = absl::GetFlag(FLAGS_slow_seat);
       if (mode == "slow" && (seat < 0 || r.seat() == seat)) {
         slow.emplace_back([&write, d] {
@@ -74,7 +77,7 @@ int main(int argc, char** argv) {
     while (stream->Read(&m)) {
       if (m.has_decision_request()) answer(m.decision_request());
       if (m.has_resync()) {
-        for (const auto& r : m.resync().open_decisions()) answer(r);
+        for (const auto& r : m.resync().open_decisions()) answer(r, /*resynced=*/true);
       }
       if (m.has_notice() && mode == "crash_on_notice") {
         std::fprintf(stderr, "checkup_bot: a notice? %s\n", m.notice().message().c_str());
