@@ -143,6 +143,7 @@ absl::StatusOr<std::vector<SeatTranscript>> SeatTranscripts(
   spec.tournament_id = h.tournament_id();
   spec.predictable_seed = h.predictable_seed();
   spec.deal_group = h.deal_group();
+  spec.log_faults = false;  // they were logged when they happened
   auto game = CreateGame(h.game(), spec.options, h.num_seats());
   if (!game.ok()) {
     return absl::InvalidArgumentError(

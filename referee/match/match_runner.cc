@@ -286,8 +286,10 @@ class MatchImpl : public Match {
       const std::string detail =
           absl::StrCat(FaultName(reply.fault),
                        reply.detail.empty() ? "" : ": ", reply.detail);
-      spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
-                   seat, spec_.seat_bots[seat], detail);
+      if (spec_.log_faults) {
+        spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
+                     seat, spec_.seat_bots[seat], detail);
+      }
       // A withdrawn bot (NO_SHOW) forfeits whatever the policy: random moves
       // for a bot that is not there would give it results it did not earn.
       if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE &&

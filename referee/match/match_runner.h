@@ -120,6 +120,9 @@ struct MatchSpec {
   std::string tournament_id;
   bool predictable_seed = false;
   std::string deal_group;              // recorded in the header
+  // False: faults are not logged (a recorded match played again to rebuild
+  // what its seats were sent, arena/records/seat_transcript.h).
+  bool log_faults = true;
 };
 
 // The deadline of every decision when the time control sets none: nothing
