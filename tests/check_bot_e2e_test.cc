@@ -4,7 +4,9 @@
 // docs give: 0 all passed, 1 a check failed, 2 a usage error.
 #include <unistd.h>
 
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -34,10 +36,15 @@ std::string Checkup(const std::string& flags) {
 const char* kChecks[] = {"connect", "deadline", "legal", "match_end",
                          "concurrent", "reconnect", "notice"};
 
+// Each of `checks` has its PASS line.
+void ExpectPassed(const Cmd& r, const std::vector<std::string>& checks) {
+  for (const auto& c : checks) EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
+}
+
 void ExpectAllPass(const Cmd& r, const std::vector<std::string>& games) {
   EXPECT_EQ(r.code, 0) << r.output;
-  for (const char* c : kChecks) EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
-  for (const auto& g : games) EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  seats ", g, ":")));
+  ExpectPassed(r, std::vector<std::string>(std::begin(kChecks), std::end(kChecks)));
+  for (const auto& g : games) ExpectPassed(r, {"seats " + g});
   EXPECT_THAT(r.output, Not(HasSubstr("FAIL")));
   EXPECT_THAT(r.output, HasSubstr("0 failed"));
 }
@@ -87,9 +94,7 @@ TEST(CheckBot, ABotThatDoesNotReconnectFailsTheReconnectCheck) {
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect: its stream was dropped before decision"));
   EXPECT_THAT(r.output, HasSubstr("did not connect again"));
-  for (const char* c : {"connect", "deadline", "legal", "match_end", "concurrent"}) {
-    EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
-  }
+  ExpectPassed(r, {"connect", "deadline", "legal", "match_end", "concurrent"});
   EXPECT_THAT(r.output, HasSubstr("first failure: reconnect"));
 }
 
@@ -98,9 +103,7 @@ TEST(CheckBot, AnIllegalAnswerAfterAResyncFailsTheReconnectCheck) {
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect: it reconnected after the drop before decision"));
   EXPECT_THAT(r.output, HasSubstr("illegal action"));
-  for (const char* c : {"connect", "deadline", "legal", "match_end", "concurrent", "notice"}) {
-    EXPECT_THAT(r.output, HasSubstr(absl::StrCat("PASS  ", c, ":")));
-  }
+  ExpectPassed(r, {"connect", "deadline", "legal", "match_end", "concurrent", "notice"});
 }
 
 TEST(CheckBot, ABotThatCrashesOnANoticeFailsTheNoticeCheck) {
