@@ -249,16 +249,7 @@ absl::StatusOr<std::vector<Played>> Checker::Play(const std::vector<Plan>& plans
     for (int s = 0; s < plan.seats; ++s) {
       spec.seat_bots.push_back(s == plan.bot_seat ? bot_ : opponent_);
     }
-    const MatchSecrets ms = secret_->ForMatch(static_cast<uint64_t>(index), spec.match_id);
-    spec.seed = ms.seed;
-    spec.seed_salt = ms.salt;
-    spec.seed_commitment = ms.commitment;
-    spec.tournament_id = secret_->TournamentId();
-    spec.predictable_seed = secret_->predictable();
-    spec.time_control = config_->time_control();
-    spec.fault_policy = config_->fault_policy();
-    spec.auto_moves = config_->auto_moves();
-    spec.decision_cap = config_->decision_cap();
+    FillMatchSpec(*config_, *secret_, static_cast<uint64_t>(index), &spec);
     for (const std::string& b : {bot_, opponent_}) hooks_->ensure_bot(b);
     auto writer = RecordWriter::Open(config_->records_dir(), spec.match_id, false);
     if (!writer.ok()) return writer.status();

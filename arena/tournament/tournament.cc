@@ -50,6 +50,20 @@ void PrintProgress(const std::string& game, int64_t done, int64_t total,
   std::fflush(stderr);
 }
 
+void FillMatchSpec(const v1::TournamentConfig& config, const TournamentSecret& secret,
+                   uint64_t deal, MatchSpec* spec) {
+  const MatchSecrets ms = secret.ForMatch(deal, spec->match_id);
+  spec->seed = ms.seed;
+  spec->seed_salt = ms.salt;
+  spec->seed_commitment = ms.commitment;
+  spec->tournament_id = secret.TournamentId();
+  spec->predictable_seed = secret.predictable();
+  spec->time_control = config.time_control();
+  spec->fault_policy = config.fault_policy();
+  spec->auto_moves = config.auto_moves();
+  spec->decision_cap = config.decision_cap();
+}
+
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                                             const TournamentSecret& secret,
                                             BotHub& hub,
@@ -249,18 +263,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       spec.game_name = config.game();
       spec.options = opts;
       for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
-      // Every match of a deal group has the group's seed (and salt).
-      const MatchSecrets ms =
-          secret.ForMatch(static_cast<uint64_t>(sm.deal), spec.match_id);
-      spec.seed = ms.seed;
-      spec.seed_salt = ms.salt;
-      spec.seed_commitment = ms.commitment;
-      spec.tournament_id = tournament_id;
-      spec.predictable_seed = secret.predictable();
-      spec.time_control = config.time_control();
-      spec.fault_policy = config.fault_policy();
-      spec.auto_moves = config.auto_moves();
-      spec.decision_cap = config.decision_cap();
+      FillMatchSpec(config, secret, static_cast<uint64_t>(sm.deal), &spec);
       if (hooks.ensure_bot) {
         std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
         for (const auto& b : needed) hooks.ensure_bot(b);

@@ -35,6 +35,7 @@
 #include "arena/stats/standings.h"
 #include "arena/tournament/secret.h"
 #include "arena/v1/config.pb.h"
+#include "referee/match/match_runner.h"
 #include "referee/service/bot_hub.h"
 
 namespace arena {
@@ -67,6 +68,13 @@ struct TournamentHooks {
 // place with a bar and the time left, else a plain line (with the time left).
 void PrintProgress(const std::string& game, int64_t done, int64_t total,
                    absl::Duration elapsed, bool terminal);
+
+// What every match of the tournament shares (time control, fault policy,
+// auto moves, decision cap, tournament id) and the seed, salt and commitment
+// of deal `deal`, into `spec`, whose match_id must be set (the commitment
+// names it). Every match of a deal group has the group's seed and salt.
+void FillMatchSpec(const v1::TournamentConfig& config, const TournamentSecret& secret,
+                   uint64_t deal, MatchSpec* spec);
 
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.
