@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -575,7 +576,7 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
   }
   std::vector<std::string> games;
   for (absl::string_view g : absl::StrSplit(o.games, ',', absl::SkipWhitespace())) {
-    const std::string game(g);
+    const std::string game(absl::StripAsciiWhitespace(g));
     if (std::find(games.begin(), games.end(), game) != games.end()) continue;
     const GameInfo* info = FindGameInfo(game);
     auto made = CreateGame(game, game_options, info == nullptr ? 0 : info->min_seats);
