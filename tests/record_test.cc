@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 
+#include "absl/strings/str_format.h"
 #include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -476,6 +477,66 @@ TEST(CompressedRecords, ALiveRecordHoldsNoCompressor) {
     ASSERT_TRUE(lines.ok()) << lines.status();
     ASSERT_EQ(lines->size(), 1u);
     EXPECT_EQ(lines->front().header().game(), "quasenbo");
+  }
+}
+
+}  // namespace
+}  // namespace arena
+
+namespace arena {
+namespace {
+
+// arena verify checks a folder's records on every core, a window at a time:
+// with 1, 2 and 7 threads the summary is the same, failures in name order.
+// The folder holds 600 records (more than two windows), one of them edited
+// and one cut, plus an unfinished one in progress.
+TEST(VerifyPath, ParallelVerifyReportsAsOneThreadDoes) {
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok()) << game.status();
+  const testing::TestDir tmp = testing::FreshTempDir("verify-par");
+  const std::string dir = tmp.path();
+  for (int i = 0; i < 600; ++i) {
+    MatchSpec spec;
+    spec.match_id = absl::StrFormat("m%04d", i);
+    spec.game_name = "quasenbo";
+    spec.seed = 1000 + i;
+    spec.seat_bots = {"a", "b"};
+    auto w = RecordWriter::Open(dir, spec.match_id, /*compress=*/i % 5 == 0);
+    ASSERT_TRUE(w.ok());
+    LocalSeatLink link(testing::RandomPolicy(i));
+    MatchOutcome o = RunMatch(**game, spec, link, **w);
+    ASSERT_TRUE(o.record_status.ok()) << o.record_status;
+  }
+  {
+    // An edited action (another legal index would still verify: the label
+    // is checked too) and a cut record, far apart in name order.
+    const std::string edited = dir + "/m0333.jsonl";
+    std::ifstream in(edited);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find("\"label\":\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at + 9, "X");
+    std::ofstream(edited, std::ios::trunc) << text;
+    const std::string cut = dir + "/m0101.jsonl";
+    std::ifstream in2(cut);
+    std::string t2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::trunc) << t2.substr(0, t2.size() / 2);
+    std::ofstream(absl::StrCat(dir, "/", kInProgressDir, "/m9999.jsonl.part")) << "{}\n";
+  }
+  const VerifySummary one = VerifyPath(dir, 1);
+  EXPECT_EQ(one.files, 601);
+  EXPECT_EQ(one.passed, 598);
+  ASSERT_EQ(one.failures.size(), 3u);
+  // In name order (".inprogress/" sorts first), each file named once.
+  EXPECT_THAT(one.failures[0], HasSubstr("m9999.jsonl.part: unfinished record"));
+  EXPECT_THAT(one.failures[1], ::testing::StartsWith(dir + "/m0101.jsonl: line "));
+  EXPECT_THAT(one.failures[2], ::testing::StartsWith(dir + "/m0333.jsonl: match m0333"));
+  for (int threads : {2, 7}) {
+    const VerifySummary many = VerifyPath(dir, threads);
+    EXPECT_EQ(many.files, one.files) << threads;
+    EXPECT_EQ(many.passed, one.passed) << threads;
+    EXPECT_EQ(many.failures, one.failures) << threads;
+    EXPECT_EQ(many.skipped, one.skipped) << threads;
   }
 }
 

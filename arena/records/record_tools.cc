@@ -5,13 +5,16 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -488,7 +491,7 @@ void CheckStandingsFile(const std::string& dir, const absl::Status& init,
 
 }  // namespace
 
-VerifySummary VerifyPath(const std::string& path) {
+VerifySummary VerifyPath(const std::string& path, int threads_wanted) {
   VerifySummary sum;
   std::vector<std::string> files;
   struct stat st;
@@ -526,29 +529,70 @@ VerifySummary VerifyPath(const std::string& path) {
   StandingsAccumulator matches(init.ok() && folder.from_manifest() ? *folder.Get()
                                                                   : StandingsContext{});
   absl::Status added;
-  for (const auto& f : files) {
-    ++sum.files;
+  // Records are checked in parallel, a window at a time (memory stays flat:
+  // a window keeps only summaries), and taken in name order, so that the
+  // failures, the folder's context and the standings come out as from one
+  // thread.
+  struct Checked {
+    std::string failure;  // empty: verified
+    std::optional<MatchSummary> summary;
+    std::vector<v1::RecordLine> ends;  // the header and the last line
+  };
+  auto check = [&](const std::string& f) {
+    Checked c;
     if (absl::EndsWith(f, ".part")) {
-      sum.failures.push_back(absl::StrCat(f, ": unfinished record (the match "
-                                          "never ended, or the referee stopped)"));
-      continue;
+      c.failure = absl::StrCat(f, ": unfinished record (the match never ended, or the "
+                               "referee stopped)");
+      return c;
     }
     // Looked at again just before it is opened: still a regular file (a
     // file named on its own may be a link to one).
     if (absl::Status s = CheckRegularFile(f, !is_dir); !s.ok()) {
-      sum.failures.push_back(std::string(s.message()));
-      continue;
+      c.failure = std::string(s.message());
+      return c;
     }
     auto lines = ReadRecordFile(f);
     absl::Status s = lines.ok() ? VerifyRecord(*lines, f) : lines.status();
-    if (s.ok()) {
-      ++sum.passed;
-      if (auto m = SummarizeRecord(*lines, f); m.ok() && is_dir) {
-        folder.See(*m, *lines);
-        if (added.ok()) added = matches.Add(*m);
+    if (!s.ok()) {
+      // Named once: a reader's error may start with the file already.
+      c.failure = absl::StartsWith(s.message(), f) ? std::string(s.message())
+                                                   : absl::StrCat(f, ": ", s.message());
+      if (c.failure.empty()) c.failure = absl::StrCat(f, ": failed");  // never empty
+      return c;
+    }
+    if (auto m = SummarizeRecord(*lines, f); m.ok()) {
+      c.summary = *std::move(m);
+      c.ends.push_back(std::move(lines->front()));
+      c.ends.push_back(std::move(lines->back()));
+    }
+    return c;
+  };
+  const size_t threads =
+      threads_wanted > 0 ? static_cast<size_t>(threads_wanted)
+                         : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 32);
+  constexpr size_t kWindow = 256;
+  for (size_t begin = 0; begin < files.size(); begin += kWindow) {
+    const size_t end = std::min(files.size(), begin + kWindow);
+    std::vector<Checked> out(end - begin);
+    std::atomic<size_t> next{begin};
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = check(files[i]);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < std::min(threads, end - begin); ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (Checked& c : out) {
+      ++sum.files;
+      if (!c.failure.empty()) {
+        sum.failures.push_back(std::move(c.failure));
+        continue;
       }
-    } else {
-      sum.failures.push_back(absl::StrCat(f, ": ", s.message()));
+      ++sum.passed;
+      if (c.summary.has_value() && is_dir) {
+        folder.See(*c.summary, c.ends);
+        if (added.ok()) added = matches.Add(*c.summary);
+      }
     }
   }
   if (is_dir) CheckStandingsFile(path, init, folder, added, matches, &sum);

@@ -43,8 +43,9 @@ struct VerifySummary {
 // its verified records (matches, and per bot: seats, wins, forfeits, means).
 // Only regular files are read (ListRecordFiles); a FILE named on its own may
 // be a symlink to one, but a FIFO, device or socket is a failure, never
-// opened (opening a FIFO would block).
-VerifySummary VerifyPath(const std::string& path);
+// opened (opening a FIFO would block). Records are checked on `threads`
+// threads (0: one per core), and reported in name order whatever the count.
+VerifySummary VerifyPath(const std::string& path, int threads = 0);
 
 // Hooks called while a record is re-simulated (all optional); the replay
 // tools (arena/views/replay.h) build on them.
