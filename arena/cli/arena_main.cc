@@ -619,7 +619,6 @@ int GateCommand(const std::vector<std::string>& options) {
   return RunGate(go, *c, std::move(lo));
 }
 
-}  // namespace
 // `arena play`: the config and sandbox from the flags, 10 minutes a decision
 // unless --decision_ms is given; the rest is RunHumanSeat's (human_seat.h).
 int HumanSeatCommand(const std::vector<std::string>& bots,
@@ -634,6 +633,7 @@ int HumanSeatCommand(const std::vector<std::string>& bots,
   return RunHumanSeat(ho, *std::move(c), std::move(lo));
 }
 
+}  // namespace
 }  // namespace arena
 
 int main(int argc, char** argv) {
@@ -731,7 +731,6 @@ int main(int argc, char** argv) {
     ho.max_replays = absl::GetFlag(FLAGS_replays);
     return RunHtml(args[2], ho);
   }
-  if (cmd == "check-bot") {
   if (cmd == "play") {
     if (args.size() > 2) {
       return Fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", args[2], "'")));
@@ -742,6 +741,7 @@ int main(int argc, char** argv) {
                                      absl::StartsWith(a, "-decision_ms");
                             }));
   }
+  if (cmd == "check-bot") {
     if (args.size() > 2) {
       return Fail(absl::InvalidArgumentError(absl::StrCat("unexpected argument '", args[2], "'")));
     }
