@@ -1,9 +1,11 @@
 // arena: the command line. Flags live here only: this file turns them into
 // option structs and the TournamentConfig message (or reads the config of a
-// folder to resume), checks which flags each command takes, prints help, and
-// hands over to the command's function: RunPlay (arena/cli/play.h), RunGate
-// (gate.h), RunStandings (standings_command.h), RunVerify, RunReplay, RunHtml
-// and RunGames (record_commands.h).
+// folder to resume), checks which flags each command takes and prints help
+// with the command table (command_table.h), and hands over to the command's
+// function: RunPlay (arena/cli/play.h), RunGate (gate.h), RunStandings
+// (standings_command.h), RunVerify, RunReplay, RunHtml and RunGames
+// (record_commands.h), RunCheckBot (check_bot.h), RunReplayBot
+// (replay_bot.h), RunHumanSeat (human_seat.h).
 //
 //   arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]
 //   arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N
@@ -36,6 +38,7 @@
 #include "absl/time/time.h"
 #include "arena/cli/check_bot.h"
 #include "arena/cli/command.h"
+#include "arena/cli/command_table.h"
 #include "arena/cli/flags_check.h"
 #include "arena/cli/gate.h"
 #include "arena/cli/human_seat.h"
@@ -154,148 +157,6 @@ ABSL_FLAG(bool, requests, false,
 
 namespace arena {
 namespace {
-
-constexpr char kUsage[] =
-    "arena: matches and tournaments between card-game bots.\n"
-    "  arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]\n"
-    "  arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N\n"
-    "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
-    "  arena replay FILE [--seat S] [--step K] [--json]\n"
-    "  arena replay FILE --requests --seat S   (what seat S was sent, as stdio JSON lines)\n"
-    "  arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]   (re-feed a repro bundle)\n"
-    "  arena verify FILE|DIR\n"
-    "  arena standings DIR... [--out OUT]   (rebuild the standings from the records;\n"
-    "                   --out: also write the combined standings into OUT)\n"
-    "  arena tournament ... --secret_file F --shard I/N   (one shard of N)\n"
-    "  arena gate --game G --candidate NAME=CMD --baseline NAME=CMD\n"
-    "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
-    "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--max_fault_rate R]\n"
-    "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
-    "             (exit 0: H1; 1: H0 or fault rate above R; 3: no decision; 2: error)\n"
-    "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
-    "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
-    "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
-    "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
-    "Repeat --bot and --option once per value. A usage error (an unknown flag, a\n"
-    "flag of another command, a value that does not parse) exits 2.";
-
-// `arena [COMMAND] --help` (or `arena help [COMMAND]`): the command's usage
-// and only the flags it reads, with their defaults; no source paths.
-struct CommandHelp {
-  const char* name;
-  const char* usage;
-  std::vector<std::string> flags;
-};
-
-const std::vector<CommandHelp>& Commands() {
-  static const std::vector<std::string> kSandbox = {
-      "sandbox", "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb"};
-  static const std::vector<std::string> kPlay = {
-      "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
-      "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
-      "on_bot_failure", "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
-      "standings_every", "resume", "fail_on_forfeit", "compress", "html", "progress",
-      "junit", "summary_md", "log_file"};
-  auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-  };
-  static const auto* commands = new std::vector<CommandHelp>{
-      {"match", "arena match --game G --bot NAME=COMMAND ... [flags]\n  One match, one bot per seat.",
-       join(kPlay, kSandbox)},
-      {"tournament",
-       "arena tournament --game G --bot NAME=COMMAND ... --games N [flags]\n"
-       "  A round robin (or --gauntlet) of duplicate deals; standings with ratings.\n"
-       "  Exit 0: all well; 1: the tournament ran but a bot was withdrawn, crashed,\n"
-       "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
-       "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
-       "  not run (usage, config, no bot could start).",
-       join(join(kPlay, kSandbox), {"shard"})},
-      {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"
-                 "arena replay FILE --requests --seat S\n  What seat S was sent, as stdio JSON lines.",
-       {"seat", "step", "json", "requests", "log_file"}},
-      {"replay-bot", "arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]\n"
-       "  Re-feeds a bot a repro bundle; says how it answers each request now.\n"
-       "  Exit 0: all legal in time; 1: it still fails; 2: usage, unreadable bundle.",
-       {"decision_ms", "log_file"}},
-      {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"
-                 "  Exit 0: all verified; 1: a failure.", {"log_file"}},
-      {"standings", "arena standings DIR... [--out OUT]\n  Rebuild the standings from the records.",
-       {"out", "log_file"}},
-      {"gate",
-       "arena gate --game G --candidate NAME=CMD --baseline NAME=CMD [flags]\n"
-       "  SPRT of a candidate against a baseline.\n"
-       "  Exit 0: H1 accepted (and the fault rate within --max_fault_rate);\n"
-       "  1: H0 accepted, or the candidate's fault rate above --max_fault_rate;\n"
-       "  3: no decision; 2: error (usage, config).",
-       join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
-             "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
-             "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",
-             "decision_cap", "auto_moves", "compress", "max_restarts", "on_bot_failure",
-             "connect_timeout_ms", "log_file"},
-            kSandbox)},
-      {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
-       {"out", "replays", "log_file"}},
-      {"games", "arena games\n  The games and their options.", {"log_file"}},
-      {"play",
-       "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"
-       "  You at the terminal against bots, in one recorded match: --seat is yours\n"
-       "  (default 0), the bots fill the others in order (the last one repeated);\n"
-       "  --decision_ms defaults to 10 minutes. Type a move's number; q leaves.",
-       join({"game", "bot", "option", "seats", "seat", "records", "seed", "secret_file",
-             "decision_ms", "fault_policy", "decision_cap", "auto_moves", "compress",
-             "connect_timeout_ms", "max_restarts", "log_file"},
-            kSandbox)},
-      {"check-bot",
-       "arena check-bot --game G[,G2...] --bot NAME=COMMAND [flags]\n"
-       "  One bot through a checklist against the random bot, sandboxed as in a\n"
-       "  tournament: connect, every seat of every seat count, deadline, legal\n"
-       "  answers, MatchEnd, --concurrent matches at once, a forced reconnect, a\n"
-       "  notice (docs/bots.md). --decision_cap 0: 60; without --records, a temporary\n"
-       "  folder, kept if a check fails. Exit 0: all passed; 1: a check failed; 2: usage.",
-       join({"game", "bot", "option", "decision_ms", "decision_cap", "connect_timeout_ms",
-             "concurrent", "records", "seed", "log_file"},
-            kSandbox)},
-  };
-  return *commands;
-}
-
-// Prints the help of `command` (all commands if empty or unknown).
-void PrintHelp(const std::string& command) {
-  const CommandHelp* found = nullptr;
-  for (const auto& c : Commands()) {
-    if (command == c.name) found = &c;
-  }
-  if (found == nullptr) {
-    std::cout << kUsage << "\n\n`arena COMMAND --help` lists the flags of a command.\n";
-    return;
-  }
-  std::cout << "Usage: " << found->usage << "\n";
-  if (!found->flags.empty()) std::cout << "\nFlags:\n";
-  for (const auto& name : found->flags) {
-    const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
-    if (f == nullptr) continue;
-    std::string def = f->DefaultValue();
-    if (def.empty()) def = "\"\"";
-    std::cout << "  --" << name << " (default " << def << ")\n      " << f->Help() << "\n";
-  }
-}
-
-// The command a --help asks about, if the command line asks for help.
-bool WantsHelp(int argc, char** argv, std::string* command) {
-  bool help = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--") break;  // a bot's command follows (replay-bot)
-    if (a == "--help" || a == "-h" || a == "--helpfull" || a == "--helpshort" ||
-        (i == 1 && a == "help")) {
-      help = true;
-    } else if (a[0] != '-' && command->empty() && a != "help") {
-      *command = a;
-    }
-  }
-  return help;
-}
 
 // absl's list flags keep the last occurrence only; --bot and --option are
 // repeated instead, so their occurrences are gathered before absl parses the
@@ -470,42 +331,6 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
           "--", l.flag, "=", l.value, ": must be in [", l.min, ", ", l.max, "]"));
     }
     *l.out = l.value * l.scale;
-  }
-  return absl::OkStatus();
-}
-
-bool FlagChanged(const std::string& name) {
-  const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
-  return f != nullptr && f->CurrentValue() != f->DefaultValue();
-}
-// A flag given to a command that does not read it is a usage error, not
-// silently ignored: OK if `cmd` was given no flag (changed from its default)
-// of another command's list (Commands()) but those of its own.
-absl::Status OnlyFlagsOf(const std::string& cmd, const std::vector<std::string>& bots,
-                         const std::vector<std::string>& options) {
-  const std::vector<std::string>* own = nullptr;
-  for (const auto& c : Commands()) {
-    if (cmd == c.name) own = &c.flags;
-  }
-  if (own == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown command '", cmd, "'"));
-  const auto takes = [&](const std::string& name) {
-    return std::find(own->begin(), own->end(), name) != own->end();
-  };
-  const auto not_ours = [&](const std::string& name) {
-    std::vector<std::string> whose;
-    for (const auto& c : Commands()) {
-      if (std::find(c.flags.begin(), c.flags.end(), name) != c.flags.end()) whose.push_back(c.name);
-    }
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", name, " is a flag of arena ", absl::StrJoin(whose, ", "), ", not of ", cmd,
-        " (arena ", cmd, " --help lists its flags)"));
-  };
-  if (!bots.empty() && !takes("bot")) return not_ours("bot");
-  if (!options.empty() && !takes("option")) return not_ours("option");
-  for (const auto& c : Commands()) {
-    for (const auto& name : c.flags) {
-      if (!takes(name) && FlagChanged(name)) return not_ours(name);
-    }
   }
   return absl::OkStatus();
 }
