@@ -5,8 +5,10 @@
 #   - Pesten, Quodlibet, Quabble: each game's bot against the random bot.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/install_deps.sh
-bash ci/build.sh
+# Only what the demo needs: no test packages, and only the binaries it runs.
+bash ci/install_deps.sh demo
+TESTS=OFF TARGETS="arena random_bot quasenbo_bot pesten_bot quodlibet_bot quabble_bot python_bot" \
+  bash ci/build.sh
 GAMES="${GAMES:-300}"
 OUT="${RECORDS:-records/demo}"
 rm -rf "$OUT"

@@ -1,26 +1,37 @@
 #!/usr/bin/env bash
-# Installs the build and run dependencies from Debian's packages (bookworm).
-# Safe to run again: it installs only what is missing.
+# Installs the dependencies from Debian's packages (bookworm). Safe to run
+# again: it installs only what is missing.
+#   ci/install_deps.sh          everything: build, run, tests, benchmarks,
+#                               the browser test, the grpc-js bot, Slurm
+#   ci/install_deps.sh demo     only what the main job needs: the build and
+#                               the bots it runs (no test tools, no browser)
 set -euo pipefail
+WHAT="${1:-all}"
+case "$WHAT" in
+  demo|all) ;;
+  *) echo "ci/install_deps.sh: unknown set '$WHAT' (use demo or all)" >&2; exit 2 ;;
+esac
 PACKAGES=(
   build-essential cmake pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  libssl-dev libzstd-dev bubblewrap
-  python3 python3-grpcio python3-protobuf python3-yaml
-  zlib1g-dev chromium
+  libabsl-dev libspdlog-dev libeigen3-dev libssl-dev libzstd-dev zlib1g-dev
+  bubblewrap python3 python3-grpcio python3-protobuf
 )
+if [ "$WHAT" = all ]; then
+  PACKAGES+=(libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
+             slurmctld slurmd slurm-client munge)
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # Node.js for the grpc-js example bot and the browser test (bookworm: 18).
 # A node and npm from elsewhere (e.g. NodeSource, which bundles npm) do too.
-if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+if [ "$WHAT" = all ] && { ! command -v node > /dev/null || ! command -v npm > /dev/null; }; then
   missing+=(nodejs npm)
 fi
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "ci/install_deps.sh: all dependencies present"
+  echo "ci/install_deps.sh: all dependencies present ($WHAT)"
   exit 0
 fi
 SUDO=""
