@@ -12,7 +12,7 @@ case "$WHAT" in
   *) echo "ci/install_deps.sh: unknown set '$WHAT' (use demo or all)" >&2; exit 2 ;;
 esac
 PACKAGES=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libeigen3-dev libssl-dev libzstd-dev zlib1g-dev
   bubblewrap python3 python3-grpcio python3-protobuf

@@ -28,7 +28,7 @@ std::string BotDetail(v1::FaultKind fault, const std::string& recorded) {
   return recorded;  // the re-run will differ, and say where
 }
 
-std::string Short(const google::protobuf::Message& m) {
+std::string Clipped(const google::protobuf::Message& m) {
   std::string s = m.ShortDebugString();
   if (s.size() > 300) s = absl::StrCat(s.substr(0, 300), "...");
   return s;
@@ -189,8 +189,8 @@ absl::StatusOr<std::vector<SeatTranscript>> SeatTranscripts(
         !google::protobuf::util::MessageDifferencer::Equals(lines[i], (*rerun)[i])) {
       return absl::DataLossError(absl::StrCat(
           source, ": playing the record again differs at line ", i + 1, " (step ",
-          step, "): recorded {", i < lines.size() ? Short(lines[i]) : "no line",
-          "}, re-run {", i < rerun->size() ? Short((*rerun)[i]) : "no line", "}"));
+          step, "): recorded {", i < lines.size() ? Clipped(lines[i]) : "no line",
+          "}, re-run {", i < rerun->size() ? Clipped((*rerun)[i]) : "no line", "}"));
     }
   }
 
