@@ -313,6 +313,32 @@ TEST(SeatTranscript, TheForfeitedRequestIsTheBundlesLast) {
   EXPECT_EQ(ReproBundlePath("R", "m/1", "../x", 1), "R/repro/.._x/m_1-seat1.json");
 }
 
+// A bot that faults in every match gets bundles for its first
+// kMaxMatchesPerBot matches only; another bot still gets its own. (The
+// folder holds no records, so every queued match is counted as failed: what
+// is checked here is which matches are queued.)
+TEST(ReproBundleWriter, ABotThatFaultsEveryMatchGetsItsFirstMatchesBundledOnly) {
+  const testing::TestDir dir = testing::FreshTempDir(absl::StrCat("bundlecap-", ::getpid()));
+  ReproBundleWriter writer(dir.path());
+  const int cap = ReproBundleWriter::kMaxMatchesPerBot;
+  auto faulty = [](const std::string& id, int seat) {
+    MatchSummary m;
+    m.match_id = id;
+    m.seat_bots = {"hog", "fine"};
+    m.faults.push_back({seat, v1::FAULT_KIND_TIMEOUT});
+    return m;
+  };
+  for (int i = 0; i < cap + 8; ++i) writer.Add(faulty(absl::StrCat("h", i), 0));
+  writer.Add(faulty("f0", 1));  // the other bot's first fault: bundled
+  MatchSummary no_show = faulty("n0", 1);
+  no_show.faults[0].kind = v1::FAULT_KIND_NO_SHOW;  // never bundled, never counted
+  writer.Add(no_show);
+  const ReproBundleWriter::Totals t = writer.Finish();
+  EXPECT_EQ(t.written, 0);
+  EXPECT_EQ(t.failed, cap + 1);
+  EXPECT_EQ(t.capped, 8);
+}
+
 class ReadBundle : public ::testing::Test {
  protected:
   void SetUp() override {

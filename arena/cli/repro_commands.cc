@@ -33,6 +33,10 @@ void ReportReproBundles(const ReproBundleWriter::Totals& totals,
               << "arena replay-bot BUNDLE -- COMMAND re-feeds it) in " << records_dir << "/"
               << kReproDir << "/\n";
   }
+  if (totals.capped > 0) {
+    std::cout << totals.capped << " more matches with a fault have no repro bundle (at most "
+              << ReproBundleWriter::kMaxMatchesPerBot << " matches a bot, its first)\n";
+  }
   if (totals.failed > 0) {
     std::cerr << "arena: " << totals.failed
               << " repro bundles could not be written (see the log); the records are whole\n";

@@ -282,7 +282,7 @@ std::function<bool(const MatchSummary&)> ReproBundleWriter::Hook(
 }
 
 void ReproBundleWriter::Add(const MatchSummary& m) {
-  bool due = false;
+  std::vector<std::string> due;  // the faulty bots whose bundle is missing
   for (const SeatFault& f : m.faults) {
     if (f.kind == v1::FAULT_KIND_NO_SHOW || f.seat < 0 ||
         f.seat >= static_cast<int>(m.seat_bots.size())) {
@@ -290,11 +290,18 @@ void ReproBundleWriter::Add(const MatchSummary& m) {
     }
     struct stat st;
     const std::string path = ReproBundlePath(dir_, m.match_id, m.seat_bots[f.seat], f.seat);
-    if (::stat(path.c_str(), &st) != 0) due = true;
+    if (::stat(path.c_str(), &st) != 0) due.push_back(m.seat_bots[f.seat]);
   }
-  if (!due) return;
+  if (due.empty()) return;
   absl::MutexLock lock(&mu_);
   if (finishing_) return;
+  bool room = false;
+  for (const std::string& bot : due) room = room || queued_per_bot_[bot] < kMaxMatchesPerBot;
+  if (!room) {
+    ++totals_.capped;
+    return;
+  }
+  for (const std::string& bot : due) ++queued_per_bot_[bot];
   queue_.push_back(m.match_id);
   if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
 }

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <functional>
 #include <string>
 #include <thread>
@@ -94,7 +95,13 @@ class ReproBundleWriter {
   struct Totals {
     int written = 0;
     int failed = 0;  // bundles, or records that gave none; each logged
+    // Faulty matches given no bundle because each of their faulty bots
+    // already had kMaxMatchesPerBot matches bundled: a bot that faults in
+    // every match of a long tournament costs neither the disk nor the
+    // writer's time without bound, and its first faults are the ones kept.
+    int capped = 0;
   };
+  static constexpr int kMaxMatchesPerBot = 32;
   // Waits until every queued match is done; Add after it is ignored.
   Totals Finish();
 
@@ -105,6 +112,7 @@ class ReproBundleWriter {
   const std::string dir_;
   absl::Mutex mu_;
   std::deque<std::string> queue_ ABSL_GUARDED_BY(mu_);  // match ids
+  std::map<std::string, int> queued_per_bot_ ABSL_GUARDED_BY(mu_);
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
   Totals totals_ ABSL_GUARDED_BY(mu_);
   std::thread thread_;  // started by the first Add that queues
