@@ -1094,6 +1094,59 @@ TEST_F(FloodServiceTest, ABotThatAnswersEveryDecisionTwiceLosesNothing) {
   EXPECT_TRUE(kinds.empty());
 }
 
+// A bot that answers every decision illegally, fast, at several matches at
+// once under the random-move policy: each is a fault (a random move is
+// played for it), not a flood: it is never cut off, however many it sends.
+TEST_F(FloodServiceTest, IllegalAnswersAreFaultsNotAFlood) {
+  RawBot bad(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  std::atomic<bool> done{false};
+  std::atomic<int> illegal{0};
+  std::thread driver([&] {
+    const absl::Time until = absl::Now() + absl::Seconds(60);
+    while (!done && absl::Now() < until) {
+      v1::RefereeMessage m;
+      if (bad.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Milliseconds(100))) {
+        const auto& r = m.decision_request();
+        bad.Decide(r.match_id(), r.decision_id(), r.legal_actions_size());  // one past
+        ++illegal;
+      }
+      v1::RefereeMessage n;
+      while (bad.Next(v1::RefereeMessage::kNotice, &n, absl::ZeroDuration())) {
+      }
+    }
+  });
+  std::vector<std::thread> plays;
+  std::vector<Played> results(6);
+  for (int i = 0; i < 6; ++i) {
+    plays.emplace_back([&, i] {
+      results[i] = Play(absl::StrCat("illegal-", i),
+                        i % 2 ? std::vector<std::string>{"good1", "bad"}
+                              : std::vector<std::string>{"bad", "good1"},
+                        v1::FAULT_POLICY_RANDOM_MOVE);
+    });
+  }
+  for (auto& t : plays) t.join();
+  done = true;
+  driver.join();
+  int faults = 0;
+  for (const auto& p : results) {
+    EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT)
+        << p.outcome.result.detail();
+    for (const auto& l : p.lines) {
+      for (const auto& a : l.decision().actions()) {
+        if (a.fault() == v1::FAULT_KIND_UNSPECIFIED) continue;
+        EXPECT_EQ(a.fault(), v1::FAULT_KIND_ILLEGAL) << a.ShortDebugString();
+        ++faults;
+      }
+    }
+  }
+  EXPECT_GT(illegal.load(), 2 * options_.invalid_per_second);  // well past the limit
+  EXPECT_EQ(faults, illegal.load());
+  EXPECT_EQ(hub_->CutOffs("bad"), 0);
+  EXPECT_TRUE(hub_->IsConnected("bad"));
+}
+
 // A bot that sends garbage past the limit is cut off: counted, logged even
 // though its warnings used up its log budget long before, and its open
 // decision fails as CUT_OFF with the reason (not left to the grace); so

@@ -285,8 +285,11 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
   }
   if (kind != v1::NOTICE_KIND_UNSPECIFIED) {
     // (Whether an id was asked of this bot is nothing it does not know.)
+    // An illegal answer to an open decision is a fault of its own, one per
+    // request the referee sent, so it is no flood either.
     const bool counts = !(asked && (kind == v1::NOTICE_KIND_STALE ||
-                                    kind == v1::NOTICE_KIND_UNKNOWN_MATCH));
+                                    kind == v1::NOTICE_KIND_UNKNOWN_MATCH)) &&
+                        !(seat >= 0 && kind == v1::NOTICE_KIND_ILLEGAL);
     conn->SendNotice(kind, d.match_id(), d.decision_id(), why, counts);
   }
   return seat >= 0;
