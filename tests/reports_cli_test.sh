@@ -63,14 +63,14 @@ expect_usage_error "unexpected argument" referee extra
   --records "$T/t" --junit "$T/t.xml" --summary_md "$T/t.md" > "$T/t.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "tournament with a crashing bot exited $rc: $(cat "$T/t.out")"
-$PY "$CHECK" junit "$T/t.xml" --tests 2 --failures 1 --failing crashy --passing ok \
+$PY "$CHECK" junit "$T/t.xml" --tests 3 --failures 1 --failing crashy --passing ok \
   --message crash || fail "tournament junit: $(cat "$T/t.xml")"
 $PY "$CHECK" md "$T/t.md" --contains crashy --contains "Faults by kind" || fail "tournament md: $(cat "$T/t.md")"
 # --summary_md appends, as $GITHUB_STEP_SUMMARY wants.
 "$BIN/arena" tournament --game quasenbo --games 2 --sandbox none --progress=false --seed 5 \
   --bot a="$R" --bot b="$R" --records "$T/t2" --junit "$T/t2.xml" --summary_md "$T/t.md" \
   > "$T/t2.out" 2>&1 || fail "clean tournament: $(cat "$T/t2.out")"
-$PY "$CHECK" junit "$T/t2.xml" --tests 2 --failures 0 --passing a --passing b || fail "clean junit"
+$PY "$CHECK" junit "$T/t2.xml" --tests 3 --failures 0 --passing a --passing b || fail "clean junit"
 [ "$(grep -c '^### arena tournament' "$T/t.md")" -eq 2 ] || fail "summary not appended: $(cat "$T/t.md")"
 
 # The gate: a candidate that wins (the Quäsenbö heuristics) but answers one

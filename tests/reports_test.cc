@@ -122,12 +122,23 @@ TEST(Reports, TournamentJUnitAndMarkdownParseAndKeepHostileNames) {
   std::string names = "[";
   for (const auto& n : HostileNames()) absl::StrAppend(&names, names.size() > 1 ? ", " : "", JsonString(n));
   WriteFile(dir + "/names.json", names + "]");
-  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/junit.xml --tests 6 --failures 3 --names ", dir,
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/junit.xml --tests 7 --failures 3 --names ", dir,
                                "/names.json --message withdrawn --message '2 forfeit(s)'",
                                " --message '1 crash(es)'")),
             0)
       << xml;
   EXPECT_EQ(Check(absl::StrCat("md ", dir, "/summary.md --names ", dir, "/names.json")), 0) << md;
+
+  // A planned match without a complete record fails the tournament's own
+  // testcase (it belongs to no bot).
+  v1::Standings lost = st;
+  lost.set_matches_unrecorded(2);
+  WriteFile(dir + "/lost.xml", TournamentJUnit(lost));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/lost.xml --tests 7 --failures 4 --failing '",
+                               kAllRecordedCase, "' --message 'have no complete record'")),
+            0);
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/junit.xml --passing '", kAllRecordedCase, "'")),
+            0);
 }
 
 TEST(Reports, GateJUnitAndMarkdownFailOnH0AndOnTheFaultRate) {

@@ -245,9 +245,22 @@ std::string TournamentJUnit(const v1::Standings& st) {
             FaultKindsText(r.fault_kinds()))),
         "</system-out>\n    </testcase>\n");
   }
+  // One testcase for the tournament itself: every planned match has a
+  // complete record (a match that could not be recorded counts for no bot).
+  absl::StrAppend(&cases, "    <testcase", Attr("name", kAllRecordedCase),
+                  Attr("classname", classname), ">\n");
+  if (st.matches_unrecorded() > 0) {
+    ++failures;
+    const std::string what = absl::StrFormat(
+        "%d of %d planned matches have no complete record", st.matches_unrecorded(),
+        st.matches_planned());
+    absl::StrAppend(&cases, "      <failure", Attr("message", what), Attr("type", "unrecorded"),
+                    ">", XmlEscape(what), "</failure>\n");
+  }
+  absl::StrAppend(&cases, "    </testcase>\n");
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   absl::StrAppend(&out, "  <testsuite", Attr("name", absl::StrCat("arena tournament ", st.game())),
-                  Attr("tests", absl::StrCat(st.rows_size())),
+                  Attr("tests", absl::StrCat(st.rows_size() + 1)),
                   Attr("failures", absl::StrCat(failures)), Attr("errors", "0"),
                   Attr("skipped", "0"), ">\n");
   absl::StrAppend(&out, "    <properties>\n");

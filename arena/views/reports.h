@@ -36,7 +36,10 @@ std::string XmlEscape(absl::string_view text);
 // breaks as <br>, HTML's specials as entities, markdown's as \-escapes.
 std::string MarkdownEscape(absl::string_view text);
 
-// The JUnit XML and the markdown summary of a tournament's standings.
+// The JUnit XML and the markdown summary of a tournament's standings. The
+// XML has a testcase per bot and one, kAllRecordedCase, that fails when a
+// planned match has no complete record.
+inline constexpr char kAllRecordedCase[] = "all planned matches recorded";
 std::string TournamentJUnit(const v1::Standings& standings);
 std::string TournamentMarkdown(const v1::Standings& standings);
 
