@@ -1032,6 +1032,21 @@ class FloodServiceTest : public ServiceTest {
     options_.invalid_per_second = 20;
     options_.log_lines_per_10s = 3;
   }
+  // Six matches at once between good1 and bad, bad at seat 0 and 1 in turn.
+  std::vector<Played> PlaySixWithBad(const std::string& prefix, v1::FaultPolicy policy) {
+    std::vector<std::thread> plays;
+    std::vector<Played> results(6);
+    for (int i = 0; i < 6; ++i) {
+      plays.emplace_back([&, i] {
+        results[i] = Play(absl::StrCat(prefix, i),
+                          i % 2 ? std::vector<std::string>{"good1", "bad"}
+                                : std::vector<std::string>{"bad", "good1"},
+                          policy);
+      });
+    }
+    for (auto& t : plays) t.join();
+    return results;
+  }
 };
 
 // A bot that sends every answer twice (the second is stale) at several
@@ -1064,16 +1079,7 @@ TEST_F(FloodServiceTest, ABotThatAnswersEveryDecisionTwiceLosesNothing) {
     absl::SleepFor(absl::Milliseconds(300));  // the last notices
     drain();
   });
-  std::vector<std::thread> plays;
-  std::vector<Played> results(6);
-  for (int i = 0; i < 6; ++i) {
-    plays.emplace_back([&, i] {
-      results[i] = Play(absl::StrCat("twice-", i),
-                        i % 2 ? std::vector<std::string>{"good1", "bad"}
-                              : std::vector<std::string>{"bad", "good1"});
-    });
-  }
-  for (auto& t : plays) t.join();
+  const std::vector<Played> results = PlaySixWithBad("twice-", v1::FAULT_POLICY_FORFEIT);
   done = true;
   driver.join();
   for (const auto& p : results) {
@@ -1116,17 +1122,7 @@ TEST_F(FloodServiceTest, IllegalAnswersAreFaultsNotAFlood) {
       }
     }
   });
-  std::vector<std::thread> plays;
-  std::vector<Played> results(6);
-  for (int i = 0; i < 6; ++i) {
-    plays.emplace_back([&, i] {
-      results[i] = Play(absl::StrCat("illegal-", i),
-                        i % 2 ? std::vector<std::string>{"good1", "bad"}
-                              : std::vector<std::string>{"bad", "good1"},
-                        v1::FAULT_POLICY_RANDOM_MOVE);
-    });
-  }
-  for (auto& t : plays) t.join();
+  const std::vector<Played> results = PlaySixWithBad("illegal-", v1::FAULT_POLICY_RANDOM_MOVE);
   done = true;
   driver.join();
   int faults = 0;
