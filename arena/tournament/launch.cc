@@ -109,8 +109,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (!options.resume) {
     if (absl::Status s = CheckRecordsFolderIsNew(config.records_dir()); !s.ok()) return s;
   }
-  if (auto schedule = ScheduleFor(config, options.fixed_seating); schedule.ok()) {
-    if (const std::string note = SeatingNote(config, *schedule); !note.empty()) {
+  if (auto seatings = ArrangementsFor(config, options.fixed_seating); seatings.ok()) {
+    if (const std::string note = SeatingNote(config, *seatings); !note.empty()) {
       spdlog::info("{}", note);
     }
   }

@@ -50,13 +50,14 @@ absl::Status CheckRecordsFolderIsNew(const std::string& dir) {
   return absl::OkStatus();
 }
 
-std::string SeatingNote(const v1::TournamentConfig& config, const Schedule& schedule) {
+std::string SeatingNote(const v1::TournamentConfig& config,
+                        const std::vector<std::vector<int>>& arrangements) {
   const int seats = config.seats();
   int least = seats, most = 0;
   int64_t filled = 0, bots_met = 0;
-  for (const ScheduledMatch& m : schedule.matches) {
+  for (const std::vector<int>& seating : arrangements) {
     std::map<int, int> per_bot;
-    for (int b : m.seating) ++per_bot[b];
+    for (int b : seating) ++per_bot[b];
     for (const auto& [bot, n] : per_bot) {
       least = std::min(least, n);
       most = std::max(most, n);
@@ -91,8 +92,8 @@ absl::Status WriteManifest(const v1::TournamentConfig& config,
   }
   return WriteJsonFile(absl::StrCat(dir, "/manifest.json"), m);
 }
-absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
-                                     const std::vector<int>& fixed_seating) {
+absl::StatusOr<std::vector<std::vector<int>>> ArrangementsFor(
+    const v1::TournamentConfig& config, const std::vector<int>& fixed_seating) {
   const int nbots = config.bots_size();
   std::vector<std::vector<int>> arrangements;
   if (!fixed_seating.empty()) {
@@ -114,7 +115,14 @@ absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
     if (!a.ok()) return a.status();
     arrangements = *std::move(a);
   }
+  return arrangements;
+}
+
+absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
+                                     const std::vector<int>& fixed_seating) {
+  auto arrangements = ArrangementsFor(config, fixed_seating);
+  if (!arrangements.ok()) return arrangements.status();
   const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
-  return PlanSchedule(arrangements, config.matches(), duplicate);
+  return PlanSchedule(*arrangements, config.matches(), duplicate);
 }
 }  // namespace arena

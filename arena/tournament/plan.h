@@ -18,6 +18,11 @@
 
 namespace arena {
 
+// The seatings a validated config plays (fixed_seating: that one only),
+// each as bot indices by seat; every one is played equally often, in every
+// rotation with duplicate deals.
+absl::StatusOr<std::vector<std::vector<int>>> ArrangementsFor(
+    const v1::TournamentConfig& config, const std::vector<int>& fixed_seating);
 // The schedule of a validated config (fixed_seating: that seating only).
 absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
                                      const std::vector<int>& fixed_seating);
@@ -48,9 +53,11 @@ absl::Status CheckRecordsFolderIsNew(const std::string& dir);
 
 // One line that says up front how bots fill the seats when a match has more
 // seats than there are bots ("pesten: 4 seats a match, 2 bots: a bot fills
-// 1 to 3 seats of a match, 2 on average; its seats play one another too");
-// empty when every seat of a match holds another bot.
-std::string SeatingNote(const v1::TournamentConfig& config, const Schedule& schedule);
+// 1 to 3 seats of a match, 2 on average; its seats play one another too"),
+// from the config's arrangements (ArrangementsFor; their rotations hold the
+// same counts); empty when every seat of a match holds another bot.
+std::string SeatingNote(const v1::TournamentConfig& config,
+                        const std::vector<std::vector<int>>& arrangements);
 
 // Writes manifest.json into config.records_dir: the config without tokens,
 // the matches planned (the shard's), the deal groups and the tournament id.
