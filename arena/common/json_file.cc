@@ -63,6 +63,12 @@ absl::Status MakePublicDirs(const std::string& dir) {
 }
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
+  // Published: the mode the starting umask allows, not the process's 077.
+  return WriteFileAtomically(path, text, PublicFileMode());
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& text,
+                                 mode_t mode) {
   const size_t slash = path.rfind('/');
   const std::string suffix = absl::StrCat(".tmp-", ::getpid(), "-", temp_counter++);
   const std::string tmp =
@@ -73,8 +79,7 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& tex
   if (fd < 0) {
     return absl::UnavailableError(absl::StrCat("cannot write ", tmp, ": ", std::strerror(errno)));
   }
-  // Published: the mode the starting umask allows, not the process's 077.
-  bool ok = ::fchmod(fd, PublicFileMode()) == 0;
+  bool ok = ::fchmod(fd, mode) == 0;
   for (size_t done = 0; ok && done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;

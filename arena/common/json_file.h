@@ -36,8 +36,11 @@ absl::Status MakePublicDirs(const std::string& dir);
 
 // Writes `text` to `path` atomically (a temporary file beside it, renamed),
 // so that a reader sees the old or the new version, never a part. The file
-// gets PublicFileMode(), whatever the process's umask now is.
+// gets `mode` (by default PublicFileMode()), whatever the process's umask
+// now is.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text);
+absl::Status WriteFileAtomically(const std::string& path, const std::string& text,
+                                 mode_t mode);
 
 // `message` as indented JSON with the proto's field names, atomically (and
 // PublicFileMode()).

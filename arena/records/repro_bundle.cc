@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "arena/common/json_file.h"
 #include "arena/records/seat_transcript.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/records/record.h"
@@ -128,27 +127,8 @@ absl::Status WriteReproBundle(const std::string& path,
   if (auto st = google::protobuf::util::MessageToJsonString(bundle, &json, po); !st.ok()) {
     return absl::InternalError(absl::StrCat(path, ": ", st.ToString()));
   }
-  std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
-  }
-  bool ok = ::fchmod(fd, 0600) == 0;
-  for (size_t done = 0; ok && done < json.size();) {
-    const ssize_t n = ::write(fd, json.data() + done, json.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<size_t>(n);
-  }
-  const int err = errno;
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(ok ? errno : err);
-    ::unlink(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", why));
-  }
-  return absl::OkStatus();
+  // Private like the records it comes from: the organiser hands it out.
+  return WriteFileAtomically(path, json, 0600);
 }
 
 absl::Status CheckReproBundle(const v1::ReproBundle& b) {
