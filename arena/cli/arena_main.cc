@@ -232,22 +232,16 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   v1::TournamentConfig c;
   c.set_game(absl::GetFlag(FLAGS_game));
   for (const auto& o : options) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--option '", o, "' is not KEY=VALUE"));
-    }
-    (*c.mutable_options())[o.substr(0, eq)] = o.substr(eq + 1);
+    auto kv = SplitFlagPair("option", o, "KEY=VALUE", /*need_right=*/false);
+    if (!kv.ok()) return kv.status();
+    (*c.mutable_options())[kv->first] = kv->second;
   }
   for (const auto& b : bots) {
-    const size_t eq = b.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == b.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--bot '", b, "' is not NAME=COMMAND"));
-    }
+    auto nc = SplitFlagPair("bot", b, "NAME=COMMAND", /*need_right=*/true);
+    if (!nc.ok()) return nc.status();
     v1::BotConfig* bc = c.add_bots();
-    bc->set_name(b.substr(0, eq));
-    bc->set_command(b.substr(eq + 1));
+    bc->set_name(nc->first);
+    bc->set_command(nc->second);
     auto token = NewToken();
     if (!token.ok()) return token.status();
     bc->set_token(*token);

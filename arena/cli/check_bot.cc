@@ -556,23 +556,18 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
     return Fail(absl::InvalidArgumentError(absl::StrCat(
         "check-bot checks one bot: give one --bot NAME=COMMAND (", o.bots.size(), " given)")));
   }
-  const std::string& b = o.bots[0];
-  const size_t eq = b.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == b.size()) {
-    return Fail(absl::InvalidArgumentError(absl::StrCat("--bot '", b, "' is not NAME=COMMAND")));
-  }
-  const std::string name = b.substr(0, eq), command = b.substr(eq + 1);
+  auto bot = SplitFlagPair("bot", o.bots[0], "NAME=COMMAND", /*need_right=*/true);
+  if (!bot.ok()) return Fail(bot.status());
+  const std::string name = bot->first, command = bot->second;
   if (!IsValidBotName(name)) {
     return Fail(absl::InvalidArgumentError(absl::StrCat(
         "--bot: the name '", name, "' is not valid: use 1 to 64 of A-Z a-z 0-9 _ . -")));
   }
   Options game_options;
-  for (const auto& kv : o.options) {
-    const size_t e = kv.find('=');
-    if (e == std::string::npos || e == 0) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat("--option '", kv, "' is not KEY=VALUE")));
-    }
-    game_options[kv.substr(0, e)] = kv.substr(e + 1);
+  for (const auto& text : o.options) {
+    auto kv = SplitFlagPair("option", text, "KEY=VALUE", /*need_right=*/false);
+    if (!kv.ok()) return Fail(kv.status());
+    game_options[kv->first] = kv->second;
   }
   std::vector<std::string> games;
   for (absl::string_view g : absl::StrSplit(o.games, ',', absl::SkipWhitespace())) {
