@@ -353,6 +353,48 @@ TEST(SentLog, MakesItsFileOnlyWhenItFirstWrites) {
   EXPECT_FALSE((*bad)->Read(0).ok());
 }
 
+// Live logs hold no descriptor: with many logs each past several flushes
+// (their files made) and read back, the process has as many descriptors
+// open as before, so live matches are not bounded by the open-file limit.
+TEST(SentLog, HoldsNoDescriptorBetweenCalls) {
+  auto open_fds = [] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+      (void)e;
+      ++n;
+    }
+    return n;
+  };
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/sent-log-fds-", ::getpid());
+  std::filesystem::create_directories(dir);
+  const size_t before = open_fds();
+  constexpr int kLogs = 256;
+  std::vector<std::unique_ptr<SentLog>> logs;
+  const std::string chunk(SentLog::kFlushBytes / 3, 'q');
+  for (int i = 0; i < kLogs; ++i) {
+    auto log = SentLog::Open(absl::StrCat(dir, "/", i, ".sent"), 2);
+    ASSERT_TRUE(log.ok()) << log.status();
+    logs.push_back(*std::move(log));
+  }
+  for (int round = 0; round < 10; ++round) {  // about 3 flushes a log
+    for (int i = 0; i < kLogs; ++i) {
+      ASSERT_TRUE(logs[i]->Append(round % 2, chunk).ok());
+    }
+  }
+  for (int i = 0; i < kLogs; ++i) {
+    EXPECT_TRUE(std::filesystem::exists(absl::StrCat(dir, "/", i, ".sent"))) << i;
+  }
+  EXPECT_EQ(open_fds(), before);
+  auto got = logs[7]->Read(1);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->size(), 5 * chunk.size());
+  EXPECT_EQ(open_fds(), before);
+  logs.clear();
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
 // A log file cut short (a frame's length beyond the end) is an error, not
 // a short read passed on to a bot.
 TEST(SentLog, AFrameCutShortIsDataLoss) {

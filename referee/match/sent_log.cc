@@ -28,10 +28,7 @@ absl::StatusOr<std::unique_ptr<SentLog>> SentLog::Open(const std::string& path,
 }
 
 SentLog::~SentLog() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(path_.c_str());
-  }
+  if (created_) ::unlink(path_.c_str());
 }
 
 size_t SentLog::buffered_bytes() const {
@@ -61,20 +58,43 @@ absl::Status SentLog::Append(int seat, absl::string_view bytes) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// Closes a descriptor when it goes out of scope.
+class ScopedFd {
+ public:
+  explicit ScopedFd(int fd) : fd_(fd) {}
+  ~ScopedFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ScopedFd(const ScopedFd&) = delete;
+  ScopedFd& operator=(const ScopedFd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
 absl::Status SentLog::Flush() {
-  if (fd_ < 0) {
-    const int fd = ::open(path_.c_str(),
-                          O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", path_, ": ", std::strerror(errno)));
-    }
-    ::fchmod(fd, 0600);  // whatever the umask
-    fd_ = fd;
+  if (created_ && buffer_.empty()) return absl::OkStatus();
+  // The first flush creates the file (truncating a stale one a crashed run
+  // left); later ones append to it. The descriptor lives for this call only.
+  const int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+                    (created_ ? 0 : O_CREAT | O_TRUNC);
+  ScopedFd fd(::open(path_.c_str(), flags, 0600));
+  if (fd.get() < 0) {
+    return absl::UnavailableError(absl::StrCat(
+        created_ ? "cannot open " : "cannot create ", path_, ": ", std::strerror(errno)));
+  }
+  if (!created_) {
+    ::fchmod(fd.get(), 0600);  // whatever the umask
+    created_ = true;
   }
   size_t done = 0;
   while (done < buffer_.size()) {
-    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    const ssize_t n = ::write(fd.get(), buffer_.data() + done, buffer_.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       return absl::UnavailableError(
@@ -82,6 +102,7 @@ absl::Status SentLog::Flush() {
     }
     done += static_cast<size_t>(n);
   }
+  file_bytes_ += buffer_.size();
   buffer_.clear();
   if (buffer_.capacity() > 2 * kFlushBytes) std::string().swap(buffer_);
   return absl::OkStatus();
@@ -93,8 +114,9 @@ absl::StatusOr<std::string> SentLog::Read(int seat) {
   }
   if (path_.empty()) return memory_[seat];
   if (absl::Status s = Flush(); !s.ok()) return s;
+  ScopedFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   struct stat st;
-  if (::fstat(fd_, &st) != 0) {
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) {
     return absl::UnavailableError(
         absl::StrCat("cannot read ", path_, ": ", std::strerror(errno)));
   }
@@ -104,7 +126,7 @@ absl::StatusOr<std::string> SentLog::Read(int seat) {
   std::string file(static_cast<size_t>(st.st_size), '\0');
   size_t got = 0;
   while (got < file.size()) {
-    const ssize_t n = ::pread(fd_, file.data() + got, file.size() - got,
+    const ssize_t n = ::pread(fd.get(), file.data() + got, file.size() - got,
                               static_cast<off_t>(got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
@@ -112,6 +134,10 @@ absl::StatusOr<std::string> SentLog::Read(int seat) {
           absl::StrCat("cannot read ", path_, ": ", std::strerror(errno)));
     }
     got += static_cast<size_t>(n);
+  }
+  if (file.size() != file_bytes_) {
+    return absl::DataLossError(absl::StrCat(path_, " holds ", file.size(),
+                                            " bytes, ", file_bytes_, " were written"));
   }
   std::string out;
   google::protobuf::io::CodedInputStream in(

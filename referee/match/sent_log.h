@@ -9,6 +9,12 @@
 // makes no file. A file that cannot be created fails that Append or Read.
 // Reading it back costs a read of the file, not a replay of the match.
 //
+// No descriptor is held between calls: each write opens the file
+// (O_APPEND, O_NOFOLLOW), writes the buffer and closes it, and a Read opens
+// it to read. So the number of live matches is not bounded by the process's
+// open-file limit; the open and close cost a few microseconds a flush, that
+// is per kFlushBytes of events.
+//
 // Each seat's bytes are serialized View.events entries (as the match queued
 // them), so one seat's concatenation parses as a View holding its events.
 // The file is a sequence of frames: varint seat, varint length, bytes.
@@ -53,8 +59,9 @@ class SentLog {
   absl::Status Flush();
 
   int seats_ = 0;
-  int fd_ = -1;       // once the file is created
-  std::string path_;  // empty: in memory
+  bool created_ = false;  // the file exists (made by the first flush)
+  size_t file_bytes_ = 0; // bytes written to the file so far
+  std::string path_;      // empty: in memory
   std::string buffer_;              // frames not yet written to the file
   std::vector<std::string> memory_; // by seat, when there is no file
 };
