@@ -107,7 +107,7 @@ std::map<std::string, Entry> Table() {
                    {[](C* c) { c->set_matches(-5); }, "matches", "at least 1"},
                    {[](C* c) { c->set_matches(100'000'001); }, "matches", "at most"}}};
   t["jobs"] = {{{[](C* c) { c->set_jobs(-3); }, "jobs", "-3 is negative (0 means 1)"},
-                {[](C* c) { c->set_jobs(kMaxJobs + 1); }, "jobs", "at most 16384"}}};
+                {[](C* c) { c->set_jobs(kMaxJobs + 1); }, "jobs", "at most 65536"}}};
   t["time_control"] = {{}, "a message: absent means the default; its one field is below"};
   t["time_control.decision_ms"] = {
       {{[](C* c) { c->mutable_time_control()->set_decision_ms(-1); },
@@ -364,7 +364,7 @@ TEST(ConfigValidation, TheCommandLineRefusesBadFlags) {
            {"tournament --bot_memory_mb 0", "--bot_memory_mb=0"},
            {"tournament --games 0", "tournament needs --games N"},
            // ValidateConfig's, through the flags.
-           {"tournament --jobs 100000", "at most 16384"},
+           {"tournament --jobs 100000", "at most 65536"},
            {"tournament --jobs -3", "config field jobs: -3 is negative"},
            {"tournament --max_restarts -1", "config field max_restarts"},
            {"tournament --connect_timeout_ms -1", "config field connect_timeout_ms"},

@@ -16,8 +16,14 @@
 namespace arena {
 
 // Matches at a time. A live match is a state machine (no thread of its
-// own): what bounds it is memory (docs/benchmarks.md) and open files.
-inline constexpr int kMaxJobs = 16384;
+// own) and holds at most kFilesPerLiveMatch descriptors: what bounds it is
+// memory (docs/benchmarks.md) and, for each of those, an open file.
+inline constexpr int kMaxJobs = 65536;
+// Descriptors a live match holds between its writes: its record's file
+// (referee/records/record.h). Its sent log holds none (opened, written and
+// closed at each flush, referee/match/sent_log.h), nor do its link and its
+// clock (the hub's streams are per bot; one timer thread for every match).
+inline constexpr int kFilesPerLiveMatch = 1;
 inline constexpr int kMaxBots = 4096;  // bots in one tournament
 
 // Bot names: 1 to 64 of [A-Za-z0-9_.-], not "." or "..". They name log

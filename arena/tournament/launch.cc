@@ -147,15 +147,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   const int64_t fd_limit = RaiseFdLimit();
   {
-    // A live match holds two files open (its record and what its seats were
-    // sent, for a resync); the bots' streams, the reserve below and the
-    // process's own files need a few hundred more.
+    // A live match holds kFilesPerLiveMatch files open (arena/tournament/config.h);
+    // the bots' streams, the reserve below, the files a match opens for a
+    // moment to write, and the process's own files need a few hundred more.
     const int64_t live = std::min<int64_t>(config.jobs(), config.matches());
-    const int64_t need = 2 * live + 2 * config.bots_size() + 256;
+    const int64_t need = kFilesPerLiveMatch * live + 2 * config.bots_size() + 256;
     if (fd_limit > 0 && need > fd_limit) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "--jobs ", config.jobs(), " needs about ", need,
-          " open files (two per live match), but this process may "
+          "--jobs ", config.jobs(), " needs about ", need, " open files (",
+          kFilesPerLiveMatch, " per live match), but this process may "
           "open only ", fd_limit, " (ulimit -n, hard limit); lower --jobs or "
           "raise the limit"));
     }

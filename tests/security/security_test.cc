@@ -498,7 +498,7 @@ TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
            {absl::StrCat("--bot $'\\xff\\xfe=", ok_bot, "' --bot b=", ok_bot), "is not valid"},
            {absl::StrCat("--bot '", std::string(65, 'n'), "=", ok_bot, "' --bot b=", ok_bot),
             "is not valid"},
-           {absl::StrCat("--jobs 100000", bots), "at most 16384"},
+           {absl::StrCat("--jobs 100000", bots), "at most 65536"},
            {absl::StrCat("--sandbox maybe", bots), "use bwrap or none"},
            {absl::StrCat("--bot_memory_mb 0", bots), "--bot_memory_mb=0"},
            {absl::StrCat("--seed 3 --secret_file ", dir, "/s", bots), "not both"},
