@@ -558,11 +558,16 @@ bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
                            "; the match has ended");
       }
     }
+    // A late answer to one of the bot's own timed-out decisions is one per
+    // request the referee sent: no flood (on a saturated machine every bot
+    // sends many, and counting them cut every bot off).
+    const bool counts = why.empty();
     if (why.empty()) {
       why = absl::StrCat("no running match has id '", Clip(d.match_id()),
                          "' (it has ended, or never started)");
     }
-    conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(), d.decision_id(), why);
+    conn->SendNotice(v1::NOTICE_KIND_UNKNOWN_MATCH, d.match_id(), d.decision_id(), why,
+                     counts);
     return false;
   }
   return link->OnDecision(conn, d);
