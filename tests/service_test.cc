@@ -653,6 +653,18 @@ class ReplyCatcher : public SeatLink::Listener {
     return true;
   }
   absl::StatusOr<std::string> SentEvents(int) override { return std::string(); }
+  void OnLeft(int, uint64_t decision_id, absl::Time at) override {
+    absl::MutexLock lock(&mu_);
+    left_[decision_id] = at;
+  }
+  // When request `decision_id` left, as the link reported (InfinitePast if
+  // it did not within `timeout`).
+  absl::Time AwaitLeft(uint64_t decision_id, absl::Duration timeout) {
+    absl::MutexLock lock(&mu_);
+    auto in = [&] { return left_.count(decision_id) != 0; };
+    if (!mu_.AwaitWithTimeout(absl::Condition(&in), timeout)) return absl::InfinitePast();
+    return left_[decision_id];
+  }
   // The reply to `decision_id`, once it is in (a timeout fault if not).
   SeatReply Await(uint64_t decision_id, absl::Duration timeout) {
     absl::MutexLock lock(&mu_);
@@ -668,7 +680,46 @@ class ReplyCatcher : public SeatLink::Listener {
  private:
   absl::Mutex mu_;
   std::map<uint64_t, SeatReply> replies_ ABSL_GUARDED_BY(mu_);
+  std::map<uint64_t, absl::Time> left_ ABSL_GUARDED_BY(mu_);
 };
+
+// A MatchStart held for the seat's first request leaves with it, first; the
+// link reports when the request left (its clock starts then), and the time
+// it gives the answer is counted from there.
+TEST_F(ServiceTest, HeldMatchStartLeavesWithTheFirstRequestWhoseLeavingIsReported) {
+  RawBot bot(address_, "t-bad");
+  RawBot other(address_, "t-bad2");
+  ASSERT_TRUE(hub_->WaitForBots({"bad", "bad2"}, absl::Seconds(5)));
+  auto link = hub_->NewMatchLink("held", {"bad", "bad2"});
+  ASSERT_TRUE(link->ReportsLeaving());
+  auto catcher = std::make_shared<ReplyCatcher>();
+  link->set_listener(catcher);
+  v1::MatchStart start;
+  start.set_match_id("held");
+  start.set_seat(0);
+  link->StartBeforeRequest(0, start);
+  start.set_seat(1);
+  link->Start(1, start);  // not held: seat 1 is told at once
+  v1::RefereeMessage m;
+  ASSERT_TRUE(other.Next(v1::RefereeMessage::kMatchStart, &m));
+  const absl::Time before_send = absl::Now();
+  OutMessage req;
+  req->mutable_decision_request()->set_match_id("held");
+  req->mutable_decision_request()->set_seat(0);
+  req->mutable_decision_request()->set_decision_id(1);
+  req->mutable_decision_request()->set_deadline_ms(60000);
+  link->Send(0, std::move(req), 3);
+  const absl::Time left = catcher->AwaitLeft(1, absl::Seconds(10));
+  EXPECT_GE(left, before_send);
+  ASSERT_TRUE(bot.Next(v1::RefereeMessage::kMatchStart, &m, absl::Seconds(10)));
+  EXPECT_EQ(m.match_start().seat(), 0);
+  ASSERT_TRUE(bot.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Seconds(10)));
+  bot.Decide("held", 1, 2);
+  const SeatReply reply = catcher->Await(1, absl::Seconds(10));
+  EXPECT_TRUE(reply.ok);
+  EXPECT_EQ(reply.action, 2);
+  EXPECT_LE(reply.think_us, absl::ToInt64Microseconds(absl::Now() - left));
+}
 
 TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {
   RawBot bad(address_, "t-bad");

@@ -72,12 +72,40 @@ class MatchImpl : public Match {
     state_->FillRules(start.mutable_rules());
     start.mutable_time_control()->set_decision_ms(decision_ms_);
     start.set_seed_commitment(commitment);
+    timing_.seats.resize(n_);
+    reports_leaving_ = link_->ReportsLeaving();
+    // The seats asked in the first step get their MatchStart with that
+    // request (BeginStep asks the same seats: nothing changes in between).
+    std::vector<bool> asked_first(n_, false);
+    if (!state_->IsTerminal() && state_->step() < cap_) {
+      for (int seat : state_->ActingSeats()) {
+        asked_first[seat] = spec_.auto_moves == v1::AUTO_MOVES_NONE ||
+                            state_->NumLegalActions(seat) != 1;
+      }
+    }
     for (int s = 0; s < n_; ++s) {
       start.set_seat(s);
-      link_->Start(s, start);
+      if (asked_first[s]) {
+        link_->StartBeforeRequest(s, start);
+      } else {
+        link_->Start(s, start);
+      }
     }
     FlushEvents();
     Drive();
+  }
+
+  void OnLeft(int seat, uint64_t decision_id, absl::Time at) override {
+    absl::MutexLock lock(&mu_);
+    if (finished_ || !reports_leaving_) return;
+    for (Slot& sl : slots_) {
+      if (sl.decision_id != decision_id || sl.seat != seat) continue;
+      if (sl.answered || sl.left != absl::InfinitePast()) return;
+      sl.left = at;
+      sl.deadline = std::min(at, sl.queued + absl::Milliseconds(decision_ms_)) +
+                    absl::Milliseconds(decision_ms_);
+      return;
+    }
   }
 
   bool OnReply(int seat, uint64_t decision_id, SeatReply reply) override {
@@ -115,6 +143,9 @@ class MatchImpl : public Match {
     bool answered = false;
     bool timed_out = false;  // by the timer: the link still holds it open
     SeatReply reply;
+    absl::Time queued;                      // given to the link
+    absl::Time left = absl::InfinitePast();  // left for the bot, if told
+    absl::Time deadline;                    // it times out then
   };
 
   // Runs the match forward while it need not wait for a bot. The caller has
@@ -138,7 +169,10 @@ class MatchImpl : public Match {
     const std::vector<int>& acting = state_->ActingSeats();
     const int step = static_cast<int>(state_->step());
     const absl::Time sent = absl::Now();
-    const absl::Time deadline = sent + absl::Milliseconds(decision_ms_);
+    const absl::Duration decision_time = absl::Milliseconds(decision_ms_);
+    // The earliest any of the step's requests can time out (the timer's
+    // first entry; OnTimer re-arms it while none is due).
+    const absl::Time deadline = sent + decision_time;
     std::vector<Slot> slots(acting.size());
     std::vector<OutMessage> out;
     for (size_t i = 0; i < acting.size(); ++i) {
@@ -149,6 +183,10 @@ class MatchImpl : public Match {
         sl.answered = true;
         continue;
       }
+      sl.queued = sent;
+      // Until the link says the request has left: a decision time from
+      // when it leaves, if it leaves within a decision time.
+      sl.deadline = reports_leaving_ ? deadline + decision_time : deadline;
       OutMessage message;
       v1::DecisionRequest* request = message->mutable_decision_request();
       request->set_match_id(spec_.match_id);
@@ -173,8 +211,6 @@ class MatchImpl : public Match {
       slots_ = std::move(slots);
       remaining_ = static_cast<int>(out.size());
       step_open_ = true;
-      step_sent_ = sent;
-      deadline_ = deadline;
       if (!out.empty() && !timer_armed_) arm = timer_armed_ = true;
     }
     if (arm) ArmTimer(deadline);
@@ -208,27 +244,33 @@ class MatchImpl : public Match {
       timer_armed_ = false;
       if (finished_) return;
       const absl::Time now = absl::Now();
-      if (!step_open_ || remaining_ == 0 || now < deadline_) {
-        // Not due: keep one entry, at the open step's deadline (or a full
-        // decision time from now while the match is between steps).
-        rearm = step_open_ && remaining_ > 0
-                    ? deadline_
-                    : now + absl::Milliseconds(decision_ms_);
-        timer_armed_ = true;
+      if (!step_open_ || remaining_ == 0) {
+        // Between steps: keep one entry, a full decision time from now.
+        rearm = now + absl::Milliseconds(decision_ms_);
       } else {
+        // Each unanswered request times out on its own deadline (its clock
+        // started when it left); the entry stays for the next one due.
         for (Slot& sl : slots_) {
           if (sl.answered) continue;
+          if (now < sl.deadline) {
+            rearm = std::min(rearm, sl.deadline);
+            continue;
+          }
           sl.answered = true;
           sl.timed_out = true;
           sl.reply = SeatReply();
           sl.reply.fault = v1::FAULT_KIND_TIMEOUT;
-          sl.reply.think_us = absl::ToInt64Microseconds(now - step_sent_);
+          const absl::Time from =
+              sl.left != absl::InfinitePast() ? sl.left : sl.queued;
+          sl.reply.think_us = absl::ToInt64Microseconds(now - from);
           sl.reply.detail = absl::StrCat(
               "no answer within ", absl::FormatDuration(absl::Milliseconds(decision_ms_)));
+          --remaining_;
         }
-        remaining_ = 0;
-        if (!driving_) drive = driving_ = true;
+        if (remaining_ == 0 && !driving_) drive = driving_ = true;
+        if (remaining_ == 0) rearm = absl::InfiniteFuture();
       }
+      if (rearm != absl::InfiniteFuture()) timer_armed_ = true;
     }
     if (rearm != absl::InfiniteFuture()) {
       ArmTimer(rearm);
@@ -268,6 +310,19 @@ class MatchImpl : public Match {
       if (sl.timed_out) link_->Withdraw(seat, sl.decision_id);
       const int num = sl.num_legal;
       SeatReply& reply = sl.reply;
+      ++timing_.requests;
+      if (sl.left != absl::InfinitePast()) {
+        const int64_t lag = absl::ToInt64Microseconds(sl.left - sl.queued);
+        ++timing_.left;
+        timing_.send_lag_us_sum += lag;
+        timing_.send_lag_us_max = std::max(timing_.send_lag_us_max, lag);
+      }
+      if (!sl.timed_out && (reply.ok || reply.fault == v1::FAULT_KIND_ILLEGAL)) {
+        MatchTiming::Seat& st = timing_.seats[seat];
+        ++st.answered;
+        st.think_us_sum += reply.think_us;
+        st.think_us_max = std::max(st.think_us_max, reply.think_us);
+      }
       if (reply.ok && (reply.action < 0 || reply.action >= num)) {
         reply.ok = false;
         reply.fault = v1::FAULT_KIND_ILLEGAL;
@@ -383,6 +438,7 @@ class MatchImpl : public Match {
     state_.reset();  // nothing of the match is needed any more
     outcome.result = std::move(result);
     outcome.faults = std::move(faults_);
+    outcome.timing = std::move(timing_);
     Done done = std::move(done_);
     done_ = nullptr;
     if (done) done(std::move(outcome));
@@ -494,6 +550,8 @@ class MatchImpl : public Match {
   std::vector<v1::RecordLine> deferred_;  // written after the step's sends
   Rng fault_rng_;
   std::string header_digest_;
+  MatchTiming timing_;
+  bool reports_leaving_ = false;  // set in Start, before any request
   bool forfeited_ = false;
   v1::MatchResult forfeit_;
 
@@ -505,8 +563,6 @@ class MatchImpl : public Match {
   bool driving_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   bool timer_armed_ ABSL_GUARDED_BY(mu_) = false;
-  absl::Time step_sent_ ABSL_GUARDED_BY(mu_);
-  absl::Time deadline_ ABSL_GUARDED_BY(mu_);
 
   // The record, also read back for a resync.
   absl::Mutex record_mu_;

@@ -71,6 +71,10 @@ class SeatLink {
     // Every event `seat` has been sent so far in its requests, as the
     // serialized events of a View (for a Resync). Reads the record back.
     virtual absl::StatusOr<std::string> SentEvents(int seat) = 0;
+    // Request `decision_id` of `seat` left for the bot at `at` (was handed
+    // to the network): from a link that ReportsLeaving, the decision's
+    // clock starts then, not when the match gave the request to the link.
+    virtual void OnLeft(int seat, uint64_t decision_id, absl::Time at) {}
   };
 
   virtual ~SeatLink() = default;
@@ -80,6 +84,18 @@ class SeatLink {
   }
 
   virtual void Start(int seat, const v1::MatchStart& start) = 0;
+  // Like Start, when the match sends the seat its first request next: the
+  // link may hold the MatchStart and send the two together (one write, one
+  // wake-up of the bot). The default sends it at once.
+  virtual void StartBeforeRequest(int seat, const v1::MatchStart& start) {
+    Start(seat, start);
+  }
+  // Whether the link tells its listener when each request leaves
+  // (Listener::OnLeft). If so, a request's clock starts when it leaves, and
+  // one that has not left a decision time after it was sent to the link
+  // starts its clock then (so it times out after two decision times at
+  // most); otherwise the clock starts at Send.
+  virtual bool ReportsLeaving() const { return false; }
   // Sends a request (`message->decision_request()`); must not block on the
   // bot. Takes the message, so the transport can queue it without a copy.
   // The answer comes through Deliver.
@@ -135,9 +151,28 @@ struct SeatFault {
   v1::FaultKind kind = v1::FAULT_KIND_UNSPECIFIED;
 };
 
+// How long a match's requests took, for telling a saturated machine from
+// a slow bot (arena/tournament/tournament.h, AssessLoad).
+struct MatchTiming {
+  struct Seat {
+    int64_t answered = 0;      // legal or illegal answers in time
+    int64_t think_us_sum = 0;  // from the request's leaving to its answer
+    int64_t think_us_max = 0;
+  };
+  std::vector<Seat> seats;     // by seat
+  int64_t requests = 0;
+  // Requests whose leaving the link reported, and the time each waited
+  // between the match's Send and its leaving (the referee's own lag: a
+  // queue behind other writes, or threads waiting for a core).
+  int64_t left = 0;
+  int64_t send_lag_us_sum = 0;
+  int64_t send_lag_us_max = 0;
+};
+
 struct MatchOutcome {
   v1::MatchResult result;
   std::vector<SeatFault> faults;  // in the order they happened
+  MatchTiming timing;
   absl::Status record_status;  // whether the record was written whole
   std::string record_path;
 };

@@ -34,12 +34,19 @@ std::string BotConnection::who() const {
 }
 
 BotConnection::Queued BotConnection::Enqueue(OutMessage msg) {
-  v1::RefereeMessage* write = nullptr;
+  return Enqueue(std::move(msg), std::nullopt);
+}
+
+BotConnection::Queued BotConnection::Enqueue(OutMessage msg,
+                                             std::optional<OutMessage> lead) {
+  OutMessage* write = nullptr;
+  bool hint = false;
   bool read = false;
   {
     absl::MutexLock lock(&mu_);
     if (closing_) return Queued::kClosed;
-    const size_t bytes = msg->ByteSizeLong();
+    const size_t lead_bytes = lead.has_value() ? (*lead)->ByteSizeLong() : 0;
+    const size_t bytes = msg->ByteSizeLong() + lead_bytes;
     if (queued_bytes_ + bytes > options_.max_outbound_bytes) {
       // The bot does not read: drop what is queued (but the write in
       // flight) and let the caller cut the stream.
@@ -51,10 +58,12 @@ BotConnection::Queued BotConnection::Enqueue(OutMessage msg) {
       return Queued::kOverflow;
     }
     queued_bytes_ += bytes;
-    out_.emplace_back(std::move(msg), bytes);
+    if (lead.has_value()) out_.emplace_back(*std::move(lead), lead_bytes);
+    out_.emplace_back(std::move(msg), bytes - lead_bytes);
     if (!writing_) {
       writing_ = true;  // this caller starts it; OnWriteDone the next ones
-      write = out_.front().first.get();
+      write = &out_.front().first;
+      hint = out_.size() > 1;
     }
     if (read_due_) {
       // The read put off after the bot's last answer (see OnReadDone).
@@ -63,7 +72,7 @@ BotConnection::Queued BotConnection::Enqueue(OutMessage msg) {
       ++starting_;
     }
   }
-  if (write != nullptr) StartWrite(write);
+  if (write != nullptr) Write(write, hint);
   if (read) {
     StartRead(&in_);
     ReadStarted();
@@ -206,7 +215,8 @@ void BotConnection::OnCancel() {
 void BotConnection::OnWriteDone(bool ok) {
   bool finish_now = false;
   grpc::Status status;
-  v1::RefereeMessage* next = nullptr;
+  OutMessage* next = nullptr;
+  bool hint = false;
   {
     absl::MutexLock lock(&mu_);
     queued_bytes_ -= out_.front().second;
@@ -217,7 +227,8 @@ void BotConnection::OnWriteDone(bool ok) {
       queued_bytes_ = 0;
     }
     if (!out_.empty()) {
-      next = out_.front().first.get();  // writing_ stays true
+      next = &out_.front().first;  // writing_ stays true
+      hint = out_.size() > 1;
     } else {
       writing_ = false;
       if (closing_) {
@@ -226,9 +237,22 @@ void BotConnection::OnWriteDone(bool ok) {
       }
     }
   }
-  if (next != nullptr) StartWrite(next);
+  if (next != nullptr) Write(next, hint);
   if (!ok) hub_->Unregister(this);
   if (finish_now) Finish(status);
+}
+
+// The message stays at the front of out_ (and so alive) until its
+// OnWriteDone, which cannot come before its StartWrite.
+void BotConnection::Write(OutMessage* msg, bool more_queued) {
+  msg->Left(absl::Now());
+  // With more queued behind it, gRPC holds it (buffer hint) and sends it
+  // with the next write: one sendmsg, one wake-up of the bot, for both.
+  if (more_queued && options_.coalesce_writes) {
+    StartWrite(msg->get(), grpc::WriteOptions().set_buffer_hint());
+  } else {
+    StartWrite(msg->get());
+  }
 }
 
 void BotConnection::ReadStarted() {

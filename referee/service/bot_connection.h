@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -71,6 +72,9 @@ class BotConnection
   // every other sender would wait for it). writing_, and starting_ for a
   // read, keep the stream from finishing until those calls are made.
   Queued Enqueue(OutMessage msg);
+  // Queues `lead` and `msg` together (a MatchStart and the seat's first
+  // request): with HubOptions::coalesce_writes they leave in one write.
+  Queued Enqueue(OutMessage msg, std::optional<OutMessage> lead);
 
   // Starts the put-off read if it has waited `wait` (from the hub's reaper:
   // what a bot that owes nothing sends anyway is read within about that).
@@ -132,6 +136,10 @@ class BotConnection
   void OnDone() override;
 
  private:
+  // Starts the write of `msg` (at the front of out_), telling whoever waits
+  // for it to leave; `more_queued`: others wait behind it.
+  void Write(OutMessage* msg, bool more_queued);
+
   // A read started outside mu_ (Enqueue) has been started: the stream may
   // finish now if it was due to meanwhile.
   void ReadStarted();

@@ -605,7 +605,8 @@ BotHub::Absence BotHub::AbsenceOf(const std::string& bot) const {
   return a;
 }
 
-bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
+bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask,
+                    std::optional<OutMessage> lead) {
   // The hub's lock only finds and pins the stream: the write itself (gRPC
   // may send it inline, a syscall that also wakes the bot) is made outside
   // it, so that other streams' answers and sends do not queue behind it.
@@ -618,7 +619,7 @@ bool BotHub::SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
     ++conn->hub_record().pins;
     if (ask) conn->Ask();  // before it can be answered
   }
-  const BotConnection::Queued q = conn->Enqueue(std::move(msg));
+  const BotConnection::Queued q = conn->Enqueue(std::move(msg), std::move(lead));
   if (q == BotConnection::Queued::kOverflow) conn->CutOff(conn->QueueFullReason());
   Unpin(conn);
   return q == BotConnection::Queued::kOk;

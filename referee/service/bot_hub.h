@@ -222,7 +222,9 @@ class BotHub : public ConnectionHost, public LinkHost {
   // LinkHost: called by links (see link_host.h).
   uint64_t CurrentConnection(const std::string& bot) const override;
   Absence AbsenceOf(const std::string& bot) const override;
-  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask) override;
+  using LinkHost::SendOn;
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask,
+              std::optional<OutMessage> lead) override;
   void Ask(uint64_t conn_id) override;
   void Unask(uint64_t conn_id) override;
   std::string GoneDetail(const std::string& bot) const override;

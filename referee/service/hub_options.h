@@ -45,6 +45,11 @@ struct HubOptions {
   // False: always a read out.
   bool lazy_reads = true;
   absl::Duration lazy_read_wait = absl::Milliseconds(50);
+  // A message written while others wait behind it on the same stream goes
+  // with a buffer hint (grpc::WriteOptions::set_buffer_hint), so gRPC sends
+  // them in one write: a MatchStart with the seat's first request, or
+  // whatever piled up while a write was out. False: a write each.
+  bool coalesce_writes = true;
   // Tests only: how long a closing stream waits before telling the hub it
   // is gone, to hold open the window in which a match writes to a stream
   // that is closing but still the bot's (tests/service_test.cc).

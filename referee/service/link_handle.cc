@@ -18,6 +18,12 @@ void LinkHandle::Start(int seat, const v1::MatchStart& start) {
   link_->Start(seat, start);
 }
 
+void LinkHandle::StartBeforeRequest(int seat, const v1::MatchStart& start) {
+  link_->StartBeforeRequest(seat, start);
+}
+
+bool LinkHandle::ReportsLeaving() const { return link_->ReportsLeaving(); }
+
 void LinkHandle::Send(int seat, OutMessage message, int num_legal) {
   link_->Send(seat, std::move(message), num_legal);
 }

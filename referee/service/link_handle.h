@@ -26,6 +26,8 @@ class LinkHandle : public SeatLink {
 
   void set_listener(std::weak_ptr<Listener> listener) override;
   void Start(int seat, const v1::MatchStart& start) override;
+  void StartBeforeRequest(int seat, const v1::MatchStart& start) override;
+  bool ReportsLeaving() const override;
   void Send(int seat, OutMessage message, int num_legal) override;
   void Withdraw(int seat, uint64_t decision_id) override;
   void End(int seat, const v1::MatchEnd& end) override;

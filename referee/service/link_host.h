@@ -15,7 +15,9 @@
 #define ARENA_REFEREE_SERVICE_LINK_HOST_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "arena/v1/arena.pb.h"
 #include "referee/match/out_message.h"
@@ -39,7 +41,13 @@ class LinkHost {
   // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the
   // stream is first counted as owed one more answer (Ask below). False if
   // the stream is gone or closing (or was cut off by this message).
-  virtual bool SendOn(uint64_t conn_id, OutMessage msg, bool ask) = 0;
+  // With `lead` (a MatchStart held for the seat's first request), it is
+  // queued just before `msg`, and the two leave in one write.
+  virtual bool SendOn(uint64_t conn_id, OutMessage msg, bool ask,
+                      std::optional<OutMessage> lead) = 0;
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask) {
+    return SendOn(conn_id, std::move(msg), ask, std::nullopt);
+  }
   // Stream `conn_id` is owed (Ask) or no longer owed (Unask) an answer to
   // one more decision (BotConnection::Ask).
   virtual void Ask(uint64_t conn_id) = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -20,6 +21,7 @@ HubMatchLink::HubMatchLink(LinkHost* hub, std::string match_id,
       seat_bots_(std::move(seat_bots)),
       seat_conn_(seat_bots_.size(), 0),
       started_(seat_bots_.size(), false),
+      start_held_(seat_bots_.size(), false),
       last_request_(seat_bots_.size()),
       last_decision_(seat_bots_.size(), 0),
       issued_(seat_bots_.size()) {}
@@ -32,6 +34,14 @@ bool HubMatchLink::Has(const std::string& bot) const {
 }
 
 void HubMatchLink::Start(int seat, const v1::MatchStart& start) {
+  DoStart(seat, start, /*hold=*/false);
+}
+
+void HubMatchLink::StartBeforeRequest(int seat, const v1::MatchStart& start) {
+  DoStart(seat, start, /*hold=*/true);
+}
+
+void HubMatchLink::DoStart(int seat, const v1::MatchStart& start, bool hold) {
   const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
   {
     absl::MutexLock lock(&mu_);
@@ -39,6 +49,10 @@ void HubMatchLink::Start(int seat, const v1::MatchStart& start) {
     started_[seat] = true;
     if (cid == 0) return;  // a resync brings it on reconnect
     seat_conn_[seat] = cid;
+    if (hold) {
+      start_held_[seat] = true;
+      return;
+    }
   }
   OutMessage msg;
   *msg->mutable_match_start() = start;
@@ -53,7 +67,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
   const LinkHost::Absence away =
       cid == 0 ? hub_->AbsenceOf(bot) : LinkHost::Absence();
   bool need_start = false;
-  OutMessage start;
+  std::optional<OutMessage> start;
   {
     absl::MutexLock lock(&mu_);
     last_request_[seat] = request.SerializeAsString();
@@ -65,17 +79,22 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     p.conn = cid;
     p.num_legal = num_legal;
     p.sent = absl::Now();
+    p.left = false;
     p.deadline_ms = request.deadline_ms();
     if (cid == 0) {
       if (!away.grace) pending_.erase(decision_id);
     } else {
-      need_start = seat_conn_[seat] != cid;
+      // A held MatchStart, or a bot that reconnected mid-match: it is told
+      // about the match first.
+      need_start = seat_conn_[seat] != cid || start_held_[seat];
       seat_conn_[seat] = cid;
-      if (need_start) StartFor(seat, start.get());
+      if (need_start) StartFor(seat, start.emplace().get());
     }
+    start_held_[seat] = false;
   }
   if (cid == 0) {
     if (away.grace) {
+      StartClockNow(decision_id);
       RecheckKept(seat, decision_id);  // sent with the resync
     } else if (away.down) {
       Fail(seat, decision_id, away.kind, away.detail, absl::ZeroDuration());
@@ -85,9 +104,8 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     }
     return;
   }
-  // A bot that reconnected mid-match is told about the match first.
-  if (need_start) hub_->SendOn(cid, std::move(start), /*ask=*/false);
-  if (hub_->SendOn(cid, std::move(msg), /*ask=*/true)) return;
+  msg.OnLeave(weak_from_this(), decision_id);
+  if (hub_->SendOn(cid, std::move(msg), /*ask=*/true, std::move(start))) return;
   // The stream closed under us: a newer stream, the grace, or a fault.
   const uint64_t now_cid = hub_->CurrentConnection(bot);
   // Still the bot's stream: it is closing, and the hub has not yet been
@@ -109,6 +127,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     if (now_cid != 0) {
       p.conn = now_cid;
       again->mutable_decision_request()->ParseFromString(last_request_[seat]);
+      again.OnLeave(weak_from_this(), decision_id);
     } else if (grace) {
       p.conn = 0;
     } else {
@@ -122,6 +141,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     return;
   }
   if (grace) {
+    StartClockNow(decision_id);
     RecheckKept(seat, decision_id);
     return;
   }
@@ -154,6 +174,37 @@ void HubMatchLink::RecheckKept(int seat, uint64_t decision_id) {
   }
 }
 
+void HubMatchLink::OnLeft(uint64_t decision_id, absl::Time at) {
+  int seat = -1;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = pending_.find(decision_id);
+    if (it == pending_.end() || it->second.left) return;
+    it->second.left = true;
+    it->second.sent = at;
+    seat = it->second.seat;
+  }
+  if (std::shared_ptr<Listener> match = listener()) {
+    match->OnLeft(seat, decision_id, at);
+  }
+}
+
+void HubMatchLink::StartClockNow(uint64_t decision_id) {
+  absl::Time at;
+  int seat = -1;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = pending_.find(decision_id);
+    if (it == pending_.end() || it->second.left) return;
+    it->second.left = true;
+    at = it->second.sent;
+    seat = it->second.seat;
+  }
+  if (std::shared_ptr<Listener> match = listener()) {
+    match->OnLeft(seat, decision_id, at);
+  }
+}
+
 void HubMatchLink::Withdraw(int seat, uint64_t decision_id) {
   uint64_t conn = 0;
   {
@@ -176,9 +227,14 @@ void HubMatchLink::Withdraw(int seat, uint64_t decision_id) {
 void HubMatchLink::End(int seat, const v1::MatchEnd& end) {
   const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
   std::vector<uint64_t> unasked;
+  std::optional<OutMessage> start;  // held, the seat never asked
   {
     absl::MutexLock lock(&mu_);
     ended_ = true;
+    if (start_held_[seat] && cid != 0 && cid == seat_conn_[seat]) {
+      StartFor(seat, start.emplace().get());
+    }
+    start_held_[seat] = false;
     for (auto it = pending_.begin(); it != pending_.end();) {
       if (it->second.seat != seat) {
         ++it;
@@ -194,7 +250,7 @@ void HubMatchLink::End(int seat, const v1::MatchEnd& end) {
   if (cid == 0) return;
   OutMessage msg;
   *msg->mutable_match_end() = end;
-  hub_->SendOn(cid, std::move(msg), /*ask=*/false);
+  hub_->SendOn(cid, std::move(msg), /*ask=*/false, std::move(start));
 }
 
 std::vector<HubMatchLink::TimedOut> HubMatchLink::TimedOutDecisions() const {
@@ -308,6 +364,7 @@ void HubMatchLink::Resync(const std::string& bot, uint64_t cid) {
     for (size_t s = 0; s < seat_bots_.size(); ++s) {
       if (seat_bots_[s] != bot || !started_[s]) continue;
       seat_conn_[s] = cid;
+      start_held_[s] = false;  // the resync holds it
       Seat seat{static_cast<int>(s), OutMessage()};
       v1::Resync* r = seat.msg->mutable_resync();
       r->set_match_id(match_id_);

@@ -34,7 +34,9 @@ namespace arena {
 
 class BotConnection;
 
-class HubMatchLink : public SeatLink {
+class HubMatchLink : public SeatLink,
+                     public LeaveObserver,
+                     public std::enable_shared_from_this<HubMatchLink> {
  public:
   HubMatchLink(LinkHost* hub, std::string match_id,
                std::vector<std::string> seat_bots);
@@ -44,6 +46,10 @@ class HubMatchLink : public SeatLink {
 
   // SeatLink.
   void Start(int seat, const v1::MatchStart& start) override;
+  // Holds the MatchStart until the seat's first request (or its MatchEnd),
+  // and queues the two together.
+  void StartBeforeRequest(int seat, const v1::MatchStart& start) override;
+  bool ReportsLeaving() const override { return true; }
   void Send(int seat, OutMessage msg, int num_legal) override;
   void Withdraw(int seat, uint64_t decision_id) override;
   void End(int seat, const v1::MatchEnd& end) override;
@@ -70,6 +76,10 @@ class HubMatchLink : public SeatLink {
     absl::Time deadline;
     int64_t deadline_ms = 0;  // the time the bot had for it
   };
+  // LeaveObserver: request `decision_id` was handed to gRPC; its clock
+  // (think time, deadline) starts now, here and in the match.
+  void OnLeft(uint64_t decision_id, absl::Time at) override;
+
   // The match's latest timeouts (at most kTimedOutKept), for the hub to keep
   // once the match has ended (BotHub::RemoveLink).
   std::vector<TimedOut> TimedOutDecisions() const;
@@ -79,9 +89,16 @@ class HubMatchLink : public SeatLink {
     int seat = 0;
     uint64_t conn = 0;  // 0: waiting for the bot to come back
     int num_legal = 0;
-    absl::Time sent;
+    absl::Time sent;    // when it left (OnLeft), until then when queued
+    bool left = false;  // OnLeft has been told
     int64_t deadline_ms = 0;
   };
+
+  void DoStart(int seat, const v1::MatchStart& start, bool hold);
+
+  // Starts the clock of a request that will not be written as such (kept
+  // for a bot within its grace: a resync sends it): as before leaving.
+  void StartClockNow(uint64_t decision_id);
 
   // A decision just kept for the bot's return (its stream 0): if meanwhile
   // the bot was marked down or its grace ended, the hub may already have
@@ -106,6 +123,8 @@ class HubMatchLink : public SeatLink {
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
   v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
+  // Per seat: its MatchStart is held for its first request (or MatchEnd).
+  std::vector<bool> start_held_ ABSL_GUARDED_BY(mu_);
   // Per seat: its latest request (serialized) and its decision id.
   std::vector<std::string> last_request_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> last_decision_ ABSL_GUARDED_BY(mu_);

@@ -115,6 +115,9 @@ ABSL_FLAG(bool, arena_server, true,
           "configure every server (floor, relay and referee) as arena's "
           "(arena/tournament/server_options.h: limits, keepalive, no BDP probe); false: "
           "gRPC's defaults");
+ABSL_FLAG(bool, coalesce_writes, true,
+          "the referee's HubOptions::coalesce_writes (false: a write per "
+          "message, a MatchStart apart from the first request)");
 ABSL_FLAG(bool, lazy_reads, true,
           "the referee's HubOptions::lazy_reads (false: a read always out, "
           "as before)");
@@ -771,6 +774,10 @@ class CountingLink : public SeatLink {
   void Start(int seat, const v1::MatchStart& start) override {
     link_->Start(seat, start);
   }
+  void StartBeforeRequest(int seat, const v1::MatchStart& start) override {
+    link_->StartBeforeRequest(seat, start);
+  }
+  bool ReportsLeaving() const override { return link_->ReportsLeaving(); }
   void Send(int seat, OutMessage message, int num) override {
     link_->Send(seat, std::move(message), num);
   }
@@ -792,6 +799,9 @@ class CountingLink : public SeatLink {
       auto m = match_.lock();
       if (m == nullptr) return absl::FailedPreconditionError("match over");
       return m->SentEvents(seat);
+    }
+    void OnLeft(int seat, uint64_t id, absl::Time at) override {
+      if (auto m = match_.lock()) m->OnLeft(seat, id, at);
     }
 
    private:
@@ -883,6 +893,7 @@ Row RunReferee(const std::string& name, const Game& game, int matches,
   }
   HubOptions hub_options;
   hub_options.lazy_reads = absl::GetFlag(FLAGS_lazy_reads);
+  hub_options.coalesce_writes = absl::GetFlag(FLAGS_coalesce_writes);
   BotHub hub(ids, hub_options);
   int port = 0;
   auto server = StartServer(hub.service(), &port);
