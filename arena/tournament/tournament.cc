@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -62,6 +63,58 @@ void FillMatchSpec(const v1::TournamentConfig& config, const TournamentSecret& s
   spec->fault_policy = config.fault_policy();
   spec->auto_moves = config.auto_moves();
   spec->decision_cap = config.decision_cap();
+}
+
+LoadVerdict AssessLoad(const LoadSample& sample) {
+  LoadVerdict v;
+  const double deadline_us = 1000.0 * static_cast<double>(sample.decision_ms);
+  int64_t answered = 0, think_us = 0;
+  int fast_timing_out = 0;
+  for (const LoadSample::Bot& b : sample.bots) {
+    v.timeouts += b.timeouts;
+    answered += b.answered;
+    think_us += b.think_us_sum;
+    const bool fast = b.answered > 0 &&
+                      static_cast<double>(b.think_us_sum) / b.answered < deadline_us / 2;
+    if (fast && b.timeouts > 0) {
+      v.load_timeouts += b.timeouts;
+      ++fast_timing_out;
+    }
+  }
+  const double mean_lag_us =
+      sample.requests > 0
+          ? static_cast<double>(sample.send_lag_us_sum) / sample.requests
+          : 0.0;
+  const bool referee_lagged = mean_lag_us >= deadline_us / 20 ||
+                              sample.send_lag_us_max >= deadline_us / 2;
+  v.summary = absl::StrFormat(
+      "%d timeouts in %d answers; the referee's requests waited %.2f ms on "
+      "average to be sent (at most %.1f ms); mean answer time by bot:",
+      v.timeouts, answered, mean_lag_us / 1000, sample.send_lag_us_max / 1000.0);
+  for (const LoadSample::Bot& b : sample.bots) {
+    absl::StrAppendFormat(&v.summary, " %s %.2f ms (%d timeouts)", b.name,
+                          b.answered > 0 ? b.think_us_sum / 1000.0 / b.answered : 0.0,
+                          b.timeouts);
+  }
+  if (v.load_timeouts == 0 || deadline_us <= 0 || !referee_lagged) return v;
+  v.saturated = true;
+  const double mean_think_us =
+      answered > 0 ? static_cast<double>(think_us) / answered : deadline_us;
+  const int jobs = std::max(1, sample.jobs);
+  const double fit = jobs * deadline_us / (8 * std::max(1.0, mean_think_us));
+  v.suggested_jobs = static_cast<int>(
+      std::clamp<double>(std::floor(fit), 1, std::max(1, jobs - 1)));
+  v.text = absl::StrFormat(
+      "%d of the %d timeouts look caused by the machine's load, not by slow "
+      "bots: %d bot(s) that answer in under half the deadline on average "
+      "timed out (all bots: %.2f ms on average, deadline %d ms), and the "
+      "referee itself lagged: its requests waited %.2f ms on average to be "
+      "sent (at most %.1f ms). %d matches at once are too many for this "
+      "machine at this deadline; try --jobs %d (or a longer --decision_ms).",
+      v.load_timeouts, v.timeouts, fast_timing_out, mean_think_us / 1000,
+      sample.decision_ms, mean_lag_us / 1000, sample.send_lag_us_max / 1000.0,
+      jobs, v.suggested_jobs);
+  return v;
 }
 
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
@@ -190,6 +243,32 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     MatchSpec spec;
     MatchOutcome outcome;
   };
+  // The decisions' times, summed over the matches played (AssessLoad).
+  LoadSample load;
+  load.decision_ms = config.time_control().decision_ms() > 0
+                         ? config.time_control().decision_ms()
+                         : kDefaultDecisionMs;
+  std::map<std::string, size_t> load_bot;  // name -> index in load.bots
+  auto add_timing = [&](const MatchSpec& spec, const MatchOutcome& outcome) {
+    auto bot = [&](int seat) -> LoadSample::Bot& {
+      const std::string& name = spec.seat_bots[seat];
+      auto [it, added] = load_bot.emplace(name, load.bots.size());
+      if (added) load.bots.push_back({name});
+      return load.bots[it->second];
+    };
+    const MatchTiming& t = outcome.timing;
+    for (size_t s = 0; s < t.seats.size() && s < spec.seat_bots.size(); ++s) {
+      LoadSample::Bot& b = bot(static_cast<int>(s));
+      b.answered += t.seats[s].answered;
+      b.think_us_sum += t.seats[s].think_us_sum;
+    }
+    for (const SeatFault& f : outcome.faults) {
+      if (f.kind == v1::FAULT_KIND_TIMEOUT) ++bot(f.seat).timeouts;
+    }
+    load.requests += t.left;
+    load.send_lag_us_sum += t.send_lag_us_sum;
+    load.send_lag_us_max = std::max(load.send_lag_us_max, t.send_lag_us_max);
+  };
   absl::Mutex live_mu;
   int live = 0;                     // matches started and not yet booked
   int peak_live = 0;                // the most matches live at once
@@ -197,6 +276,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   auto book = [&](std::deque<Finished>& batch) {
     for (Finished& f : batch) {
       bool refresh_due = false;
+      add_timing(f.spec, f.outcome);
       {
         absl::MutexLock lock(&mu);
         ++done;
@@ -241,6 +321,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
   };
   const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
+  load.jobs = jobs;
   int64_t t = 0;
   for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
     if (p > 0) {
@@ -295,6 +376,12 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   {
     absl::MutexLock lock(&live_mu);
     spdlog::info("{} matches played, at most {} of them at once", t, peak_live);
+  }
+  if (const LoadVerdict verdict = AssessLoad(load); verdict.saturated) {
+    spdlog::warn("{}", verdict.text);
+    spdlog::info("{}", verdict.summary);
+  } else if (verdict.timeouts > 0) {
+    spdlog::info("{}", verdict.summary);
   }
 
   auto st = standings.Build();

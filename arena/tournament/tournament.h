@@ -76,6 +76,47 @@ void PrintProgress(const std::string& game, int64_t done, int64_t total,
 void FillMatchSpec(const v1::TournamentConfig& config, const TournamentSecret& secret,
                    uint64_t deal, MatchSpec* spec);
 
+// What a tournament saw of its decisions' times (MatchTiming, summed), for
+// telling timeouts that the machine's load causes from slow bots.
+struct LoadSample {
+  int64_t decision_ms = 0;
+  int jobs = 0;
+  struct Bot {
+    std::string name;
+    int64_t answered = 0;      // answers in time
+    int64_t think_us_sum = 0;  // their times, from the request's leaving
+    int64_t timeouts = 0;
+  };
+  std::vector<Bot> bots;
+  // Requests whose leaving was reported, and how long they waited to leave
+  // after the match sent them (the referee's own lag).
+  int64_t requests = 0;
+  int64_t send_lag_us_sum = 0;
+  int64_t send_lag_us_max = 0;
+};
+
+struct LoadVerdict {
+  // Some timeouts look caused by the machine's load, not by slow bots.
+  bool saturated = false;
+  int64_t timeouts = 0;       // all of them
+  int64_t load_timeouts = 0;  // those of bots that answer fast on average
+  int suggested_jobs = 0;     // with `saturated`: a --jobs that would fit
+  std::string text;           // what arena says (empty if not saturated)
+  std::string summary;        // the figures behind it (empty if no timeout)
+};
+
+// A bot "answers fast" if its answers in time took under half the deadline
+// on average: its timeouts are not its usual pace. The timeouts of such
+// bots are put down to the load if the referee itself lagged: its requests
+// waited, on average, a twentieth of the deadline to leave, or one waited
+// half of it (a referee that keeps up sends at once; fast bots that time
+// out beside it have hiccups of their own). The suggestion assumes that on
+// a saturated machine the time to answer grows in proportion to the
+// matches at once, and aims at a mean of an eighth of the deadline: jobs *
+// decision_ms / (8 * mean time), at least 1 and below `jobs`.
+// Deterministic: a function of the sample alone.
+LoadVerdict AssessLoad(const LoadSample& sample);
+
 // Runs the whole tournament and returns the final standings, also written
 // into config.records_dir (created if missing) with the records.
 absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
