@@ -4,7 +4,8 @@
 # matches, all started at once (--jobs MATCHES), between a bot that answers
 # nothing until it holds MATCHES open decisions (tests/bad_bot_main.cc,
 # --mode=hold_until) and random_bot, with a decision clock long enough that
-# nothing times out; under an open-file limit of NOFILE (soft and hard, so
+# nothing times out, and --auto_moves=false (else a match where the holder
+# has only forced moves ends without asking it, and it waits for ever); under an open-file limit of NOFILE (soft and hard, so
 # arena cannot raise it). Samples the arena process every SAMPLE_S seconds
 # (RSS, peak RSS, open descriptors) and its heap every 100 ms (a preloaded
 # sampler, below), then verifies every record. First the same with 2
@@ -84,7 +85,7 @@ run() {
   (
     ulimit -n "$NOFILE"  # soft and hard
     exec "${PRELOAD[@]}" ARENA_HEAP_LOG="$OUT/$name.heap" "$B/arena" tournament --game quasenbo --games "$n" --jobs "$n" \
-      --duplicate=false --decision_ms "$ms" --progress=false \
+      --duplicate=false --decision_ms "$ms" --auto_moves=false --progress=false \
       --bot holder="$B/bad_bot --mode=hold_until --n=$hold" \
       --bot steady="$B/random_bot" --records "$OUT/$name" "$@"
   ) > "$OUT/$name.log" 2>&1 &
