@@ -22,14 +22,18 @@ for game in quasenbo pesten quodlibet quabble; do
   "$bin/arena" tournament --game "$game" --seed 20261125 --games 8 --jobs 2 \
     --records "$out" --bot "mine=$bin/${game}_bot" --bot "rnd=$bin/random_bot" \
     > "$work/$game.log" 2>&1 || { cat "$work/$game.log" >&2; exit 1; }
-  /usr/bin/python3 - "$out" "$game" <<'PY'
-import hashlib, json, os, re, sys
-out, game = sys.argv[1], sys.argv[2]
+  /usr/bin/python3 - "$out" "$game" "$bin" <<'PY'
+import hashlib, json, os, re, subprocess, sys
+out, game, bin_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 volatile = re.compile(r'"(started_at|header_digest)":"[^"]*",?|"think_us":"\d+",?')
 for name in sorted(os.listdir(out)):
     path = os.path.join(out, name)
-    if name.endswith(".jsonl"):
-        data = volatile.sub("", open(path).read()).encode()
+    if name.endswith((".rec", ".jsonl", ".jsonl.zst")):
+        # As JSON lines whatever the format, so that digests compare across formats.
+        text = subprocess.run([os.path.join(bin_dir, "arena"), "cat", path], check=True,
+                              capture_output=True, text=True).stdout
+        data = volatile.sub("", text).encode()
+        name = re.sub(r"\.(rec|jsonl|jsonl\.zst)$", "", name)
     elif name in ("standings.json", "standings.csv", "head_to_head.csv"):
         data = open(path, "rb").read()
     else:

@@ -50,7 +50,7 @@ for g in quasenbo pesten quodlibet quabble; do
   mode 644 "$d/html/index.html" "$d"/html/replays/*.html "$d/standings.json" "$d/standings.csv" \
     "$d/head_to_head.csv" "$d/entrants.json" "$d/manifest.json"
   mode 755 "$d" "$d/html" "$d/html/replays"
-  mode 600 "$d"/*.jsonl
+  mode 600 "$d"/*.rec
   mode 700 "$d/logs"
 done
 mode 644 "$T/merged/standings.json" "$T/merged/standings.csv" "$T/merged/head_to_head.csv"

@@ -147,6 +147,8 @@ std::map<std::string, Entry> Table() {
   t["standings_every"] = {
       {{[](C* c) { c->set_standings_every(-1); }, "standings_every", "is negative"}}};
   t["compress_records"] = {{}, "a bool: records are written either way, and read either way"};
+  t["record_format"] = {{{[](C* c) { c->set_record_format(static_cast<v1::RecordFormat>(9)); },
+                          "record_format", "9 is not a RecordFormat"}}};
   t["shard_index"] = {{{[](C* c) {
                           c->set_seed(1);
                           c->set_shard_count(4);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
@@ -85,7 +86,7 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
                           "/quasenbo_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
   const std::string rec = testing::OnlyRecord(dir);
-  EXPECT_THAT(rec, ::testing::MatchesRegex(".*/quasenbo-[0-9a-f]{12}-000001\\.jsonl"));
+  EXPECT_THAT(rec, ::testing::MatchesRegex(".*/quasenbo-[0-9a-f]{12}-000001\\.rec"));
   Cmd all = Sh(absl::StrCat(kBin, "/arena replay ", rec));
   ASSERT_EQ(all.code, 0) << all.output;
   EXPECT_THAT(all.output, HasSubstr("record only"));
@@ -219,21 +220,61 @@ TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
 namespace arena {
 namespace {
 
-TEST(EndToEnd, CompressedRecordsVerifyAndReplay) {
-  const testing::TestDir tmp = testing::FreshTempDir("zstd");
+// Records of every format (--record_format; --compress, the old flag, is
+// jsonl.zst) verify, replay, rebuild the standings, render in HTML and print
+// as JSON lines; all in one folder too, as a resumed or mixed folder holds.
+TEST(EndToEnd, EveryRecordFormatVerifiesReplaysRebuildsAndRenders) {
+  const testing::TestDir tmp = testing::FreshTempDir("formats");
   const std::string& dir = tmp.path();
-  Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 4 --compress",
-                                   " --bot a=", testing::kBin, "/random_bot --bot b=", testing::kBin,
-                                   "/random_bot --records ", dir));
-  ASSERT_EQ(r.code, 0) << r.output;
-  Cmd ls = testing::Sh(absl::StrCat("ls ", dir, " | grep -c 'jsonl.zst$'"));
-  EXPECT_EQ(ls.output, "4\n");
-  Cmd v = testing::Sh(absl::StrCat(testing::kBin, "/arena verify ", dir));
-  EXPECT_EQ(v.code, 0) << v.output;
-  EXPECT_THAT(v.output, ::testing::HasSubstr("4 of 4 records verified; the standings agree"));
-  Cmd rp = testing::Sh(absl::StrCat(testing::kBin, "/arena replay $(ls ", dir, "/*.jsonl.zst | head -1)"));
-  EXPECT_EQ(rp.code, 0) << rp.output;
-  EXPECT_THAT(rp.output, ::testing::HasSubstr("result:"));
+  const std::string bots = absl::StrCat(" --bot a=", testing::kBin, "/random_bot --bot b=",
+                                        testing::kBin, "/random_bot");
+  struct Case {
+    std::string flag, suffix;
+  };
+  for (const Case& c : std::vector<Case>{{"", ".rec"},
+                                         {"--record_format compact", ".rec"},
+                                         {"--record_format jsonl", ".jsonl"},
+                                         {"--record_format jsonl.zst", ".jsonl.zst"},
+                                         {"--compress", ".jsonl.zst"}}) {
+    const std::string d = absl::StrCat(dir, "/", c.flag.empty() ? "default" : c.flag.substr(2));
+    Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 4 ",
+                                     c.flag, bots, " --records '", d, "'"));
+    ASSERT_EQ(r.code, 0) << c.flag << r.output;
+    const std::vector<std::string> files = testing::RecordFiles(d);
+    ASSERT_EQ(files.size(), 4u) << c.flag;
+    for (const auto& f : files) EXPECT_TRUE(absl::EndsWith(f, c.suffix)) << f;
+    Cmd v = testing::Sh(absl::StrCat(testing::kBin, "/arena verify '", d, "'"));
+    EXPECT_EQ(v.code, 0) << v.output;
+    EXPECT_THAT(v.output, HasSubstr("4 of 4 records verified; the standings agree"));
+    Cmd rp = testing::Sh(absl::StrCat(testing::kBin, "/arena replay '", files[0], "' --seat 1"));
+    EXPECT_EQ(rp.code, 0) << rp.output;
+    EXPECT_THAT(rp.output, HasSubstr("result:"));
+    Cmd st = testing::Sh(absl::StrCat(testing::kBin, "/arena standings '", d, "'"));
+    EXPECT_EQ(st.code, 0) << st.output;
+    EXPECT_THAT(st.output, HasSubstr("4 matches"));
+    Cmd h = testing::Sh(absl::StrCat(testing::kBin, "/arena html '", d, "'"));
+    EXPECT_EQ(h.code, 0) << h.output;
+    EXPECT_THAT(h.output, HasSubstr("4 records, 4 replay pages"));
+    // `arena cat`: one JSON line a record line, header first, result last.
+    Cmd cat = testing::Sh(absl::StrCat(testing::kBin, "/arena cat '", files[0], "'"));
+    ASSERT_EQ(cat.code, 0) << cat.output;
+    EXPECT_THAT(cat.output, ::testing::StartsWith("{\"header\":{\"format_version\":"));
+    EXPECT_THAT(cat.output, ::testing::ContainsRegex("\n\\{\"result\":\\{[^\n]*\\}\n$"));
+    // Its output is a record of the JSON Lines format: it verifies too.
+    const std::string plain = absl::StrCat(dir, "/plain", c.suffix.size(), ".jsonl");
+    ASSERT_EQ(testing::Sh(absl::StrCat(testing::kBin, "/arena cat '", files[0], "' > ", plain)).code, 0);
+    EXPECT_EQ(testing::Sh(absl::StrCat(testing::kBin, "/arena verify ", plain)).code, 0);
+  }
+  // A bad format is a usage error naming the flag; so is one with --compress.
+  for (const char* bad : {"--record_format xml", "--record_format jsonl --compress"}) {
+    Cmd r = testing::Sh(absl::StrCat(testing::kBin, "/arena tournament --game quasenbo --games 2 ",
+                                     bad, bots, " --records ", dir, "/bad"));
+    EXPECT_EQ(r.code, 2) << bad << r.output;
+    EXPECT_THAT(r.output, HasSubstr("--record_format")) << bad;
+  }
+  Cmd missing = testing::Sh(absl::StrCat(testing::kBin, "/arena cat ", dir, "/nothing.rec"));
+  EXPECT_EQ(missing.code, 2) << missing.output;
+  EXPECT_THAT(missing.output, HasSubstr("nothing.rec"));
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ inline Cmd Sh(const std::string& cmd) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-// The finished records (*.jsonl, *.jsonl.zst) in `dir`, sorted by name.
+// The finished records (*.rec, *.jsonl, *.jsonl.zst) in `dir`, sorted by name.
 inline std::vector<std::string> RecordFiles(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;

@@ -25,7 +25,7 @@ play() {
     --bot rnd="$BIN/random_bot" "$@" > "$T/$name.out" 2> "$T/$name.err"
   rc=$?
   [ $rc -eq 0 ] || fail "$name: arena play exited $rc: $(tail -5 "$T/$name.err")"
-  rec=$(ls "$T/$name"/*.jsonl) || fail "$name: no record"
+  rec=$(ls "$T/$name"/*.rec) || fail "$name: no record"
   "$BIN/arena" verify "$T/$name" > "$T/$name.verify" 2>&1 ||
     fail "$name: the record does not verify: $(cat "$T/$name.verify")"
   "$BIN/arena" replay "$rec" --json > "$T/$name.json" || fail "$name: replay --json"

@@ -521,8 +521,8 @@ TEST(Load, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
       EXPECT_EQ(row.fault_kinds().timeout(), 2);
     }
   }
-  auto grep = Sh(absl::StrCat("grep -h -o '\"default_time_control\": *true' ",
-                              s.records, "/*.jsonl | wc -l"));
+  auto grep = Sh(absl::StrCat(kBin, "/arena cat ", s.records,
+                              "/*.rec | grep -o '\"default_time_control\": *true' | wc -l"));
   EXPECT_THAT(grep.output, HasSubstr("2"));
   one.Wait(absl::Seconds(20));
 }

@@ -1,5 +1,6 @@
 // Records: fault records, broken lines, the writer, the JSON mapping, edited
-// records and compressed ones. (Every game's records re-simulating, and
+// records, the formats (compact, JSON lines, compressed JSON lines) and
+// their dictionaries. (Every game's records re-simulating, and
 // tampered ones refused: tests/conformance_test.cc.)
 #include <malloc.h>
 #include <sys/stat.h>
@@ -10,7 +11,9 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <cstring>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_format.h"
 #include "arena/records/record_tools.h"
@@ -19,6 +22,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "referee/records/json_writer.h"
 #include "referee/records/record.h"
+#include "referee/records/record_dictionaries.h"
+#include "zstd.h"
 #include "tests/test_util.h"
 
 namespace arena {
@@ -90,6 +95,9 @@ TEST(Records, UnknownGameInHeaderIsNamed) {
   EXPECT_THAT(VerifyRecord({h}, "t").message(), HasSubstr("unknown game 'chess'"));
 }
 
+// A record appears under its final name only when finished; until then a
+// short one is in memory only (no file: the unfinished .part appears when it
+// spills, see RecordWriterTest below), beside a hidden folder (0700).
 TEST(Records, WriterRenamesOnlyWhenFinished) {
   const testing::TestDir tmp = testing::FreshTempDir("records");
   const std::string& dir = tmp.path();
@@ -98,20 +106,17 @@ TEST(Records, WriterRenamesOnlyWhenFinished) {
   v1::RecordLine l;
   l.mutable_header()->set_match_id("finish-me");
   ASSERT_TRUE((*w)->Append(l).ok());
-  EXPECT_FALSE(ReadRecordFile(dir + "/finish-me.jsonl").ok());
-  // In progress: in the hidden folder (0700), the file 0600.
-  const std::string part = dir + "/.inprogress/finish-me.jsonl.part";
-  EXPECT_TRUE(ReadRecordFile(part).ok());
+  EXPECT_FALSE(ReadRecordFile(dir + "/finish-me.rec").ok());
+  EXPECT_EQ((*w)->part_path(), dir + "/.inprogress/finish-me.rec.part");
   struct stat st;
+  EXPECT_NE(::stat((*w)->part_path().c_str(), &st), 0);
   ASSERT_EQ(::stat((dir + "/.inprogress").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
-  ASSERT_EQ(::stat(part.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0600u);
   ASSERT_TRUE((*w)->Finish().ok());
-  ASSERT_EQ(::stat((dir + "/finish-me.jsonl").c_str(), &st), 0);
+  ASSERT_EQ(::stat((dir + "/finish-me.rec").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
-  EXPECT_NE(::stat(part.c_str(), &st), 0);
-  auto back = ReadRecordFile(dir + "/finish-me.jsonl");
+  EXPECT_TRUE(std::filesystem::is_empty(dir + "/.inprogress"));
+  auto back = ReadRecordFile(dir + "/finish-me.rec");
   ASSERT_TRUE(back.ok());
   EXPECT_EQ((*back)[0].header().match_id(), "finish-me");
 }
@@ -381,9 +386,10 @@ TEST_F(Edited, FaultPolicyAndTimeControlAgainstTheEvents) {
 namespace arena {
 namespace {
 
-// --compress: a zstd record reads back line for line as the plain one, and
-// verifies; a Quodlibet partie (the longest match) shrinks below 100 KB.
-TEST(CompressedRecords, ReadBackAsThePlainOneAndVerify) {
+// Every format reads back line for line as the others, and verifies; a
+// Quodlibet partie (the longest match) is under 100 KB compressed either
+// way, and the compact record is the smallest.
+TEST(RecordFormats, EveryFormatReadsBackLineForLineAndVerifies) {
   auto game = CreateGame("quodlibet", {}, 4);
   ASSERT_TRUE(game.ok()) << game.status();
   MatchSpec spec;
@@ -391,92 +397,279 @@ TEST(CompressedRecords, ReadBackAsThePlainOneAndVerify) {
   spec.game_name = "quodlibet";
   spec.seed = 4242;
   spec.seat_bots = {"a", "b", "c", "d"};
-  const testing::TestDir tmp = testing::FreshTempDir("zst");
+  const testing::TestDir tmp = testing::FreshTempDir("formats");
   const std::string& templ = tmp.path();
-  std::map<bool, std::string> path;
-  std::map<bool, std::vector<v1::RecordLine>> read;
-  for (bool compress : {false, true}) {
-    const std::string dir = absl::StrCat(templ, compress ? "/z" : "/p");
+  const std::vector<RecordFormat> formats = {RecordFormat::kJsonl, RecordFormat::kJsonlZstd,
+                                             RecordFormat::kCompact};
+  std::map<RecordFormat, std::string> path;
+  std::map<RecordFormat, std::vector<v1::RecordLine>> read;
+  std::map<RecordFormat, off_t> size;
+  for (RecordFormat f : formats) {
+    const std::string dir = absl::StrCat(templ, "/", RecordSuffix(f));
     ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
-    auto w = RecordWriter::Open(dir, spec.match_id, compress);
+    auto w = RecordWriter::Open(dir, spec.match_id, f);
     ASSERT_TRUE(w.ok());
     LocalSeatLink link(testing::RandomPolicy(7));
     MatchOutcome o = RunMatch(**game, spec, link, **w);
     ASSERT_TRUE(o.record_status.ok()) << o.record_status;
-    path[compress] = o.record_path;
+    EXPECT_EQ(o.record_path, absl::StrCat(dir, "/partie", RecordSuffix(f)));
+    path[f] = o.record_path;
     auto lines = ReadRecordFile(o.record_path);
     ASSERT_TRUE(lines.ok()) << lines.status();
     EXPECT_TRUE(VerifyRecord(*lines, o.record_path).ok());
-    read[compress] = *lines;
-  }
-  EXPECT_THAT(path[true], ::testing::EndsWith("/partie.jsonl.zst"));
-  for (const char* sub : {"/p/", "/z/"}) {
-    // Nothing is left in progress: neither the plain part nor the .zst.part.
-    const std::string hidden = absl::StrCat(templ, sub, kInProgressDir);
+    read[f] = *lines;
+    // Nothing is left in progress: no spilled part, no compressed part.
+    const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
     EXPECT_TRUE(std::filesystem::is_empty(hidden)) << hidden;
+    struct stat st;
+    ASSERT_EQ(::stat(o.record_path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    size[f] = st.st_size;
   }
-  struct stat mode;
-  ASSERT_EQ(::stat(path[true].c_str(), &mode), 0);
-  EXPECT_EQ(mode.st_mode & 0777, 0600u);
-  ASSERT_EQ(read[false].size(), read[true].size());
-  read[false].back().mutable_result()->clear_header_digest();  // wall clock
-  read[true].back().mutable_result()->clear_header_digest();
-  for (size_t i = 1; i < read[false].size(); ++i) {
-    EXPECT_TRUE(read[false][i].SerializeAsString() == read[true][i].SerializeAsString())
-        << "line " << i + 1;
+  for (RecordFormat f : formats) {
+    ASSERT_EQ(read[f].size(), read[RecordFormat::kJsonl].size());
+    read[f].front().mutable_header()->clear_started_at();  // wall clock
+    read[f].back().mutable_result()->clear_header_digest();
+    for (size_t i = 0; i < read[f].size(); ++i) {
+      if (read[f][i].has_decision()) {
+        for (auto& a : *read[f][i].mutable_decision()->mutable_actions()) a.clear_think_us();
+      }
+      EXPECT_EQ(read[f][i].SerializeAsString(),
+                read[RecordFormat::kJsonl][i].SerializeAsString())
+          << RecordSuffix(f) << " line " << i + 1;
+    }
   }
-  struct stat plain, zst;
-  ASSERT_EQ(::stat(path[false].c_str(), &plain), 0);
-  ASSERT_EQ(::stat(path[true].c_str(), &zst), 0);
-  EXPECT_LT(zst.st_size, 100 * 1000) << "plain " << plain.st_size;
-  std::cout << "Quodlibet partie record: " << plain.st_size << " bytes plain, "
-            << zst.st_size << " bytes zstd\n";
+  EXPECT_LT(size[RecordFormat::kJsonlZstd], 100 * 1000);
+  EXPECT_LT(size[RecordFormat::kCompact], size[RecordFormat::kJsonlZstd]);
+  std::cout << "Quodlibet partie record: " << size[RecordFormat::kJsonl] << " bytes plain, "
+            << size[RecordFormat::kJsonlZstd] << " zstd, " << size[RecordFormat::kCompact]
+            << " compact\n";
 
   // A cut or corrupted compressed record is refused with the file named.
-  std::ifstream in(path[true], std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string cut = templ + "/cut.jsonl.zst";
-  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  auto c = ReadRecordFile(cut);
-  ASSERT_FALSE(c.ok());
-  EXPECT_THAT(c.status().message(), HasSubstr(cut));
-  bytes[bytes.size() / 2] ^= 0x5a;
-  bytes[bytes.size() / 3] ^= 0x5a;
-  const std::string bad = templ + "/bad.jsonl.zst";
-  std::ofstream(bad, std::ios::binary) << bytes;
-  auto b = ReadRecordFile(bad);
-  ASSERT_FALSE(b.ok());
-  EXPECT_THAT(b.status().message(), HasSubstr(bad));
+  for (RecordFormat f : {RecordFormat::kJsonlZstd, RecordFormat::kCompact}) {
+    std::ifstream in(path[f], std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cut = absl::StrCat(templ, "/cut", RecordSuffix(f));
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    auto c = ReadRecordFile(cut);
+    ASSERT_FALSE(c.ok()) << cut;
+    EXPECT_THAT(c.status().message(), HasSubstr(cut));
+    bytes[bytes.size() / 2] ^= 0x5a;
+    const std::string bad = absl::StrCat(templ, "/bad", RecordSuffix(f));
+    std::ofstream(bad, std::ios::binary) << bytes;
+    auto b = ReadRecordFile(bad);
+    ASSERT_FALSE(b.ok()) << bad;  // the compact frame's checksum
+    EXPECT_THAT(b.status().message(), HasSubstr(bad));
+  }
 }
 
-
-// A live match's compressed record holds no compressor: 64 records open at
-// once, each with a line written, take well under 64 KiB of heap each (a
-// zstd context at level 3 with a 128 KiB window is 0.8 to 1.7 MiB), and each
-// still finishes as a valid compressed record.
-TEST(CompressedRecords, ALiveRecordHoldsNoCompressor) {
-  const testing::TestDir tmp = testing::FreshTempDir("zstlive");
-  const std::string& dir = tmp.path();
-  v1::RecordLine line;
-  line.mutable_header()->set_match_id("m");
-  line.mutable_header()->set_game("quasenbo");
-  std::vector<std::unique_ptr<RecordWriter>> open;
-  const size_t before = mallinfo2().uordblks;
-  for (int i = 0; i < 64; ++i) {
-    auto w = RecordWriter::Open(dir, absl::StrCat("m", i), true);
-    ASSERT_TRUE(w.ok()) << w.status();
-    ASSERT_TRUE((*w)->Append(line).ok());
-    open.push_back(*std::move(w));
+// Open file descriptors of this process.
+int OpenDescriptors() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+    (void)e;
+    ++n;
   }
-  const size_t per_record = (mallinfo2().uordblks - before) / 64;
-  std::cout << "heap per open compressed record: " << per_record << " bytes\n";
-  EXPECT_LT(per_record, 16u * 1024);
-  for (auto& w : open) {
-    ASSERT_TRUE(w->Finish().ok());
-    auto lines = ReadRecordFile(w->final_path());
-    ASSERT_TRUE(lines.ok()) << lines.status();
-    ASSERT_EQ(lines->size(), 1u);
-    EXPECT_EQ(lines->front().header().game(), "quasenbo");
+  return n;
+}
+
+// A live match's record holds no file and no compressor: 256 records open
+// at once, each with a few lines written, hold no descriptor, take well
+// under 16 KiB of heap each (a zstd context at level 3 is 0.8 to 1.7 MiB),
+// and each still finishes as a valid record of its format.
+TEST(RecordWriterTest, ALiveRecordHoldsNoDescriptorAndNoCompressor) {
+  for (RecordFormat f : {RecordFormat::kCompact, RecordFormat::kJsonl,
+                         RecordFormat::kJsonlZstd}) {
+    const testing::TestDir tmp = testing::FreshTempDir("live");
+    const std::string& dir = tmp.path();
+    v1::RecordLine line;
+    line.mutable_header()->set_match_id("m");
+    line.mutable_header()->set_game("quasenbo");
+    v1::RecordLine event;
+    event.mutable_event()->mutable_visibility()->set_is_public(true);
+    std::vector<std::unique_ptr<RecordWriter>> open;
+    const int fds = OpenDescriptors();
+    const size_t before = mallinfo2().uordblks;
+    for (int i = 0; i < 256; ++i) {
+      auto w = RecordWriter::Open(dir, absl::StrCat("m", i), f);
+      ASSERT_TRUE(w.ok()) << w.status();
+      ASSERT_TRUE((*w)->Append(line).ok());
+      for (int k = 0; k < 20; ++k) ASSERT_TRUE((*w)->Append(event).ok());
+      open.push_back(*std::move(w));
+    }
+    const size_t per_record = (mallinfo2().uordblks - before) / 256;
+    std::cout << RecordSuffix(f) << ": heap per live record " << per_record << " bytes\n";
+    EXPECT_LT(per_record, 4u * 1024) << RecordSuffix(f);
+    EXPECT_EQ(OpenDescriptors(), fds) << RecordSuffix(f);
+    EXPECT_TRUE(std::filesystem::is_empty(absl::StrCat(dir, "/", kInProgressDir)));
+    for (auto& w : open) {
+      ASSERT_TRUE(w->Finish().ok());
+      auto lines = ReadRecordFile(w->final_path());
+      ASSERT_TRUE(lines.ok()) << lines.status();
+      ASSERT_EQ(lines->size(), 21u);
+      EXPECT_EQ(lines->front().header().game(), "quasenbo");
+    }
+    EXPECT_EQ(OpenDescriptors(), fds) << RecordSuffix(f);
+  }
+}
+
+// A long match spills its record to the .part file a slice at a time (so
+// that it holds at most kSpillBytes), and finishes whole; one that never
+// finishes (an aborted match) leaves a .part that reads back as far as it
+// went.
+TEST(RecordWriterTest, ALongRecordSpillsAndAnUnfinishedOneStaysReadable) {
+  for (RecordFormat f : {RecordFormat::kCompact, RecordFormat::kJsonl,
+                         RecordFormat::kJsonlZstd}) {
+    const testing::TestDir tmp = testing::FreshTempDir("spill");
+    const std::string& dir = tmp.path();
+    std::vector<v1::RecordLine> lines(1);
+    lines[0].mutable_header()->set_match_id("long");
+    lines[0].mutable_header()->set_game("quasenbo");
+    for (int i = 0; i < 3000; ++i) {
+      v1::RecordLine& d = lines.emplace_back();
+      d.mutable_decision()->add_actions()->set_label(absl::StrCat("play card ", i));
+    }
+    for (bool finish : {true, false}) {
+      std::string part;
+      {
+        auto w = RecordWriter::Open(dir, finish ? "long" : "cut", f);
+        ASSERT_TRUE(w.ok()) << w.status();
+        part = (*w)->part_path();
+        bool spilled = false;
+        for (const auto& l : lines) {
+          ASSERT_TRUE((*w)->Append(l).ok());
+          EXPECT_LT((*w)->buffered_bytes(), RecordWriter::kSpillBytes);
+          spilled = spilled || std::filesystem::exists(part);
+        }
+        EXPECT_TRUE(spilled) << RecordSuffix(f);
+        if (finish) {
+          ASSERT_TRUE((*w)->Finish().ok());
+          EXPECT_FALSE(std::filesystem::exists(part));
+          auto back = ReadRecordFile((*w)->final_path());
+          ASSERT_TRUE(back.ok()) << back.status();
+          ASSERT_EQ(back->size(), lines.size());
+          EXPECT_EQ(back->back().decision().actions(0).label(), "play card 2999");
+        }
+      }
+      if (!finish) {
+        auto back = ReadRecordFile(part);  // written by the destructor
+        ASSERT_TRUE(back.ok()) << back.status();
+        EXPECT_EQ(back->size(), lines.size()) << RecordSuffix(f);
+        EXPECT_FALSE(std::filesystem::exists(absl::StrCat(dir, "/cut", RecordSuffix(f))));
+      }
+    }
+  }
+}
+
+// The compiled-in dictionaries: each is a zstd dictionary with an id of its
+// own; every bundled game has one, and its compact records name it; a
+// record compressed with a dictionary this build lacks is refused, naming
+// the dictionary's id.
+TEST(RecordDictionaries, EveryBundledGameHasOneAndItsRecordsNameIt) {
+  std::set<uint32_t> ids;
+  std::set<std::string> games;
+  for (const RecordDictionary& d : CompiledRecordDictionaries()) {
+    const uint32_t id = ZSTD_getDictID_fromDict(d.bytes.data(), d.bytes.size());
+    EXPECT_GE(id, 32768u) << d.game << ": not a zstd dictionary, or a reserved id";
+    EXPECT_TRUE(ids.insert(id).second) << d.game << ": id " << id << " is taken";
+    games.insert(d.game);
+  }
+  for (const char* g : {"quasenbo", "pesten", "quodlibet", "quabble"}) {
+    EXPECT_EQ(games.count(g), 1u) << g;
+  }
+  const testing::TestDir tmp = testing::FreshTempDir("dict");
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  MatchSpec spec = Spec(31);
+  spec.seat_bots = {"a", "b"};
+  auto w = RecordWriter::Open(tmp.path(), spec.match_id);
+  ASSERT_TRUE(w.ok());
+  LocalSeatLink link(testing::RandomPolicy(3));
+  MatchOutcome o = RunMatch(**game, spec, link, **w);
+  ASSERT_TRUE(o.record_status.ok()) << o.record_status;
+  std::ifstream in(o.record_path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const uint32_t id = ZSTD_getDictID_fromFrame(bytes.data(), bytes.size());
+  EXPECT_NE(id, 0u);
+  EXPECT_EQ(ids.count(id), 1u);
+  // The same record with a dictionary of another id: the bytes of the
+  // game's own with its id changed (bytes 4 to 7 of a zstd dictionary).
+  auto lines = ReadRecordFile(o.record_path);
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  std::string dict;
+  for (const RecordDictionary& d : CompiledRecordDictionaries()) {
+    if (d.game == "quasenbo") dict = std::string(d.bytes);
+  }
+  ASSERT_FALSE(dict.empty());
+  const uint32_t foreign = 0x7eadbeef;
+  std::memcpy(dict.data() + 4, &foreign, 4);  // little-endian, as zstd stores it
+  const std::string content = EncodeCompactLines(*lines);
+  std::string frame(ZSTD_compressBound(content.size()), '\0');
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  const size_t n = ZSTD_compress_usingDict(c, frame.data(), frame.size(), content.data(),
+                                           content.size(), dict.data(), dict.size(), 3);
+  ZSTD_freeCCtx(c);
+  ASSERT_FALSE(ZSTD_isError(n));
+  frame.resize(n);
+  const std::string alien = tmp.path() + "/alien.rec";
+  std::ofstream(alien, std::ios::binary) << frame;
+  auto r = ReadRecordFile(alien);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr(alien));
+  EXPECT_THAT(r.status().message(), HasSubstr(absl::StrCat("dictionary ", foreign)));
+  // Its uncompressed content (what a .part holds) reads as the record.
+  std::ofstream(tmp.path() + "/raw.rec.part", std::ios::binary) << content;
+  auto raw = ReadRecordFile(tmp.path() + "/raw.rec.part");
+  ASSERT_TRUE(raw.ok()) << raw.status();
+  EXPECT_EQ(raw->size(), lines->size());
+}
+
+// Hostile compact content: a length past the end, garbage lines, an empty
+// line are refused with the file and the line named.
+TEST(RecordFormats, BrokenCompactContentIsRefusedNamingTheLine) {
+  v1::RecordLine h;
+  h.mutable_header()->set_match_id("m");
+  const std::string good = EncodeCompactLines({h, h});
+  const std::string magic = good.substr(0, 8);
+  struct Case {
+    std::string bytes;
+    std::string want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {good.substr(0, good.size() - 1), "line 2: cut short"},
+           {magic + std::string("\x05\xff\xff\xff\xff\xff", 6), "line 1: not a record line"},
+           {magic + std::string("\x00", 1), "line 1: record line with no content"},
+           {magic + std::string("\xff\xff\xff\xff\x0f", 5), "line 1: cut short"},
+       }) {
+    auto r = ParseRecordBytes(c.bytes, "x.rec");
+    ASSERT_FALSE(r.ok()) << c.want;
+    EXPECT_THAT(r.status().message(), HasSubstr("x.rec: " + c.want));
+  }
+  auto ok = ParseRecordBytes(good, "x.rec");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->size(), 2u);
+}
+
+// Records written before compact records became the default (kept in
+// tests/testdata/older_records, written by that build): the same match as
+// plain and as compressed JSON lines still reads, verifies, and agrees.
+TEST(RecordFormats, RecordsFromBeforeCompactOnesStillReadAndVerify) {
+  const std::string dir = ARENA_SOURCE_DIR "/tests/testdata/older_records/";
+  auto plain = ReadRecordFile(dir + "quasenbo-5792cfbaa9f3-000001.jsonl");
+  auto zst = ReadRecordFile(dir + "quasenbo-5792cfbaa9f3-000001.jsonl.zst");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_TRUE(zst.ok()) << zst.status();
+  EXPECT_TRUE(VerifyRecord(*plain, "plain").ok());
+  EXPECT_TRUE(VerifyRecord(*zst, "zst").ok());
+  ASSERT_EQ(plain->size(), zst->size());
+  ASSERT_GT(plain->size(), 20u);
+  EXPECT_EQ(plain->front().header().seed(), zst->front().header().seed());
+  // And its compact form reads back as the same lines.
+  auto compact = ParseRecordBytes(EncodeCompactLines(*plain), "compact");
+  ASSERT_TRUE(compact.ok()) << compact.status();
+  ASSERT_EQ(compact->size(), plain->size());
+  for (size_t i = 0; i < plain->size(); ++i) {
+    EXPECT_EQ((*compact)[i].SerializeAsString(), (*plain)[i].SerializeAsString()) << i;
   }
 }
 
@@ -501,7 +694,11 @@ TEST(VerifyPath, ParallelVerifyReportsAsOneThreadDoes) {
     spec.game_name = "quasenbo";
     spec.seed = 1000 + i;
     spec.seat_bots = {"a", "b"};
-    auto w = RecordWriter::Open(dir, spec.match_id, /*compress=*/i % 5 == 0);
+    // Every format in one folder (the edited and the cut one are JSON).
+    auto w = RecordWriter::Open(dir, spec.match_id,
+                                i % 5 == 0   ? RecordFormat::kJsonlZstd
+                                : i % 5 == 2 ? RecordFormat::kCompact
+                                             : RecordFormat::kJsonl);
     ASSERT_TRUE(w.ok());
     LocalSeatLink link(testing::RandomPolicy(i));
     MatchOutcome o = RunMatch(**game, spec, link, **w);

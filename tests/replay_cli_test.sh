@@ -8,7 +8,7 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$BIN/arena" match --game pesten --bot a="$BIN/random_bot" --bot b="$BIN/random_bot" \
   --records "$T/r" --progress=false > "$T/match.out" 2>&1 || fail "match: $(cat "$T/match.out")"
-REC=$(ls "$T"/r/*.jsonl)
+REC=$(ls "$T"/r/*.rec)
 "$BIN/arena" replay "$REC" > "$T/text" || fail "replay"
 grep -q "result: " "$T/text" || fail "no result line"
 grep -q " of " "$T/text" || fail "no card names"

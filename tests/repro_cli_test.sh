@@ -20,12 +20,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 grep -q "repro bundles" "$T/t.out" || fail "no line about bundles: $(tail -5 "$T/t.out")"
 # Every (match, seat) with a fault other than NO_SHOW in the records has its
 # bundle, and no other bundle exists; none holds the match's seed or salt.
-python3 - "$T/r" <<'PY' || fail "bundles do not match the records"
-import glob, json, os, stat, sys
-d = sys.argv[1]
+python3 - "$T/r" "$BIN" <<'PY' || fail "bundles do not match the records"
+import glob, json, os, stat, subprocess, sys
+d, bin_dir = sys.argv[1], sys.argv[2]
 want, seeds = {}, {}
-for rec in glob.glob(d + "/*.jsonl"):
-    lines = [json.loads(l) for l in open(rec)]
+for rec in glob.glob(d + "/*.rec"):
+    text = subprocess.run([os.path.join(bin_dir, "arena"), "cat", rec], check=True,
+                          capture_output=True, text=True).stdout
+    lines = [json.loads(l) for l in text.splitlines()]
     h = lines[0]["header"]
     seeds[h["match_id"]] = (h["seed"], lines[-1]["result"]["reveal"]["salt"])
     faults = [(a.get("seat", 0), a["fault"]) for l in lines if "decision" in l
@@ -96,7 +98,7 @@ grep -q "exchanges\[0\].request.match_id" "$T/err" || true
 # arena replay --requests: what the seat was sent, for a stdio bot.
 M=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['match_id'])" "$HANG")
 S=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seat'])" "$HANG")
-"$BIN/arena" replay "$T/r/$M.jsonl" --requests --seat "$S" > "$T/req" || fail "replay --requests"
+"$BIN/arena" replay "$T/r/$M.rec" --requests --seat "$S" > "$T/req" || fail "replay --requests"
 python3 - "$T/req" "$HANG" <<'PY' || fail "replay --requests is not what the bundle holds"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -112,7 +114,7 @@ PY
 grep -v match_end "$T/req" | python3 "$SRC/bots/stdio/example_bot.py" > "$T/answers" 2>/dev/null
 [ "$(wc -l < "$T/answers")" -eq "$(grep -c decision_request "$T/req")" ] ||
   fail "the stdio bot did not answer each request: $(cat "$T/answers")"
-expect_usage_error replay "$T/r/$M.jsonl" --requests
-expect_usage_error replay "$T/r/$M.jsonl" --requests --seat 9
-expect_usage_error replay "$T/r/$M.jsonl" --requests --seat 0 --step 3
+expect_usage_error replay "$T/r/$M.rec" --requests
+expect_usage_error replay "$T/r/$M.rec" --requests --seat 9
+expect_usage_error replay "$T/r/$M.rec" --requests --seat 0 --step 3
 echo PASS

@@ -36,9 +36,9 @@ for i in 0 1 2 3; do
   "$BIN/arena" verify "$T/shard-$i" > "v$i.out" 2>&1 || fail "verify shard $i: $(cat "v$i.out")"
 done
 
-"$PY" - "$T" <<'PY' || fail "shards differ from the unsharded run"
-import glob, json, os, sys
-t = sys.argv[1]
+"$PY" - "$T" "$BIN" <<'PY' || fail "shards differ from the unsharded run"
+import glob, json, os, subprocess, sys
+t, bin_dir = sys.argv[1], sys.argv[2]
 
 def strip(x):
     if isinstance(x, dict):
@@ -49,7 +49,9 @@ def strip(x):
 
 def record(path):
     lines = []
-    for line in open(path):
+    text = subprocess.run([os.path.join(bin_dir, "arena"), "cat", path], check=True,
+                          capture_output=True, text=True).stdout
+    for line in text.splitlines():
         d = json.loads(line)
         if "header" in d:
             d["header"].pop("started_at", None)
@@ -61,7 +63,7 @@ def record(path):
 def records(dirs):
     out = {}
     for d in dirs:
-        for p in glob.glob(os.path.join(d, "*.jsonl")):
+        for p in glob.glob(os.path.join(d, "*.rec")):
             name = os.path.basename(p)
             assert name not in out, f"{name} is in two shards"
             out[name] = record(p)
@@ -78,7 +80,7 @@ for name in full:
 # groups g with g % 4 == i (9 groups: 3, 2, 2, 2 of them).
 for i in range(4):
     got = sorted(int(os.path.basename(p).split("-")[-1][:6])
-                 for p in glob.glob(os.path.join(t, f"shard-{i}", "*.jsonl")))
+                 for p in glob.glob(os.path.join(t, f"shard-{i}", "*.rec")))
     want = sorted(m for g in range(9) if g % 4 == i for m in (2 * g + 1, 2 * g + 2))
     assert got == want, f"shard {i} played {got}, not {want}"
     planned = json.load(open(os.path.join(t, f"shard-{i}", "manifest.json")))["matches_planned"]

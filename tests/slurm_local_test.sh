@@ -96,7 +96,7 @@ done
 import glob, json, os, sys
 r = sys.argv[1]
 st = json.load(open(os.path.join(r, "merged", "standings.json")))
-n = sum(len(glob.glob(os.path.join(d, "*.jsonl"))) for d in glob.glob(os.path.join(r, "shard-*")))
+n = sum(len(glob.glob(os.path.join(d, "*.rec"))) for d in glob.glob(os.path.join(r, "shard-*")))
 assert n == 16, f"{n} records in the shards, not 16"
 assert st["matches_played"] == 16 and st["matches_planned"] == 16, st
 print("16 matches in 4 shards, merged after all of them")

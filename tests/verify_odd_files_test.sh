@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 timeout 60 "$BIN/arena" match --game quasenbo --seed 1 --sandbox none --progress=false \
   --records "$T/r" --bot a="$BIN/random_bot" --bot b="$BIN/random_bot" > "$T/match.out" 2>&1 \
   || fail "match: $(tail "$T/match.out")"
-record=$(cd "$T/r" && ls ./*.jsonl | head -1)
+record=$(cd "$T/r" && ls ./*.rec | head -1)
 [ -f "$T/r/$record" ] || fail "no record in $T/r: $(ls -la "$T/r")"
 
 timeout 60 "$BIN/arena" verify "$T/r" > "$T/clean.out" 2> "$T/clean.err"

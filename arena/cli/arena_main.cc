@@ -147,9 +147,12 @@ ABSL_FLAG(std::string, junit, "",
 ABSL_FLAG(std::string, summary_md, "",
           "tournament, match, gate: also write a markdown summary to this file "
           "(e.g. $GITHUB_STEP_SUMMARY)");
-ABSL_FLAG(bool, compress, false,
-          "write records zstd-compressed (<id>.jsonl.zst); verify, replay and "
-          "standings read both kinds");
+ABSL_FLAG(std::string, record_format, "compact",
+          "how records are written: compact (<id>.rec: binary lines, zstd with "
+          "the game's dictionary), jsonl (<id>.jsonl, plain JSON lines) or "
+          "jsonl.zst; every command reads every format, and `arena cat` prints "
+          "any record as JSON lines (docs/records.md)");
+ABSL_FLAG(bool, compress, false, "deprecated: --record_format jsonl.zst");
 ABSL_FLAG(int, concurrent, 8, "check-bot: matches at once in the concurrency check");
 ABSL_FLAG(bool, requests, false,
           "replay: print the exact messages --seat S was sent (MatchStart, each "
@@ -252,7 +255,21 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_records_dir(absl::GetFlag(FLAGS_records));
   c.set_seed(absl::GetFlag(FLAGS_seed));
   c.set_secret_file(absl::GetFlag(FLAGS_secret_file));
-  c.set_compress_records(absl::GetFlag(FLAGS_compress));
+  {
+    const std::string f = absl::GetFlag(FLAGS_record_format);
+    const bool compress = absl::GetFlag(FLAGS_compress);
+    if (f == "compact" && !compress) {
+      c.set_record_format(v1::RECORD_FORMAT_COMPACT);
+    } else if (f == "jsonl.zst" || (f == "compact" && compress)) {
+      c.set_record_format(v1::RECORD_FORMAT_JSONL_ZSTD);
+    } else if (f == "jsonl" && !compress) {
+      c.set_record_format(v1::RECORD_FORMAT_JSONL);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--record_format: '", f, "'", compress ? " with --compress" : "",
+          " (use compact, jsonl or jsonl.zst; --compress is jsonl.zst)"));
+    }
+  }
   if (absl::Status s = ParseShard(absl::GetFlag(FLAGS_shard), &c); !s.ok()) return s;
   if (c.shard_count() > 0 && c.secret_file().empty() && c.seed() == 0) {
     return absl::InvalidArgumentError(
@@ -502,6 +519,11 @@ int main(int argc, char** argv) {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));
     if (absl::Status s = OnlyFlagsOf("verify", bots, options); !s.ok()) return Fail(s);
     return RunVerify(args[2]);
+  }
+  if (cmd == "cat") {
+    if (args.size() < 3) return Fail(absl::InvalidArgumentError("cat RECORD..."));
+    if (absl::Status s = OnlyFlagsOf("cat", bots, options); !s.ok()) return Fail(s);
+    return RunCat(std::vector<std::string>(args.begin() + 2, args.end()));
   }
   if (cmd == "gate") {
     if (args.size() > 2) {

@@ -252,7 +252,7 @@ absl::StatusOr<std::vector<Played>> Checker::Play(const std::vector<Plan>& plans
     }
     FillMatchSpec(*config_, *secret_, static_cast<uint64_t>(index), &spec);
     for (const std::string& b : {bot_, opponent_}) hooks_->ensure_bot(b);
-    auto writer = RecordWriter::Open(config_->records_dir(), spec.match_id, false);
+    auto writer = RecordWriter::Open(config_->records_dir(), spec.match_id);
     if (!writer.ok()) return writer.status();
     slots[i].link = std::make_shared<ProbeLink>(
         hub_->NewMatchLink(spec.match_id, spec.seat_bots), hub_, bot_, plan.bot_seat,

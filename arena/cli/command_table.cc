@@ -18,6 +18,7 @@ const char kUsage[] =
     "  arena replay FILE --requests --seat S   (what seat S was sent, as stdio JSON lines)\n"
     "  arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]   (re-feed a repro bundle)\n"
     "  arena verify FILE|DIR\n"
+    "  arena cat RECORD...   (records of any format as plain JSON lines)\n"
     "  arena standings DIR... [--out OUT]   (rebuild the standings from the records;\n"
     "                   --out: also write the combined standings into OUT)\n"
     "  arena tournament ... --secret_file F --shard I/N   (one shard of N)\n"
@@ -40,7 +41,7 @@ const std::vector<CommandHelp>& Commands() {
       "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
-      "standings_every", "resume", "fail_on_forfeit", "compress", "html", "progress",
+      "standings_every", "resume", "fail_on_forfeit", "record_format", "compress", "html", "progress",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -64,6 +65,8 @@ const std::vector<CommandHelp>& Commands() {
        "  Re-feeds a bot a repro bundle; says how it answers each request now.\n"
        "  Exit 0: all legal in time; 1: it still fails; 2: usage, unreadable bundle.",
        {"decision_ms", "log_file"}},
+      {"cat", "arena cat RECORD...\n  Records of any format as plain JSON lines (one RecordLine each).",
+       {"log_file"}},
       {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"
                  "  Exit 0: all verified; 1: a failure.", {"log_file"}},
       {"standings", "arena standings DIR... [--out OUT]\n  Rebuild the standings from the records.",
@@ -77,7 +80,7 @@ const std::vector<CommandHelp>& Commands() {
        join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
              "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
              "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",
-             "decision_cap", "auto_moves", "compress", "max_restarts", "on_bot_failure",
+             "decision_cap", "auto_moves", "record_format", "compress", "max_restarts", "on_bot_failure",
              "connect_timeout_ms", "log_file"},
             kSandbox)},
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
@@ -89,7 +92,7 @@ const std::vector<CommandHelp>& Commands() {
        "  (default 0), the bots fill the others in order (the last one repeated);\n"
        "  --decision_ms defaults to 10 minutes. Type a move's number; q leaves.",
        join({"game", "bot", "option", "seats", "seat", "records", "seed", "secret_file",
-             "decision_ms", "fault_policy", "decision_cap", "auto_moves", "compress",
+             "decision_ms", "fault_policy", "decision_cap", "auto_moves", "record_format", "compress",
              "connect_timeout_ms", "max_restarts", "log_file"},
             kSandbox)},
       {"check-bot",

@@ -27,6 +27,25 @@ int RunVerify(const std::string& path) {
   return sum.failures.empty() && sum.files > 0 ? 0 : 1;
 }
 
+int RunCat(const std::vector<std::string>& files) {
+  std::string out;
+  for (const std::string& file : files) {
+    auto lines = ReadRecordFile(file);
+    if (!lines.ok()) {
+      std::cout << std::flush;
+      return Fail(lines.status());
+    }
+    out.clear();
+    for (const v1::RecordLine& l : *lines) {
+      out += RecordLineToJson(l);
+      out += '\n';
+    }
+    std::cout << out;
+  }
+  std::cout << std::flush;
+  return std::cout.good() ? 0 : 2;
+}
+
 int RunReplay(const ReplayCommandOptions& options) {
   auto lines = ReadRecordFile(options.file);
   if (!lines.ok()) return Fail(lines.status());

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "arena/views/html.h"
 
@@ -26,6 +27,11 @@ struct ReplayCommandOptions {
   // else a file to write that document to.
   std::string json;
 };
+// `arena cat RECORD...`: each record, of any format, as protobuf's JSON
+// mapping, a line each (what a record in the JSON Lines format holds): 0, or
+// 2 at the first record that cannot be read.
+int RunCat(const std::vector<std::string>& files);
+
 // `arena replay FILE`: 0, or 2 on an error.
 int RunReplay(const ReplayCommandOptions& options);
 

@@ -37,8 +37,8 @@ struct VerifySummary {
   // warning). Not failures: the exit code is that of the records alone.
   std::vector<std::string> skipped;
 };
-// Verifies a record file, or every *.jsonl (*.jsonl.zst) file in a directory
-// (sorted by name). Unfinished records (.inprogress/*.jsonl.part) are
+// Verifies a record file, or every record (*.rec, *.jsonl, *.jsonl.zst) in a directory
+// (sorted by name). Unfinished records (.inprogress/*.part) are
 // reported as failures. A directory's standings.json, if any, must agree with
 // its verified records (matches, and per bot: seats, wins, forfeits, means).
 // Only regular files are read (ListRecordFiles); a FILE named on its own may

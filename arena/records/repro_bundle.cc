@@ -315,9 +315,8 @@ void ReproBundleWriter::Loop() {
 
 void ReproBundleWriter::WriteMatch(const std::string& match_id) {
   int written = 0, failed = 0;
-  std::string record = absl::StrCat(dir_, "/", match_id, ".jsonl");
-  struct stat st;
-  if (::stat(record.c_str(), &st) != 0) record += ".zst";
+  std::string record = FindRecordFile(dir_, match_id);
+  if (record.empty()) record = absl::StrCat(dir_, "/", match_id, kCompactSuffix);  // for the error
   auto lines = ReadRecordFile(record);
   auto bundles = lines.ok() ? MakeReproBundles(*lines, record)
                             : absl::StatusOr<std::vector<v1::ReproBundle>>(lines.status());

@@ -110,7 +110,7 @@ absl::StatusOr<std::string> StandingsJson(const v1::Standings& standings);
 absl::Status WriteStandings(const v1::Standings& standings,
                             const std::string& dir);
 
-// The summaries of the complete records (*.jsonl, *.jsonl.zst) directly in
+// The summaries of the complete records (*.rec, *.jsonl, *.jsonl.zst) directly in
 // `dir`, one at a time in file name order, each with its lines (valid during
 // the call only), so that a caller keeps no match. A record that cannot be
 // read is skipped and named in `problems` (nothing else is lost); `fn`'s

@@ -74,14 +74,10 @@ absl::StatusOr<ResumedMatches> ResumeFromRecords(
   for (int i : mine) {
     const ScheduledMatch& sm = schedule.matches[i];
     const std::string id = MatchId(config.game(), tournament_id, i);
-    // A record, plain or compressed (a folder holds one kind, but resume
-    // takes either).
-    std::string path = absl::StrCat(dir, "/", id, ".jsonl");
-    auto present = [&](const std::string& p) {
-      return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
-    };
-    if (!present(path)) path = absl::StrCat(dir, "/", id, kCompressedSuffix);
-    if (!present(path)) {
+    // A record of any format (a folder holds one kind, but resume takes
+    // each).
+    const std::string path = FindRecordFile(dir, id);
+    if (path.empty()) {
       out.todo.push_back(i);
       continue;
     }

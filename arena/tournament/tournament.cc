@@ -349,8 +349,9 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
         for (const auto& b : needed) hooks.ensure_bot(b);
       }
-      auto writer = RecordWriter::Open(config.records_dir(), spec.match_id,
-                                       config.compress_records());
+      auto writer = RecordWriter::Open(
+          config.records_dir(), spec.match_id,
+          RecordFormatOf(config.record_format(), config.compress_records()));
       if (!writer.ok()) {
         spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
         absl::MutexLock lock(&mu);

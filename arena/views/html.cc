@@ -206,7 +206,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     if (IsRecordFileName(name) && name[0] != '.') files.push_back(name);
   }
   if (files.empty()) {
-    return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.jsonl, *.jsonl.zst)"));
+    return absl::NotFoundError(absl::StrCat(records_dir, ": no records (*.rec, *.jsonl, *.jsonl.zst)"));
   }
   sum.out_dir = options.out_dir.empty() ? absl::StrCat(records_dir, "/html") : options.out_dir;
   // Published: the folders and files get the modes the starting umask allows

@@ -1,7 +1,7 @@
 // A static HTML site of a tournament: `arena html DIR` (and `arena
 // tournament --html`).
 //
-// From a records folder (the *.jsonl records and standings.json), writes
+// From a records folder (its records, of any format, and standings.json), writes
 //   OUT/index.html             standings (every field of standings.json, and
 //                              rating interval bars when the rows hold
 //                              ratings), head-to-head heat map, score

@@ -18,8 +18,11 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
 #include "absl/strings/match.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/base/call_once.h"
 #include "openssl/sha.h"
 #include "referee/records/json_writer.h"
+#include "referee/records/record_dictionaries.h"
 #include "zstd.h"
 
 namespace arena {
@@ -30,97 +33,290 @@ std::string ErrnoText() { return std::strerror(errno); }
 
 constexpr size_t kMaxDecompressedBytes = size_t{1} << 30;
 
-}  // namespace
+// The first bytes of a compact record's content (uncompressed): not JSON,
+// not a zstd frame.
+constexpr char kCompactMagic[] = "\x89" "AREC1\r\n";
+constexpr size_t kCompactMagicSize = sizeof(kCompactMagic) - 1;
+
+bool IsZstdFrame(absl::string_view bytes) {
+  return bytes.size() >= 4 && static_cast<unsigned char>(bytes[0]) == 0x28 &&
+         static_cast<unsigned char>(bytes[1]) == 0xb5 &&
+         static_cast<unsigned char>(bytes[2]) == 0x2f &&
+         static_cast<unsigned char>(bytes[3]) == 0xfd;
+}
+
+// The compiled-in dictionaries, prepared once: for compression, each game's
+// last one (a CDict at level 3); for decompression, every one by its id.
+class Dictionaries {
+ public:
+  static const Dictionaries& Get() {
+    static const Dictionaries* d = new Dictionaries();  // never destroyed
+    return *d;
+  }
+  const ZSTD_CDict* ForGame(const std::string& game) const {
+    auto it = by_game_.find(game);
+    return it == by_game_.end() ? nullptr : it->second;
+  }
+  const ZSTD_DDict* ById(uint32_t id) const {
+    auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : it->second;
+  }
+
+ private:
+  Dictionaries() {
+    for (const RecordDictionary& d : CompiledRecordDictionaries()) {
+      const uint32_t id = ZSTD_getDictID_fromDict(d.bytes.data(), d.bytes.size());
+      if (id == 0) continue;  // not a zstd dictionary: the test names it
+      by_id_[id] = ZSTD_createDDict(d.bytes.data(), d.bytes.size());
+      by_game_[d.game] = ZSTD_createCDict(d.bytes.data(), d.bytes.size(), 3);
+    }
+  }
+  absl::flat_hash_map<std::string, ZSTD_CDict*> by_game_;
+  absl::flat_hash_map<uint32_t, ZSTD_DDict*> by_id_;
+};
 
 // zstd compression contexts, shared: a finishing match takes one (or makes
 // one) and gives it back, so there are at most as many as matches finishing
 // at once (the threads that finish them), not one per live match.
 class ZstdPool {
  public:
-  struct Context {
-    ZSTD_CCtx* cctx = nullptr;
-    std::string in, out;  // read and write buffers
-    ~Context() { ZSTD_freeCCtx(cctx); }
-  };
   static ZstdPool& Get() {
     static ZstdPool* pool = new ZstdPool();  // never destroyed: no exit order issue
     return *pool;
   }
-  std::unique_ptr<Context> Take() {
+  ZSTD_CCtx* Take() {
     {
       absl::MutexLock lock(&mu_);
       if (!free_.empty()) {
-        std::unique_ptr<Context> c = std::move(free_.back());
+        ZSTD_CCtx* c = free_.back();
         free_.pop_back();
         return c;
       }
     }
-    auto c = std::make_unique<Context>();
-    c->cctx = ZSTD_createCCtx();
-    if (c->cctx == nullptr ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, 3)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_windowLog, 17))) {
-      return nullptr;
-    }
-    c->in.resize(ZSTD_CStreamInSize());
-    c->out.resize(ZSTD_CStreamOutSize());
-    return c;
+    return ZSTD_createCCtx();
   }
-  void Give(std::unique_ptr<Context> c) {
-    // A context that failed midway is reset before it is used again.
-    ZSTD_CCtx_reset(c->cctx, ZSTD_reset_session_only);
+  void Give(ZSTD_CCtx* c) {
+    ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters);
     absl::MutexLock lock(&mu_);
-    if (free_.size() < kKeep) free_.push_back(std::move(c));
+    if (free_.size() < kKeep) {
+      free_.push_back(c);
+    } else {
+      ZSTD_freeCCtx(c);
+    }
   }
 
  private:
   static constexpr size_t kKeep = 8;
   absl::Mutex mu_;
-  std::vector<std::unique_ptr<Context>> free_ ABSL_GUARDED_BY(mu_);
+  std::vector<ZSTD_CCtx*> free_ ABSL_GUARDED_BY(mu_);
 };
 
+// `content` as one zstd frame with a checksum: with `dict` (level 3), or
+// without one (level 3, a 128 KiB window, as --compress always wrote).
+absl::StatusOr<std::string> Compress(absl::string_view content, const ZSTD_CDict* dict) {
+  ZSTD_CCtx* c = ZstdPool::Get().Take();
+  if (c == nullptr) return absl::InternalError("cannot set up zstd compression");
+  size_t rc = ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+  if (!ZSTD_isError(rc)) {
+    rc = dict != nullptr ? ZSTD_CCtx_refCDict(c, dict)
+                         : ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 3);
+  }
+  if (!ZSTD_isError(rc) && dict == nullptr) {
+    rc = ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, 17);
+  }
+  std::string out;
+  if (!ZSTD_isError(rc)) {
+    out.resize(ZSTD_compressBound(content.size()));
+    rc = ZSTD_compress2(c, out.data(), out.size(), content.data(), content.size());
+  }
+  ZstdPool::Get().Give(c);
+  if (ZSTD_isError(rc)) return absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(rc)));
+  out.resize(rc);
+  return out;
+}
+
+// Writes `bytes` to a new file at `path` (mode 0600, no link followed),
+// flushed to the operating system on close.
+// `*open_errno`: the errno of a failed open, else 0.
+absl::Status WriteNewFile(const std::string& path, absl::string_view bytes, bool append,
+                          int* open_errno) {
+  const int fd = ::open(path.c_str(),
+                        O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC),
+                        0600);
+  *open_errno = fd < 0 ? errno : 0;
+  if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", ErrnoText()));
+  ::fchmod(fd, 0600);  // whatever the umask
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = ErrnoText();
+      ::close(fd);
+      return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", why));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", ErrnoText()));
+  }
+  return absl::OkStatus();
+}
+
+// Reads a regular file whole (a FIFO or device is refused, never waited on;
+// over `limit` bytes is refused).
+absl::StatusOr<std::string> ReadRegularFile(const std::string& path, size_t limit,
+                                            const char* what) {
+  // Non-blocking, so that a FIFO named like a record is refused (by the
+  // fstat below) instead of waited on; the type is checked on the opened
+  // file, so nothing can be swapped in between a check and the open.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::NotFoundError(absl::StrCat("cannot open ", what, " ", path, ": ", ErrnoText()));
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::FailedPreconditionError(absl::StrCat(path, ": not a regular file; not read"));
+  }
+  if (st.st_size > static_cast<off_t>(limit)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 1 GiB; refused"));
+  }
+  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  for (;;) {
+    if (got == bytes.size()) bytes.resize(got + 65536);  // it grew since fstat
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = ErrnoText();
+      ::close(fd);
+      return absl::UnavailableError(absl::StrCat("cannot read ", what, " ", path, ": ", why));
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+    if (got > limit) {
+      ::close(fd);
+      return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 1 GiB; refused"));
+    }
+  }
+  ::close(fd);
+  bytes.resize(got);
+  return bytes;
+}
+
+}  // namespace
+
+RecordFormat RecordFormatOf(v1::RecordFormat format, bool compress_records) {
+  switch (format) {
+    case v1::RECORD_FORMAT_JSONL: return RecordFormat::kJsonl;
+    case v1::RECORD_FORMAT_JSONL_ZSTD: return RecordFormat::kJsonlZstd;
+    case v1::RECORD_FORMAT_COMPACT: return RecordFormat::kCompact;
+    default: return compress_records ? RecordFormat::kJsonlZstd : RecordFormat::kCompact;
+  }
+}
+
+const char* RecordSuffix(RecordFormat format) {
+  switch (format) {
+    case RecordFormat::kJsonl: return ".jsonl";
+    case RecordFormat::kJsonlZstd: return kCompressedSuffix;
+    case RecordFormat::kCompact: break;
+  }
+  return kCompactSuffix;
+}
+
 bool IsRecordFileName(const std::string& name) {
-  return absl::EndsWith(name, ".jsonl") ||
-         absl::EndsWith(name, kCompressedSuffix);
+  for (const char* suffix : kRecordSuffixes) {
+    if (absl::EndsWith(name, suffix)) return true;
+  }
+  return false;
+}
+
+std::string FindRecordFile(const std::string& dir, const std::string& match_id) {
+  for (const char* suffix : kRecordSuffixes) {
+    std::string path = absl::StrCat(dir, "/", match_id, suffix);
+    struct stat st;
+    if (::lstat(path.c_str(), &st) == 0) return path;
+  }
+  return "";
+}
+
+std::string EncodeCompactLines(const std::vector<v1::RecordLine>& lines) {
+  std::string out(kCompactMagic, kCompactMagicSize);
+  for (const v1::RecordLine& l : lines) {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    coded.WriteVarint32(static_cast<uint32_t>(l.ByteSizeLong()));
+    l.SerializeWithCachedSizes(&coded);
+  }
+  return out;
 }
 
 absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
-    const std::string& dir, const std::string& match_id, bool compress) {
+    const std::string& dir, const std::string& match_id, RecordFormat format) {
   std::unique_ptr<RecordWriter> w(new RecordWriter());
+  w->format_ = format;
   if (dir.empty()) return w;
-  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
-  const char* suffix = compress ? kCompressedSuffix : ".jsonl";
-  w->final_path_ = absl::StrCat(dir, "/", match_id, suffix);
-  // Plain as the match runs, compressed or not (see the file comment).
-  w->part_path_ = absl::StrCat(hidden, "/", match_id, ".jsonl.part");
-  w->compress_ = compress;
-  auto open_part = [&] {
-    return ::open(w->part_path_.c_str(),
-                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  };
-  // The hidden folder is made by the first record of a folder (not tried
-  // again for every match).
-  int fd = open_part();
-  if (fd < 0 && errno == ENOENT) {
-    if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
-    }
-    fd = open_part();
+  if (match_id.empty() || match_id.find('/') != std::string::npos || match_id[0] == '.') {
+    return absl::InvalidArgumentError(
+        absl::StrCat("match id '", match_id, "' cannot name a record file"));
   }
-  if (fd >= 0) ::fchmod(fd, 0600);  // whatever the umask
-  w->file_ = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
-  if (w->file_ == nullptr) {
-    const std::string why = ErrnoText();
-    if (fd >= 0) ::close(fd);
-    return absl::UnavailableError(
-        absl::StrCat("cannot write record ", w->part_path_, ": ", why));
+  const char* suffix = RecordSuffix(format);
+  w->dir_ = dir;
+  w->final_path_ = absl::StrCat(dir, "/", match_id, suffix);
+  // The uncompressed lines while the match runs (see the file comment).
+  w->part_path_ = absl::StrCat(dir, "/", kInProgressDir, "/", match_id,
+                               format == RecordFormat::kJsonlZstd ? ".jsonl" : suffix, ".part");
+  if (format == RecordFormat::kCompact) w->buffer_.assign(kCompactMagic, kCompactMagicSize);
+  // The hidden folder, for the record's .part and the match's sent log
+  // (referee/match/sent_log.h) beside it, whether or not they are needed.
+  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
+  if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
   }
   return w;
 }
 
 RecordWriter::~RecordWriter() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (!finished_ && !final_path_.empty() && (spilled_ || !buffer_.empty())) {
+    Spill().IgnoreError();  // the unfinished record stays readable as a .part
+  }
+}
+
+absl::Status RecordWriter::Spill() {
+  if (buffer_.empty()) return absl::OkStatus();
+  int open_errno = 0;
+  absl::Status s = WriteNewFile(part_path_, buffer_, /*append=*/spilled_, &open_errno);
+  if (!spilled_ && open_errno == ENOENT) {
+    // The hidden folder is made by the first record of a folder that needs
+    // it (not tried again for every match).
+    const std::string hidden = absl::StrCat(dir_, "/", kInProgressDir);
+    if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
+    }
+    s = WriteNewFile(part_path_, buffer_, /*append=*/false, &open_errno);
+  }
+  if (!s.ok()) return s;
+  spilled_ = true;
+  buffer_.clear();
+  return absl::OkStatus();
+}
+
+absl::Status RecordWriter::Encode(const v1::RecordLine& line) {
+  if (line.has_header()) game_ = line.header().game();
+  if (format_ == RecordFormat::kCompact) {
+    google::protobuf::io::StringOutputStream stream(&buffer_);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    coded.WriteVarint32(static_cast<uint32_t>(line.ByteSizeLong()));
+    line.SerializeWithCachedSizes(&coded);
+  } else {
+    AppendJson(line, &buffer_);
+    buffer_.push_back('\n');
+  }
+  return buffer_.size() >= kSpillBytes ? Spill() : absl::OkStatus();
 }
 
 namespace {
@@ -158,119 +354,71 @@ std::string RecordLineToJson(const v1::RecordLine& line) {
   return out;
 }
 
-absl::Status RecordWriter::Compress() {
-  const std::string zst_part =
-      absl::StrCat(final_path_.substr(0, final_path_.rfind('/')), "/", kInProgressDir,
-                   final_path_.substr(final_path_.rfind('/')), ".part");
-  FILE* in = std::fopen(part_path_.c_str(), "rb");
-  if (in == nullptr) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot read record ", part_path_, ": ", ErrnoText()));
-  }
-  const int fd = ::open(zst_part.c_str(),
-                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd >= 0) ::fchmod(fd, 0600);
-  FILE* out = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
-  if (out == nullptr) {
-    const std::string why = ErrnoText();
-    if (fd >= 0) ::close(fd);
-    std::fclose(in);
-    return absl::UnavailableError(absl::StrCat("cannot write record ", zst_part, ": ", why));
-  }
-  std::unique_ptr<ZstdPool::Context> z = ZstdPool::Get().Take();
-  absl::Status status = z == nullptr ? absl::InternalError("cannot set up zstd compression")
-                                     : absl::OkStatus();
-  while (status.ok()) {
-    const size_t got = std::fread(z->in.data(), 1, z->in.size(), in);
-    if (got < z->in.size() && std::ferror(in)) {
-      status = absl::UnavailableError(
-          absl::StrCat("cannot read record ", part_path_, ": ", ErrnoText()));
-      break;
-    }
-    const bool end = got < z->in.size();
-    ZSTD_inBuffer ib{z->in.data(), got, 0};
-    size_t left;
-    do {
-      ZSTD_outBuffer ob{z->out.data(), z->out.size(), 0};
-      left = ZSTD_compressStream2(z->cctx, &ob, &ib, end ? ZSTD_e_end : ZSTD_e_continue);
-      if (ZSTD_isError(left)) {
-        status = absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(left)));
-        break;
-      }
-      if (ob.pos > 0 && std::fwrite(z->out.data(), 1, ob.pos, out) != ob.pos) {
-        status = absl::UnavailableError(
-            absl::StrCat("cannot write record ", zst_part, ": ", ErrnoText()));
-        break;
-      }
-    } while (end ? left != 0 : ib.pos < ib.size);
-    if (end) break;
-  }
-  if (z != nullptr) ZstdPool::Get().Give(std::move(z));
-  std::fclose(in);
-  const bool closed = std::fflush(out) == 0 && std::fclose(out) == 0;
-  if (status.ok() && !closed) {
-    status = absl::UnavailableError(
-        absl::StrCat("cannot write record ", zst_part, ": ", ErrnoText()));
-  }
-  if (status.ok() && std::rename(zst_part.c_str(), final_path_.c_str()) != 0) {
-    status = absl::UnavailableError(
-        absl::StrCat("cannot finish record ", final_path_, ": ", ErrnoText()));
-  }
-  if (!status.ok()) {
-    std::remove(zst_part.c_str());  // the plain part stays: the match is unfinished
-    return status;
-  }
-  std::remove(part_path_.c_str());
-  return absl::OkStatus();
-}
-
 absl::Status RecordWriter::Append(const v1::RecordLine& line) {
-  std::string json = RecordLineToJson(line);
-  if (file_ == nullptr) {
-    if (final_path_.empty()) lines_.push_back(std::move(json));
+  if (final_path_.empty()) {
+    lines_.push_back(RecordLineToJson(line));
     return absl::OkStatus();
   }
-  json.push_back('\n');
-  return WriteText(json);
+  if (finished_) return absl::FailedPreconditionError("record already finished");
+  return Encode(line);
 }
 
 absl::Status RecordWriter::AppendAll(const std::vector<v1::RecordLine>& lines) {
-  if (file_ == nullptr) {
-    for (const v1::RecordLine& l : lines) {
-      absl::Status s = Append(l);
-      if (!s.ok()) return s;
-    }
-    return absl::OkStatus();
-  }
-  std::string batch;  // not kept: a live match holds no more than FILE's buffer
   for (const v1::RecordLine& l : lines) {
-    AppendJson(l, &batch);
-    batch.push_back('\n');
-  }
-  return WriteText(batch);
-}
-
-absl::Status RecordWriter::WriteText(const std::string& text) {
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write record ", part_path_, ": ", ErrnoText()));
+    if (absl::Status s = Append(l); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
 absl::Status RecordWriter::Finish() {
-  if (file_ == nullptr) return absl::OkStatus();
-  // Flushed to the operating system, then renamed: a crash of the referee
-  // cannot leave a half-written <id>.jsonl. (No fsync: it costs about 8 ms a
-  // match here and only guards against the machine itself going down.)
-  bool ok = std::fflush(file_) == 0;
-  ok = (std::fclose(file_) == 0) && ok;
-  file_ = nullptr;
-  if (ok && compress_) return Compress();
-  if (!ok || std::rename(part_path_.c_str(), final_path_.c_str()) != 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot finish record ", final_path_, ": ", ErrnoText()));
+  if (final_path_.empty() || finished_) return absl::OkStatus();
+  // The whole record: in memory, or its .part and what is buffered. (On a
+  // failure the buffer stays, for the destructor's .part.)
+  std::string read_back;
+  absl::string_view content = buffer_;
+  if (spilled_) {
+    if (absl::Status s = Spill(); !s.ok()) return s;
+    if (format_ != RecordFormat::kJsonl) {
+      auto read = ReadRegularFile(part_path_, kMaxDecompressedBytes, "record");
+      if (!read.ok()) return read.status();
+      read_back = std::move(*read);
+      content = read_back;
+    }
   }
+  std::string done_part = part_path_;  // what is renamed to final_path_
+  if (format_ != RecordFormat::kJsonl || !spilled_) {
+    absl::StatusOr<std::string> compressed;
+    if (format_ != RecordFormat::kJsonl) {
+      compressed = Compress(content, format_ == RecordFormat::kCompact
+                                         ? Dictionaries::Get().ForGame(game_)
+                                         : nullptr);
+      if (!compressed.ok()) return compressed.status();
+      content = *compressed;
+    }
+    // Written whole beside the spilled .part, if any (which stays if this
+    // fails: the match is unfinished).
+    done_part = absl::StrCat(dir_, "/", kInProgressDir,
+                             final_path_.substr(final_path_.rfind('/')), ".finishing.part");
+    int open_errno = 0;
+    if (absl::Status s = WriteNewFile(done_part, content, /*append=*/false, &open_errno);
+        !s.ok()) {
+      std::remove(done_part.c_str());
+      return s;
+    }
+  }
+  // Flushed to the operating system (closed), then renamed: a crash of the
+  // referee cannot leave a half-written record under its final name. (No
+  // fsync: it costs about 8 ms a match here and only guards against the
+  // machine itself going down.)
+  if (std::rename(done_part.c_str(), final_path_.c_str()) != 0) {
+    const std::string why = ErrnoText();
+    if (done_part != part_path_) std::remove(done_part.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot finish record ", final_path_, ": ", why));
+  }
+  if (spilled_ && done_part != part_path_) std::remove(part_path_.c_str());
+  finished_ = true;
+  buffer_.clear();
+  buffer_.shrink_to_fit();
   return absl::OkStatus();
 }
 
@@ -299,91 +447,133 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
   return out;
 }
 
-absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
-    const std::string& path) {
-  // Non-blocking, so that a FIFO named like a record is refused (by the
-  // fstat below) instead of waited on; the type is checked on the opened
-  // file, so nothing can be swapped in between a check and the open.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot open record ", path, ": ", ErrnoText()));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return absl::FailedPreconditionError(
-        absl::StrCat(path, ": not a regular file; not read"));
-  }
-  if (st.st_size > static_cast<off_t>(kMaxDecompressedBytes)) {
-    ::close(fd);
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": larger than 1 GiB; refused"));
-  }
-  std::string bytes;
-  bytes.reserve(static_cast<size_t>(st.st_size));
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string why = ErrnoText();
-      ::close(fd);
-      return absl::UnavailableError(absl::StrCat("cannot read record ", path, ": ", why));
-    }
-    if (n == 0) break;
-    bytes.append(buf, static_cast<size_t>(n));
-    if (bytes.size() > kMaxDecompressedBytes) {
-      ::close(fd);
-      return absl::InvalidArgumentError(absl::StrCat(path, ": larger than 1 GiB; refused"));
+namespace {
+
+// A zstd frame's content, with the dictionary its header names.
+absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::string& path) {
+  const uint32_t dict_id = ZSTD_getDictID_fromFrame(bytes.data(), bytes.size());
+  const ZSTD_DDict* dict = nullptr;
+  if (dict_id != 0) {
+    dict = Dictionaries::Get().ById(dict_id);
+    if (dict == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, ": compressed with record dictionary ", dict_id,
+          ", which this build does not have (a record of a game it does not know?)"));
     }
   }
-  ::close(fd);
+  // One context a thread, kept: verify reads thousands of records.
+  struct Ctx {
+    ZSTD_DCtx* d = ZSTD_createDCtx();
+    ~Ctx() { ZSTD_freeDCtx(d); }
+  };
+  thread_local Ctx ctx;
+  if (ctx.d == nullptr) return absl::InternalError("cannot set up zstd decompression");
+  ZSTD_DCtx_reset(ctx.d, ZSTD_reset_session_and_parameters);
+  ZSTD_DCtx_refDDict(ctx.d, dict);
   std::string text;
-  const bool compressed =
-      bytes.size() >= 4 && static_cast<unsigned char>(bytes[0]) == 0x28 &&
-      static_cast<unsigned char>(bytes[1]) == 0xb5 &&
-      static_cast<unsigned char>(bytes[2]) == 0x2f &&
-      static_cast<unsigned char>(bytes[3]) == 0xfd;
-  if (compressed) {
-    ZSTD_DCtx* dctx = ZSTD_createDCtx();
-    ZSTD_inBuffer ib{bytes.data(), bytes.size(), 0};
-    std::string chunk(ZSTD_DStreamOutSize(), '\0');
-    size_t last = 0;
-    for (;;) {
-      ZSTD_outBuffer ob{chunk.data(), chunk.size(), 0};
-      last = ZSTD_decompressStream(dctx, &ob, &ib);
-      if (ZSTD_isError(last)) {
-        ZSTD_freeDCtx(dctx);
-        return absl::InvalidArgumentError(absl::StrCat(
-            path, ": not a valid zstd record: ", ZSTD_getErrorName(last)));
-      }
-      text.append(chunk.data(), ob.pos);
-      if (text.size() > kMaxDecompressedBytes) {
-        ZSTD_freeDCtx(dctx);
-        return absl::InvalidArgumentError(
-            absl::StrCat(path, ": decompresses to more than 1 GiB; refused"));
-      }
-      // All input read and the output not full: nothing is left to flush.
-      if (ib.pos == ib.size && ob.pos < ob.size) break;
+  const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
+  if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR) {
+    // The size is in the frame (every record arena writes now): one call.
+    if (size > kMaxDecompressedBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": decompresses to more than 1 GiB; refused"));
     }
-    ZSTD_freeDCtx(dctx);
-    if (last != 0) {
+    text.resize(static_cast<size_t>(size));
+    const size_t n = ZSTD_decompressDCtx(ctx.d, text.data(), text.size(), bytes.data(), bytes.size());
+    if (ZSTD_isError(n)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(path, ": the zstd stream is truncated"));
+          absl::StrCat(path, ": not a valid zstd record: ", ZSTD_getErrorName(n)));
     }
-  } else {
-    text = std::move(bytes);
+    if (n != text.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": the zstd stream is truncated"));
+    }
+    return text;
+  }
+  ZSTD_inBuffer ib{bytes.data(), bytes.size(), 0};
+  size_t last = 0;
+  size_t chunk = ZSTD_DStreamOutSize();
+  for (;;) {
+    const size_t at = text.size();
+    text.resize(at + chunk);
+    ZSTD_outBuffer ob{text.data() + at, chunk, 0};
+    last = ZSTD_decompressStream(ctx.d, &ob, &ib);
+    text.resize(at + ob.pos);
+    if (ZSTD_isError(last)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": not a valid zstd record: ", ZSTD_getErrorName(last)));
+    }
+    if (text.size() > kMaxDecompressedBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": decompresses to more than 1 GiB; refused"));
+    }
+    if (last == 0) break;  // the frame is whole, its checksum checked
+    // All input read and nothing more to give: the frame is cut short.
+    if (ib.pos == ib.size && ob.pos == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": the zstd stream is truncated"));
+    }
+    chunk = ZSTD_DStreamOutSize();
+  }
+  if (ib.pos != ib.size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": bytes after the end of its zstd frame"));
+  }
+  return text;
+}
+
+absl::StatusOr<std::vector<v1::RecordLine>> ParseCompact(absl::string_view text,
+                                                         const std::string& path) {
+  std::vector<v1::RecordLine> out;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(text.data()) + kCompactMagicSize,
+      static_cast<int>(text.size() - kCompactMagicSize));
+  in.SetTotalBytesLimit(static_cast<int>(kMaxDecompressedBytes));
+  for (size_t n = 1; in.CurrentPosition() < static_cast<int>(text.size() - kCompactMagicSize);
+       ++n) {
+    uint32_t size = 0;
+    if (!in.ReadVarint32(&size) ||
+        size > text.size() - kCompactMagicSize - static_cast<size_t>(in.CurrentPosition())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": line ", n, ": cut short (the record is truncated)"));
+    }
+    const google::protobuf::io::CodedInputStream::Limit limit = in.PushLimit(static_cast<int>(size));
+    v1::RecordLine& line = out.emplace_back();
+    if (!line.MergeFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": line ", n, ": not a record line"));
+    }
+    in.PopLimit(limit);
+    if (line.kind_case() == v1::RecordLine::KIND_NOT_SET) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": line ", n, ": record line with no content"));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(std::string bytes,
+                                                             const std::string& path) {
+  if (IsZstdFrame(bytes)) {
+    absl::StatusOr<std::string> text = Decompress(bytes, path);
+    if (!text.ok()) return text.status();
+    bytes = std::move(*text);
+  }
+  if (absl::StartsWith(bytes, absl::string_view(kCompactMagic, kCompactMagicSize))) {
+    return ParseCompact(bytes, path);
   }
   std::vector<std::string> lines;
   size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.emplace_back(text, start, end - start);
+  while (start < bytes.size()) {
+    size_t end = bytes.find('\n', start);
+    if (end == std::string::npos) end = bytes.size();
+    lines.emplace_back(bytes, start, end - start);
     start = end + 1;
   }
   return ParseRecordLines(lines, path);
+}
+
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadRegularFile(path, kMaxDecompressedBytes, "record");
+  if (!bytes.ok()) return bytes.status();
+  return ParseRecordBytes(std::move(*bytes), path);
 }
 
 std::string FileKind(const struct stat& st) {

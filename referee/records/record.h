@@ -1,33 +1,46 @@
-// Match records: JSON Lines files, one arena.v1.RecordLine per line, written
-// with protobuf's JSON mapping and read back with its parser.
+// Match records: one file per match, a sequence of arena.v1.RecordLine, in
+// one of three formats (docs/records.md), told apart by their first bytes
+// whatever the file's name, so every reader takes every format:
 //
-// RecordWriter writes to "<dir>/.inprogress/<match_id>.jsonl.part" as the
-// match runs and renames it to "<dir>/<match_id>.jsonl" only when the match
-// has finished, after flushing it to the operating system. A crash of the
-// referee therefore leaves every finished match's record whole; an unfinished
-// one stays as a .part file in the hidden folder. A compressed record
-// (`--compress`) is written plain as the match runs, like any other, and
-// compressed in one pass when the match finishes (into
-// "<match_id>.jsonl.zst.part", then renamed to "<dir>/<match_id>.jsonl.zst"),
-// with a zstd context from a small shared pool: a live match holds no
-// compressor, so its memory does not depend on --compress (a zstd context
-// at level 3 with a 128 KiB window takes 0.8 to 1.7 MiB). Record files are created
-// with mode 0600 and the hidden folder with 0700, so that nobody but the
+//   compact (<id>.rec, the default): a magic, then each line as a varint
+//     length and the line's deterministic binary protobuf; the whole file
+//     one zstd frame (level 3, a checksum) with the game's dictionary
+//     (referee/records/record_dictionaries.h; none for a game without one).
+//   JSON Lines (<id>.jsonl): protobuf's JSON mapping, one line each.
+//   compressed JSON Lines (<id>.jsonl.zst): the same as one zstd frame.
+//
+// RecordWriter keeps a live match's record in memory (a few KiB: no file,
+// no descriptor) and spills it to "<dir>/.inprogress/<id><suffix>.part"
+// (open, append, close) each time kSpillBytes have gathered, so that a long
+// match holds no more than that. When the match finishes, the record is
+// written whole (compressed from memory, or from the .part when it spilled)
+// to a .part file in the hidden folder, flushed to the operating system and
+// renamed to "<dir>/<id><suffix>": a crash of the referee leaves every
+// finished match's record whole, and a renamed record is complete. A writer
+// destroyed before Finish (an aborted match) writes what it holds to the
+// uncompressed .part (the compact one holds the magic and binary lines
+// uncompressed), which every reader takes too. A crash of the referee itself
+// loses the unspilled lines of the matches it was playing: those matches
+// are unfinished and are played again on resume. Record files are created with
+// mode 0600 and the hidden folder with 0700, so that nobody but the
 // organiser reads a match while it runs (docs/security.md).
 //
-// Thread safety: a RecordWriter belongs to one match; calls must not overlap.
+// Thread safety: a RecordWriter belongs to one match; calls must not
+// overlap. The free functions are safe from any thread.
 #ifndef ARENA_REFEREE_RECORDS_RECORD_H_
 #define ARENA_REFEREE_RECORDS_RECORD_H_
 
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <memory>
 
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
 
 namespace arena {
@@ -35,42 +48,67 @@ namespace arena {
 // The hidden folder of in-progress records, inside a records folder.
 inline constexpr char kInProgressDir[] = ".inprogress";
 
-// Compressed records end in this (zstd frames; `--compress`).
+// How a record is written (arena.v1.RecordFormat, less the unset value).
+enum class RecordFormat { kCompact, kJsonl, kJsonlZstd };
+// The format a config asks for: record_format, else compress_records.
+RecordFormat RecordFormatOf(v1::RecordFormat format, bool compress_records);
+// The finished record's suffix of each format: ".rec", ".jsonl", ".jsonl.zst".
+const char* RecordSuffix(RecordFormat format);
+
+// Compressed JSON records end in this (`--record_format jsonl.zst`).
 inline constexpr char kCompressedSuffix[] = ".jsonl.zst";
-// A record file of either kind.
+// Compact records end in this (the default).
+inline constexpr char kCompactSuffix[] = ".rec";
+// The suffixes of every format, the default first.
+inline constexpr const char* kRecordSuffixes[] = {kCompactSuffix, ".jsonl",
+                                                  kCompressedSuffix};
+// A record file of any format.
 bool IsRecordFileName(const std::string& name);
+// The finished record of `match_id` in `dir`, of whichever format is there
+// (by lstat: whatever kind of file it is), or "" if there is none.
+std::string FindRecordFile(const std::string& dir, const std::string& match_id);
 
 class RecordWriter {
  public:
-  // An empty `dir` makes a writer that keeps lines in memory only. With
-  // `compress`, the finished record is a zstd frame (level 3, a 128 KiB
-  // window) named <match_id>.jsonl.zst.
+  // An empty `dir` makes a writer that keeps the lines in memory only, as
+  // JSON (lines()). Otherwise nothing is created until the record spills
+  // or finishes. Fails only for a match id that cannot name a file.
   static absl::StatusOr<std::unique_ptr<RecordWriter>> Open(
       const std::string& dir, const std::string& match_id,
-      bool compress = false);
+      RecordFormat format = RecordFormat::kCompact);
+  // An unfinished record's lines go to its .part file (see the file comment).
   ~RecordWriter();
 
   absl::Status Append(const v1::RecordLine& line);
-  // Appends every line, in order, with one write to the file's buffer.
+  // Appends every line, in order.
   absl::Status AppendAll(const std::vector<v1::RecordLine>& lines);
-  // Flushes (compresses) and renames the file to its final name.
+  // Writes (compresses) the whole record and renames it to its final name.
   absl::Status Finish();
 
   // Every line written so far, when kept in memory (no dir).
   const std::vector<std::string>& lines() const { return lines_; }
   const std::string& final_path() const { return final_path_; }
-  // The file being written (in the hidden in-progress folder); empty when
-  // the lines are kept in memory.
+  // The file the record spills to while the match runs (in the hidden
+  // in-progress folder), which may not exist yet; empty when the lines are
+  // kept in memory.
   const std::string& part_path() const { return part_path_; }
+  // Bytes held in memory, not yet in a file.
+  size_t buffered_bytes() const { return buffer_.size(); }
+  // A live record spills to its .part file each time this much is buffered.
+  static constexpr size_t kSpillBytes = 8192;
 
  private:
   RecordWriter() = default;
-  absl::Status Compress();  // part_path_ into final_path_, via a .zst.part
-  absl::Status WriteText(const std::string& text);  // to file_, whole lines
-  FILE* file_ = nullptr;
-  bool compress_ = false;
+  absl::Status Spill();   // buffer_ appended to part_path_
+  absl::Status Encode(const v1::RecordLine& line);  // into buffer_
+  RecordFormat format_ = RecordFormat::kCompact;
+  bool finished_ = false;
+  bool spilled_ = false;  // part_path_ holds the record's first bytes
+  std::string game_;      // from the header line: the dictionary to use
+  std::string dir_;
   std::string part_path_;
   std::string final_path_;
+  std::string buffer_;    // encoded lines not yet in part_path_
   std::vector<std::string> lines_;
 };
 
@@ -87,11 +125,12 @@ std::string HeaderDigest(const v1::RecordHeader& header);
 // Serialises one line (no trailing newline).
 std::string RecordLineToJson(const v1::RecordLine& line);
 
-// Parses a whole record file, plain or zstd-compressed (told by its first
-// bytes, whatever its name). Errors name the file and the line. Only a
-// regular file is read (a FIFO or device is refused, never waited on); a
-// record over 1 GiB, or a compressed one that would expand past it, is
-// refused.
+// Parses a whole record file of any format (told by its first bytes,
+// whatever its name), finished or an in-progress .part. Errors name the file
+// and the line. Only a regular file is read (a FIFO or device is refused,
+// never waited on); a record over 1 GiB, or a compressed one that would
+// expand past it, is refused; so is a compact record compressed with a
+// dictionary this build does not have (the error names its id).
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     const std::string& path);
 
@@ -123,6 +162,15 @@ RecordListing ListRecordFiles(const std::string& dir, bool part_only = false);
 // Parses record lines held in memory.
 absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
     const std::vector<std::string>& lines, const std::string& source_name);
+
+// Parses a record's bytes, of any format, as read from a file.
+absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(
+    std::string bytes, const std::string& source_name);
+
+// The compact encoding of `lines`, uncompressed (the magic and the
+// length-prefixed lines): what a compact record compresses, and what its
+// dictionary is trained on.
+std::string EncodeCompactLines(const std::vector<v1::RecordLine>& lines);
 
 }  // namespace arena
 

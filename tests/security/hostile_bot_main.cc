@@ -100,8 +100,13 @@ bool CanOpen(const std::string& path) {
 void AttackFiles(const std::string& match_id, const std::vector<std::string>& ended) {
   const std::string dir = absl::GetFlag(FLAGS_records_dir);
   if (dir.empty()) return;
-  Report("read-inprogress-record",
-         CanOpen(absl::StrCat(dir, "/.inprogress/", match_id, ".jsonl.part")), match_id);
+  // Any format's name (a short live record may be in memory only, but a
+  // long one spills, and the match's sent log is beside it).
+  bool part = false;
+  for (const char* suffix : {".rec.part", ".jsonl.part", ".rec.part.sent", ".jsonl.part.sent"}) {
+    part = part || CanOpen(absl::StrCat(dir, "/.inprogress/", match_id, suffix));
+  }
+  Report("read-inprogress-record", part, match_id);
   int listed = 0;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) {
@@ -112,7 +117,11 @@ void AttackFiles(const std::string& match_id, const std::vector<std::string>& en
   }
   Report("list-records-folder", listed > 0, absl::StrCat(listed, " entries"));
   int read = 0;
-  for (const auto& id : ended) read += CanOpen(absl::StrCat(dir, "/", id, ".jsonl"));
+  for (const auto& id : ended) {
+    for (const char* suffix : {".rec", ".jsonl", ".jsonl.zst"}) {
+      read += CanOpen(absl::StrCat(dir, "/", id, suffix));
+    }
+  }
   Report("read-finished-records", read > 0, absl::StrCat(read, " of ", ended.size()));
   Report("read-victim-log",
          CanOpen(absl::StrCat(dir, "/logs/", absl::GetFlag(FLAGS_victim), ".log")));
