@@ -16,14 +16,15 @@
 namespace arena {
 
 // Matches at a time. A live match is a state machine (no thread of its
-// own) and holds at most kFilesPerLiveMatch descriptors: what bounds it is
-// memory (docs/benchmarks.md) and, for each of those, an open file.
+// own) that holds no descriptor: what bounds it is memory
+// (docs/benchmarks.md).
 inline constexpr int kMaxJobs = 65536;
-// Descriptors a live match holds between its writes: its record's file
-// (referee/records/record.h). Its sent log holds none (opened, written and
-// closed at each flush, referee/match/sent_log.h), nor do its link and its
-// clock (the hub's streams are per bot; one timer thread for every match).
-inline constexpr int kFilesPerLiveMatch = 1;
+// Descriptors a live match holds between its writes: none. Its record is
+// kept in memory and spills with open, append, close
+// (referee/records/record.h); its sent log the same (referee/match/sent_log.h);
+// its link and its clock hold none (the hub's streams are per bot; one timer
+// thread for every match). A match opens a file only for the length of a write.
+inline constexpr int kFilesPerLiveMatch = 0;
 inline constexpr int kMaxBots = 4096;  // bots in one tournament
 
 // Bot names: 1 to 64 of [A-Za-z0-9_.-], not "." or "..". They name log

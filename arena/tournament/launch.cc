@@ -155,7 +155,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     if (fd_limit > 0 && need > fd_limit) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "--jobs ", config.jobs(), " needs about ", need, " open files (",
-          kFilesPerLiveMatch, " per live match), but this process may "
+          kFilesPerLiveMatch, " per live match, 2 per bot, 256 for the process), "
+          "but this process may "
           "open only ", fd_limit, " (ulimit -n, hard limit); lower --jobs or "
           "raise the limit"));
     }
