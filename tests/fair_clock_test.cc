@@ -74,6 +74,16 @@ TEST(AssessLoad, ASlowBotIsNotTheLoad) {
   EXPECT_EQ(v.suggested_jobs, 0);
 }
 
+TEST(AssessLoad, BotsSlowedAlikeByTheLoadAreNotSlowBots) {
+  // All four take over half the deadline on average, alike: the load.
+  const LoadVerdict v = AssessLoad(Sample(
+      64, 10,
+      {Bot("a", 1000, 5.4, 30), Bot("b", 1000, 5.1, 28), Bot("c", 1000, 3.9, 19),
+       Bot("d", 1000, 4.1, 21)}));
+  EXPECT_TRUE(v.saturated);
+  EXPECT_EQ(v.load_timeouts, 98);
+}
+
 TEST(AssessLoad, SlowBotsTimeoutsAreNotCountedBesideTheLoad) {
   const LoadVerdict v = AssessLoad(Sample(
       8, 10, {Bot("slow", 1000, 8, 40), Bot("b", 1000, 1, 2), Bot("c", 1000, 1, 1)}));

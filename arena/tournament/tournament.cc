@@ -70,12 +70,25 @@ LoadVerdict AssessLoad(const LoadSample& sample) {
   const double deadline_us = 1000.0 * static_cast<double>(sample.decision_ms);
   int64_t answered = 0, think_us = 0;
   int fast_timing_out = 0;
+  // A load slows every bot alike; a slow bot stands out from the others.
+  std::vector<double> means;
+  for (const LoadSample::Bot& b : sample.bots) {
+    if (b.answered > 0) means.push_back(static_cast<double>(b.think_us_sum) / b.answered);
+  }
+  double median = 0;
+  if (!means.empty()) {
+    std::sort(means.begin(), means.end());
+    median = means.size() % 2 == 1
+                 ? means[means.size() / 2]
+                 : (means[means.size() / 2 - 1] + means[means.size() / 2]) / 2;
+  }
+  const double fast_below = std::max(deadline_us / 2, 2 * median);
   for (const LoadSample::Bot& b : sample.bots) {
     v.timeouts += b.timeouts;
     answered += b.answered;
     think_us += b.think_us_sum;
     const bool fast = b.answered > 0 &&
-                      static_cast<double>(b.think_us_sum) / b.answered < deadline_us / 2;
+                      static_cast<double>(b.think_us_sum) / b.answered < fast_below;
     if (fast && b.timeouts > 0) {
       v.load_timeouts += b.timeouts;
       ++fast_timing_out;
@@ -106,8 +119,8 @@ LoadVerdict AssessLoad(const LoadSample& sample) {
       std::clamp<double>(std::floor(fit), 1, std::max(1, jobs - 1)));
   v.text = absl::StrFormat(
       "%d of the %d timeouts look caused by the machine's load, not by slow "
-      "bots: %d bot(s) that answer in under half the deadline on average "
-      "timed out (all bots: %.2f ms on average, deadline %d ms), and the "
+      "bots: %d bot(s) that answer about as fast as the others, in %.2f ms "
+      "on average (deadline %d ms), timed out, and the "
       "referee itself lagged: its requests waited %.2f ms on average to be "
       "sent (at most %.1f ms). %d matches at once are too many for this "
       "machine at this deadline; try --jobs %d (or a longer --decision_ms).",

@@ -105,8 +105,10 @@ struct LoadVerdict {
   std::string summary;        // the figures behind it (empty if no timeout)
 };
 
-// A bot "answers fast" if its answers in time took under half the deadline
-// on average: its timeouts are not its usual pace. The timeouts of such
+// A bot "answers fast" if its answers in time took on average under half
+// the deadline, or under twice the median of the bots' averages (a load
+// slows every bot alike; a slow bot stands out from the others): its
+// timeouts are not its usual pace. The timeouts of such
 // bots are put down to the load if the referee itself lagged: its requests
 // waited, on average, a twentieth of the deadline to leave, or one waited
 // half of it (a referee that keeps up sends at once; fast bots that time
