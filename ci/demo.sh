@@ -5,6 +5,22 @@
 #   - Pesten, Quodlibet, Quabble: each game's bot against the random bot.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# As root, arena runs each bot sandboxed as an unprivileged uid, who must be
+# able to enter every folder above the checkout (ci/build.sh opens the
+# checkout itself). Say so now rather than after the install and the build:
+# a clone in root's home (0700) is the usual case.
+if [ "$(id -u)" -eq 0 ]; then
+  d="$(dirname "$PWD")"
+  while [ "$d" != / ]; do
+    if [ -z "$(find "$d" -maxdepth 0 -perm -o+x)" ]; then
+      echo "ci/demo.sh: the bots run sandboxed as an unprivileged user, who may not" \
+        "enter $d (on the way to $PWD); let others search it (chmod o+x $d)" \
+        "or clone the repository elsewhere (e.g. under /srv or /opt)" >&2
+      exit 2
+    fi
+    d="$(dirname "$d")"
+  done
+fi
 # Only what the demo needs: no test packages, and only the binaries it runs.
 bash ci/install_deps.sh demo
 TESTS=OFF TARGETS="arena random_bot quasenbo_bot pesten_bot quodlibet_bot quabble_bot python_bot" \
