@@ -201,7 +201,9 @@ TEST(EndToEnd, BrokenConfigIsRefusedWithLineAndColumn) {
 TEST(EndToEnd, VerifyFailsLoudlyOnATamperedRecord) {
   const testing::TestDir tmp = FreshTempDir("tamper");
   const std::string& dir = tmp.path();
-  Cmd r = Sh(absl::StrCat(kBin, "/arena match --seed 3 --bot a=", kBin,
+  // JSON lines, to edit as text (a compact record's checksum refuses any
+  // edited byte: RecordFormats.EveryFormatReadsBackLineForLineAndVerifies).
+  Cmd r = Sh(absl::StrCat(kBin, "/arena match --seed 3 --record_format jsonl --bot a=", kBin,
                           "/random_bot --bot b=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
   // Change the seed in the header.

@@ -111,9 +111,9 @@ done
 for f in standings.json standings.csv head_to_head.csv; do
   cmp -s "$T/ifull/$f" "$T/imerged/$f" || fail "independent deals: merged $f differs"
 done
-[ "$(ls "$T/ishard-1" | grep -c '000002\.jsonl$\|000005\.jsonl$\|000008\.jsonl$')" = 3 ] \
+[ "$(ls "$T/ishard-1" | grep -c '000002\.rec$\|000005\.rec$\|000008\.rec$')" = 3 ] \
   || fail "independent shard 1 holds $(ls "$T/ishard-1")"
-[ "$(ls "$T/ishard-1" | grep -c 'jsonl$')" = 3 ] || fail "independent shard 1 holds $(ls "$T/ishard-1")"
+[ "$(ls "$T/ishard-1" | grep -c 'rec$')" = 3 ] || fail "independent shard 1 holds $(ls "$T/ishard-1")"
 
 # Hostile input: each refused with exit 2 and a message naming the problem.
 expect2() {  # pattern, then arena arguments

@@ -273,9 +273,11 @@ TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
 TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
   const testing::TestDir tmp = FreshTempDir("tamper");
   const std::string& dir = tmp.path();
+  // JSON lines, so that a score can be edited as text and the record still
+  // parse (an edited compact record fails its checksum, and is replayed the same way).
   const std::string flags =
-      absl::StrCat(" --game quasenbo --games 4 --secret_file ", dir, "/s --bot a=", kBin,
-                   "/random_bot --bot b=", kBin, "/random_bot");
+      absl::StrCat(" --game quasenbo --games 4 --record_format jsonl --secret_file ", dir,
+                   "/s --bot a=", kBin, "/random_bot --bot b=", kBin, "/random_bot");
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament", flags, " --records ", dir, "/r"));
   ASSERT_EQ(r.code, 0) << r.output;
   const std::string victim = RecordFiles(dir + "/r")[1];

@@ -340,12 +340,10 @@ TEST(Security, VerifyComparesTheStandingsWithTheRecords) {
 std::map<std::string, std::string> DealGroups(const std::string& dir) {
   std::map<std::string, std::string> out;
   for (const auto& f : testing::RecordFiles(dir)) {
-    std::ifstream in(f);
-    std::string header;
-    std::getline(in, header);
-    v1::RecordLine line;
-    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(header, &line).ok()) << f;
-    out[line.header().match_id()] = line.header().deal_group();
+    auto lines = ReadRecordFile(f);
+    EXPECT_TRUE(lines.ok() && !lines->empty()) << f;
+    if (!lines.ok() || lines->empty()) continue;
+    out[lines->front().header().match_id()] = lines->front().header().deal_group();
   }
   return out;
 }
@@ -391,12 +389,11 @@ TEST(Security, NoBotProcessMeetsADealTwice) {
   }
 }
 
+// The record's second line (the deal), as JSON.
 std::string FirstDeal(const std::string& record) {
-  std::ifstream in(record);
-  std::string header, deal;
-  std::getline(in, header);
-  std::getline(in, deal);
-  return deal;
+  auto lines = ReadRecordFile(record);
+  EXPECT_TRUE(lines.ok() && lines->size() > 1) << record;
+  return lines.ok() && lines->size() > 1 ? RecordLineToJson((*lines)[1]) : "";
 }
 
 TEST(Security, TwoRunsWithoutASeedDealDifferently) {
