@@ -291,7 +291,9 @@ TEST(Security, ControlWithoutSandboxAndWithAPublicSeedTheAttacksWork) {
   EXPECT_THAT(r.output, HasSubstr("predictable"));
   AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
   EXPECT_EQ(log.predicted_hits, games) << log.text;
-  EXPECT_EQ(log.succeeded["read-inprogress-record"], games) << log.text;
+  // A live match's record is in memory (docs/records.md): even unsandboxed,
+  // there is no file of it to read while it runs.
+  EXPECT_EQ(log.succeeded["read-inprogress-record"], 0) << log.text;
   EXPECT_GE(log.succeeded["read-sibling-token"], 1) << log.text;
   EXPECT_GE(log.succeeded["connect-tcp"], 1) << log.text;
 }
@@ -508,14 +510,15 @@ TEST(Security, BadCommandLineInputIsAnErrorWithoutSideEffects) {
     EXPECT_THAT(r.output, Not(HasSubstr("started bot"))) << c.args;
   }
   EXPECT_FALSE(std::filesystem::exists(dir + "/../x"));
-  // More live matches than open files allow (a record file each) is refused
-  // before any bot starts, naming the limit.
-  Cmd r = Sh(absl::StrCat("cd ", dir, " && ulimit -n 1024 && ", kBin,
-                          "/arena tournament --games 4000 --jobs 4000 --game quasenbo",
+  // Fewer open files than the process and its bots' streams need is
+  // refused before any bot starts, naming the limit (a live match needs no
+  // file of its own).
+  Cmd r = Sh(absl::StrCat("cd ", dir, " && ulimit -n 100 && ", kBin,
+                          "/arena tournament --games 4 --jobs 4 --game quasenbo",
                           " --records ", dir, "/never", bots));
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("open files"));
-  EXPECT_THAT(r.output, HasSubstr("only 1024"));
+  EXPECT_THAT(r.output, HasSubstr("only 100"));
   EXPECT_THAT(r.output, Not(HasSubstr("started bot")));
 
   // An asset file over 1 MiB is refused without echoing it.
