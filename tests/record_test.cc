@@ -624,6 +624,39 @@ TEST(RecordDictionaries, EveryBundledGameHasOneAndItsRecordsNameIt) {
   EXPECT_EQ(raw->size(), lines->size());
 }
 
+// A decompression bomb: a few KiB that would expand to 65 MiB of zeros is
+// refused without expanding it, naming the bound; a frame that declares no
+// size is refused as it expands past the bound.
+TEST(RecordFormats, ACompressedRecordMayNotExpandFarBeyondItsSize) {
+  const testing::TestDir tmp = testing::FreshTempDir("bomb");
+  const std::string zeros((size_t{65} << 20) + 1, '\0');
+  for (bool declared : {true, false}) {
+    std::string frame;
+    ZSTD_CCtx* c = ZSTD_createCCtx();
+    if (declared) {
+      frame.resize(ZSTD_compressBound(zeros.size()));
+      frame.resize(ZSTD_compressCCtx(c, frame.data(), frame.size(), zeros.data(),
+                                     zeros.size(), 19));
+    } else {  // streamed: the frame does not say its size
+      frame.resize(ZSTD_compressBound(zeros.size()));
+      ZSTD_inBuffer in{zeros.data(), zeros.size(), 0};
+      ZSTD_outBuffer out{frame.data(), frame.size(), 0};
+      ASSERT_FALSE(ZSTD_isError(ZSTD_compressStream2(c, &out, &in, ZSTD_e_continue)));
+      ASSERT_EQ(ZSTD_compressStream2(c, &out, &in, ZSTD_e_end), 0u);
+      frame.resize(out.pos);
+      ASSERT_EQ(ZSTD_getFrameContentSize(frame.data(), frame.size()), ZSTD_CONTENTSIZE_UNKNOWN);
+    }
+    ZSTD_freeCCtx(c);
+    ASSERT_LT(frame.size(), 64u * 1024) << "not a bomb";
+    const std::string path = absl::StrCat(tmp.path(), "/bomb", declared, ".rec");
+    std::ofstream(path, std::ios::binary) << frame;
+    auto r = ReadRecordFile(path);
+    ASSERT_FALSE(r.ok()) << declared;
+    EXPECT_THAT(r.status().message(),
+                HasSubstr(absl::StrCat(path, ": decompresses to more than 67108864 bytes")));
+  }
+}
+
 // Hostile compact content: a length past the end, garbage lines, an empty
 // line are refused with the file and the line named.
 TEST(RecordFormats, BrokenCompactContentIsRefusedNamingTheLine) {

@@ -32,6 +32,9 @@ namespace {
 std::string ErrnoText() { return std::strerror(errno); }
 
 constexpr size_t kMaxDecompressedBytes = size_t{1} << 30;
+// How far a compressed record may expand (see Decompress).
+constexpr size_t kMaxExpansion = 1024;
+constexpr size_t kAlwaysExpand = size_t{64} << 20;
 
 // The first bytes of a compact record's content (uncompressed): not JSON,
 // not a zstd frame.
@@ -470,13 +473,19 @@ absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::strin
   if (ctx.d == nullptr) return absl::InternalError("cannot set up zstd decompression");
   ZSTD_DCtx_reset(ctx.d, ZSTD_reset_session_and_parameters);
   ZSTD_DCtx_refDDict(ctx.d, dict);
+  // A record expands at most kMaxExpansion times (its own records: 10 to
+  // 15 times), and at least 64 MiB may always be had: a small hostile file
+  // cannot make a reader allocate up to the 1 GiB cap.
+  const size_t limit = std::min(
+      kMaxDecompressedBytes, std::max(kAlwaysExpand, bytes.size() * kMaxExpansion));
+  const std::string too_big = absl::StrCat(
+      path, ": decompresses to more than ", limit, " bytes (", kMaxExpansion,
+      " times its size, or 64 MiB); refused");
   std::string text;
   const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
   if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR) {
     // The size is in the frame (every record arena writes now): one call.
-    if (size > kMaxDecompressedBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": decompresses to more than 1 GiB; refused"));
-    }
+    if (size > limit) return absl::InvalidArgumentError(too_big);
     text.resize(static_cast<size_t>(size));
     const size_t n = ZSTD_decompressDCtx(ctx.d, text.data(), text.size(), bytes.data(), bytes.size());
     if (ZSTD_isError(n)) {
@@ -501,9 +510,7 @@ absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::strin
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": not a valid zstd record: ", ZSTD_getErrorName(last)));
     }
-    if (text.size() > kMaxDecompressedBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": decompresses to more than 1 GiB; refused"));
-    }
+    if (text.size() > limit) return absl::InvalidArgumentError(too_big);
     if (last == 0) break;  // the frame is whole, its checksum checked
     // All input read and nothing more to give: the frame is cut short.
     if (ib.pos == ib.size && ob.pos == 0) {

@@ -128,9 +128,11 @@ std::string RecordLineToJson(const v1::RecordLine& line);
 // Parses a whole record file of any format (told by its first bytes,
 // whatever its name), finished or an in-progress .part. Errors name the file
 // and the line. Only a regular file is read (a FIFO or device is refused,
-// never waited on); a record over 1 GiB, or a compressed one that would
-// expand past it, is refused; so is a compact record compressed with a
-// dictionary this build does not have (the error names its id).
+// never waited on); a record over 1 GiB is refused, and so is a compressed
+// one that would expand past 1,024 times its size (but 64 MiB may always be
+// had) or 1 GiB: a small hostile file cannot make a reader allocate much;
+// so is a compact record compressed with a dictionary this build does not
+// have (the error names its id).
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     const std::string& path);
 
