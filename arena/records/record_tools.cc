@@ -16,9 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -44,14 +42,8 @@ bool SameMessage(const google::protobuf::Message& a, const google::protobuf::Mes
   thread_local std::string x, y;
   x.clear();
   y.clear();
-  {
-    google::protobuf::io::StringOutputStream sa(&x), sb(&y);
-    google::protobuf::io::CodedOutputStream ca(&sa), cb(&sb);
-    ca.SetSerializationDeterministic(true);
-    cb.SetSerializationDeterministic(true);
-    a.SerializeToCodedStream(&ca);
-    b.SerializeToCodedStream(&cb);
-  }
+  AppendDeterministic(a, &x);
+  AppendDeterministic(b, &y);
   return x == y || google::protobuf::util::MessageDifferencer::Equals(a, b);
 }
 

@@ -140,6 +140,15 @@ absl::StatusOr<std::string> Compress(absl::string_view content, const ZSTD_CDict
 
 // Writes `bytes` to a new file at `path` (mode 0600, no link followed),
 // flushed to the operating system on close.
+// The hidden folder of a records folder's unfinished records (0700).
+absl::Status MakeInProgressDir(const std::string& dir) {
+  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
+  if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
+  }
+  return absl::OkStatus();
+}
+
 // `*open_errno`: the errno of a failed open, else 0.
 absl::Status WriteNewFile(const std::string& path, absl::string_view bytes, bool append,
                           int* open_errno) {
@@ -245,15 +254,19 @@ std::string FindRecordFile(const std::string& dir, const std::string& match_id) 
   return "";
 }
 
+void AppendDeterministic(const google::protobuf::Message& m, std::string* out,
+                         bool length_prefixed) {
+  google::protobuf::io::StringOutputStream stream(out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  const size_t size = m.ByteSizeLong();  // cached for the write below
+  if (length_prefixed) coded.WriteVarint32(static_cast<uint32_t>(size));
+  m.SerializeWithCachedSizes(&coded);
+}
+
 std::string EncodeCompactLines(const std::vector<v1::RecordLine>& lines) {
   std::string out(kCompactMagic, kCompactMagicSize);
-  for (const v1::RecordLine& l : lines) {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    coded.WriteVarint32(static_cast<uint32_t>(l.ByteSizeLong()));
-    l.SerializeWithCachedSizes(&coded);
-  }
+  for (const v1::RecordLine& l : lines) AppendDeterministic(l, &out, /*length_prefixed=*/true);
   return out;
 }
 
@@ -275,10 +288,7 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
   if (format == RecordFormat::kCompact) w->buffer_.assign(kCompactMagic, kCompactMagicSize);
   // The hidden folder, for the record's .part and the match's sent log
   // (referee/match/sent_log.h) beside it, whether or not they are needed.
-  const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
-  if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
-  }
+  if (absl::Status s = MakeInProgressDir(dir); !s.ok()) return s;
   return w;
 }
 
@@ -293,12 +303,8 @@ absl::Status RecordWriter::Spill() {
   int open_errno = 0;
   absl::Status s = WriteNewFile(part_path_, buffer_, /*append=*/spilled_, &open_errno);
   if (!spilled_ && open_errno == ENOENT) {
-    // The hidden folder is made by the first record of a folder that needs
-    // it (not tried again for every match).
-    const std::string hidden = absl::StrCat(dir_, "/", kInProgressDir);
-    if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
-    }
+    // The hidden folder went away after Open (made again, once).
+    if (absl::Status m = MakeInProgressDir(dir_); !m.ok()) return m;
     s = WriteNewFile(part_path_, buffer_, /*append=*/false, &open_errno);
   }
   if (!s.ok()) return s;
@@ -310,11 +316,7 @@ absl::Status RecordWriter::Spill() {
 absl::Status RecordWriter::Encode(const v1::RecordLine& line) {
   if (line.has_header()) game_ = line.header().game();
   if (format_ == RecordFormat::kCompact) {
-    google::protobuf::io::StringOutputStream stream(&buffer_);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    coded.WriteVarint32(static_cast<uint32_t>(line.ByteSizeLong()));
-    line.SerializeWithCachedSizes(&coded);
+    AppendDeterministic(line, &buffer_, /*length_prefixed=*/true);
   } else {
     AppendJson(line, &buffer_);
     buffer_.push_back('\n');
@@ -342,12 +344,7 @@ std::string SeedCommitment(const std::string& match_id, uint64_t seed,
 
 std::string HeaderDigest(const v1::RecordHeader& header) {
   std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    header.SerializeToCodedStream(&coded);
-  }
+  AppendDeterministic(header, &bytes);
   return Sha256Hex(bytes);
 }
 
@@ -478,14 +475,16 @@ absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::strin
   // cannot make a reader allocate up to the 1 GiB cap.
   const size_t limit = std::min(
       kMaxDecompressedBytes, std::max(kAlwaysExpand, bytes.size() * kMaxExpansion));
-  const std::string too_big = absl::StrCat(
-      path, ": decompresses to more than ", limit, " bytes (", kMaxExpansion,
-      " times its size, or 64 MiB); refused");
+  auto too_big = [&] {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": decompresses to more than ", limit, " bytes (", kMaxExpansion,
+        " times its size, or 64 MiB); refused"));
+  };
   std::string text;
   const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
   if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR) {
     // The size is in the frame (every record arena writes now): one call.
-    if (size > limit) return absl::InvalidArgumentError(too_big);
+    if (size > limit) return too_big();
     text.resize(static_cast<size_t>(size));
     const size_t n = ZSTD_decompressDCtx(ctx.d, text.data(), text.size(), bytes.data(), bytes.size());
     if (ZSTD_isError(n)) {
@@ -510,7 +509,7 @@ absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::strin
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": not a valid zstd record: ", ZSTD_getErrorName(last)));
     }
-    if (text.size() > limit) return absl::InvalidArgumentError(too_big);
+    if (text.size() > limit) return too_big();
     if (last == 0) break;  // the frame is whole, its checksum checked
     // All input read and nothing more to give: the frame is cut short.
     if (ib.pos == ib.size && ob.pos == 0) {

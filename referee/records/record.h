@@ -42,6 +42,7 @@
 #include "absl/status/statusor.h"
 #include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
+#include "google/protobuf/message.h"
 
 namespace arena {
 
@@ -168,6 +169,11 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordLines(
 // Parses a record's bytes, of any format, as read from a file.
 absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(
     std::string bytes, const std::string& source_name);
+
+// Appends `m`'s deterministic binary encoding (maps in key order) to `out`;
+// with `length_prefixed`, after its size as a varint: a compact record's line.
+void AppendDeterministic(const google::protobuf::Message& m, std::string* out,
+                         bool length_prefixed = false);
 
 // The compact encoding of `lines`, uncompressed (the magic and the
 // length-prefixed lines): what a compact record compresses, and what its
