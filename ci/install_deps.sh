@@ -11,18 +11,19 @@ case "$WHAT" in
   demo|all) ;;
   *) echo "ci/install_deps.sh: unknown set '$WHAT' (use demo or all)" >&2; exit 2 ;;
 esac
-# The demo builds with Ninja and needs only the C++ compiler; build-essential
-# adds make and dpkg-dev (7 packages on a fresh system), which only the full
-# set keeps.
-if [ "$WHAT" = all ]; then COMPILER=build-essential; else COMPILER=g++; fi
+# The build uses Clang (ci/build.sh): with its precompiled headers it takes
+# half the CPU time of GCC's build, and clang-14 brings about as many megabytes
+# as g++ would. The full set adds build-essential (GCC, make, dpkg-dev), the
+# project's other compiler: CXX=g++ builds with it, without precompiled
+# headers, which shows a file that does not include what it uses.
 PACKAGES=(
-  "$COMPILER" cmake ninja-build pkg-config
+  clang cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libeigen3-dev libssl-dev libzstd-dev zlib1g-dev
   bubblewrap python3 python3-grpcio python3-protobuf
 )
 if [ "$WHAT" = all ]; then
-  PACKAGES+=(libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
+  PACKAGES+=(build-essential libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
              slurmctld slurmd slurm-client munge)
 fi
 missing=()

@@ -61,7 +61,7 @@ struct Bad {
 };
 struct Entry {
   std::vector<Bad> bad;       // empty: every value is valid, because ...
-  std::string all_valid_because;
+  std::string all_valid_because = "";
 };
 
 // Keyed by the field's path from TournamentConfig: "jobs", "bots.command",

@@ -219,8 +219,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   absl::Mutex mu;
   int64_t done = 0;
   const int64_t to_play = static_cast<int64_t>(todo.size());
-  std::atomic<int64_t> next{0};
-  std::atomic<int64_t> phase_end{0};
   std::atomic<bool> stopped{stop_at_start};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;

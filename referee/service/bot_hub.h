@@ -98,7 +98,7 @@ struct BotIdentity {
 class BotConnection;
 class HubMatchLink;
 
-class BotHub : public ConnectionHost, public LinkHost {
+class BotHub final : public ConnectionHost, public LinkHost {
  public:
   explicit BotHub(const std::vector<BotIdentity>& bots,
                   const HubOptions& options = HubOptions());

@@ -147,9 +147,7 @@ class PestenState : public State {
   void FillRules(v1::Rules* rules) const override;
   std::vector<v1::ReplayCard> CardCatalogue() const override;
   // A one-line description of a Pesten event with card names, for replays.
-  // (Overrides State::DescribeEvent where the interface has it; declared
-  // without `override` so that this header builds either way.)
-  std::string DescribeEvent(const v1::Event& event) const;
+  std::string DescribeEvent(const v1::Event& event) const override;
 
   // --- Inspection (tests, tools) ---
   int num_seats() const { return num_seats_; }
