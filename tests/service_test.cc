@@ -6,6 +6,7 @@
 #include <atomic>
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -696,12 +697,16 @@ TEST_F(ServiceTest, HeldMatchStartLeavesWithTheFirstRequestWhoseLeavingIsReporte
   link->set_listener(catcher);
   v1::MatchStart start;
   start.set_match_id("held");
+  start.mutable_rules()->mutable_other()->set_type_url("type.googleapis.com/x.Rules");
+  start.mutable_rules()->mutable_other()->set_value("the deck");
   start.set_seat(0);
   link->StartBeforeRequest(0, start);
   start.set_seat(1);
   link->Start(1, start);  // not held: seat 1 is told at once
   v1::RefereeMessage m;
   ASSERT_TRUE(other.Next(v1::RefereeMessage::kMatchStart, &m));
+  EXPECT_EQ(m.match_start().seat(), 1);
+  EXPECT_EQ(m.match_start().rules().other().value(), "the deck");
   const absl::Time before_send = absl::Now();
   OutMessage req;
   req->mutable_decision_request()->set_match_id("held");
@@ -713,12 +718,42 @@ TEST_F(ServiceTest, HeldMatchStartLeavesWithTheFirstRequestWhoseLeavingIsReporte
   EXPECT_GE(left, before_send);
   ASSERT_TRUE(bot.Next(v1::RefereeMessage::kMatchStart, &m, absl::Seconds(10)));
   EXPECT_EQ(m.match_start().seat(), 0);
+  EXPECT_EQ(m.match_start().match_id(), "held");
+  // The link keeps the rules shared, not in its copy: they still go out whole.
+  EXPECT_EQ(m.match_start().rules().other().type_url(), "type.googleapis.com/x.Rules");
+  EXPECT_EQ(m.match_start().rules().other().value(), "the deck");
   ASSERT_TRUE(bot.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Seconds(10)));
   bot.Decide("held", 1, 2);
   const SeatReply reply = catcher->Await(1, absl::Seconds(10));
   EXPECT_TRUE(reply.ok);
   EXPECT_EQ(reply.action, 2);
   EXPECT_LE(reply.think_us, absl::ToInt64Microseconds(absl::Now() - left));
+}
+
+// Live matches with the same rules (a tournament's) hold one copy of them;
+// different rules get their own.
+TEST_F(ServiceTest, MatchesWithTheSameRulesShareOneCopyOfThem) {
+  LinkHost& host = *hub_;
+  v1::Rules a;
+  a.mutable_other()->set_type_url("type.googleapis.com/x.Rules");
+  a.mutable_other()->set_value("deck one");
+  v1::Rules b = a;
+  v1::Rules c = a;
+  c.mutable_other()->set_value("deck two");
+  const std::shared_ptr<const v1::Rules> pa = host.SharedRules(a);
+  const std::shared_ptr<const v1::Rules> pb = host.SharedRules(b);
+  const std::shared_ptr<const v1::Rules> pc = host.SharedRules(c);
+  EXPECT_EQ(pa.get(), pb.get());
+  EXPECT_NE(pa.get(), pc.get());
+  EXPECT_EQ(pa->other().value(), "deck one");
+  EXPECT_EQ(pc->other().value(), "deck two");
+  // Many rules that no match holds any more are let go, and sharing holds.
+  for (int i = 0; i < 100; ++i) {
+    v1::Rules r = a;
+    r.mutable_other()->set_value("deck " + std::to_string(i + 3));
+    EXPECT_EQ(host.SharedRules(r)->other().value(), r.other().value());
+  }
+  EXPECT_EQ(host.SharedRules(b).get(), pa.get());
 }
 
 TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {

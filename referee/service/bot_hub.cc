@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "referee/service/bot_connection.h"
 #include "referee/service/client_text.h"
 #include "referee/service/link_handle.h"
@@ -583,6 +585,27 @@ void BotHub::Unask(uint64_t conn_id) {
   absl::MutexLock lock(&mu_);
   auto it = by_id_.find(conn_id);
   if (it != by_id_.end()) it->second->Unask();
+}
+
+std::shared_ptr<const v1::Rules> BotHub::SharedRules(const v1::Rules& rules) {
+  std::string key;
+  {
+    google::protobuf::io::StringOutputStream out(&key);
+    google::protobuf::io::CodedOutputStream coded(&out);
+    coded.SetSerializationDeterministic(true);
+    rules.SerializeToCodedStream(&coded);
+  }
+  absl::MutexLock lock(&rules_mu_);
+  std::weak_ptr<const v1::Rules>& entry = shared_rules_[key];
+  if (std::shared_ptr<const v1::Rules> kept = entry.lock()) return kept;
+  auto made = std::make_shared<const v1::Rules>(rules);
+  entry = made;
+  if (shared_rules_.size() > kSharedRulesKept) {
+    for (auto it = shared_rules_.begin(); it != shared_rules_.end();) {
+      it = it->second.expired() ? shared_rules_.erase(it) : std::next(it);
+    }
+  }
+  return made;
 }
 
 uint64_t BotHub::CurrentConnection(const std::string& bot) const {

@@ -228,6 +228,7 @@ class BotHub final : public ConnectionHost, public LinkHost {
   void Ask(uint64_t conn_id) override;
   void Unask(uint64_t conn_id) override;
   std::string GoneDetail(const std::string& bot) const override;
+  std::shared_ptr<const v1::Rules> SharedRules(const v1::Rules& rules) override;
 
   // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
   // warning level.
@@ -259,6 +260,12 @@ class BotHub final : public ConnectionHost, public LinkHost {
   std::map<std::pair<std::string, uint64_t>, HubMatchLink::TimedOut> recent_timeouts_
       ABSL_GUARDED_BY(mu_);
   std::deque<std::pair<std::string, uint64_t>> recent_timeouts_order_ ABSL_GUARDED_BY(mu_);
+  // SharedRules: by the rules' deterministic encoding, while a match holds
+  // them (expired entries go when there are more than kSharedRulesKept).
+  static constexpr size_t kSharedRulesKept = 16;
+  absl::Mutex rules_mu_;  // held alone
+  std::map<std::string, std::weak_ptr<const v1::Rules>> shared_rules_
+      ABSL_GUARDED_BY(rules_mu_);
   // A stream before its Hello is welcomed: when it was opened, and, once it
   // sent an unknown token, when it is refused (the address's back-off).
   // `arrival` orders them for eviction (Add).

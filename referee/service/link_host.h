@@ -15,6 +15,7 @@
 #define ARENA_REFEREE_SERVICE_LINK_HOST_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,6 +55,10 @@ class LinkHost {
   virtual void Unask(uint64_t conn_id) = 0;
   // The detail of a decision failed as DISCONNECTED once the bot is gone.
   virtual std::string GoneDetail(const std::string& bot) const = 0;
+  // One shared copy of `rules` for every live match whose rules are the
+  // same (a game's card catalogue and options: the same in every match of a
+  // tournament), so that a link keeps no copy of its own.
+  virtual std::shared_ptr<const v1::Rules> SharedRules(const v1::Rules& rules) = 0;
 
  protected:
   ~LinkHost() = default;  // not deleted through this interface

@@ -43,9 +43,21 @@ void HubMatchLink::StartBeforeRequest(int seat, const v1::MatchStart& start) {
 
 void HubMatchLink::DoStart(int seat, const v1::MatchStart& start, bool hold) {
   const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
+  bool kept;
   {
     absl::MutexLock lock(&mu_);
-    start_ = start;  // the same for every seat but `seat`
+    kept = rules_ != nullptr;
+  }
+  // The same for every seat but `seat`: kept once, its rules shared.
+  std::shared_ptr<const v1::Rules> rules;
+  if (!kept) rules = hub_->SharedRules(start.rules());
+  {
+    absl::MutexLock lock(&mu_);
+    if (rules_ == nullptr) {
+      start_ = start;
+      start_.clear_rules();
+      rules_ = std::move(rules);
+    }
     started_[seat] = true;
     if (cid == 0) return;  // a resync brings it on reconnect
     seat_conn_[seat] = cid;
@@ -72,8 +84,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     absl::MutexLock lock(&mu_);
     last_request_[seat] = request.SerializeAsString();
     last_decision_[seat] = decision_id;
-    issued_[seat].push_back(decision_id);
-    if (issued_[seat].size() > kIssuedKept) issued_[seat].pop_front();
+    issued_[seat].Push(decision_id);
     Pending& p = pending_[decision_id];
     p.seat = seat;
     p.conn = cid;
@@ -217,8 +228,7 @@ void HubMatchLink::Withdraw(int seat, uint64_t decision_id) {
     t.bot = seat_bots_[it->second.seat];
     t.deadline_ms = it->second.deadline_ms;
     t.deadline = it->second.sent + absl::Milliseconds(t.deadline_ms);
-    timed_out_.push_back(std::move(t));
-    if (timed_out_.size() > kTimedOutKept) timed_out_.pop_front();
+    timed_out_.Push(std::move(t));
     pending_.erase(it);  // from now on, an answer to it is stale
   }
   if (conn != 0) hub_->Unask(conn);
@@ -255,7 +265,7 @@ void HubMatchLink::End(int seat, const v1::MatchEnd& end) {
 
 std::vector<HubMatchLink::TimedOut> HubMatchLink::TimedOutDecisions() const {
   absl::MutexLock lock(&mu_);
-  return {timed_out_.begin(), timed_out_.end()};
+  return timed_out_.ToVector();
 }
 
 std::string LateText(const std::string& match_id, const HubMatchLink::TimedOut& t,
@@ -279,7 +289,7 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
     absl::MutexLock lock(&mu_);
     for (size_t s = 0; s < seat_bots_.size() && !asked; ++s) {
       if (seat_bots_[s] != bot) continue;
-      for (uint64_t id : issued_[s]) asked = asked || id == d.decision_id();
+      issued_[s].ForEach([&](uint64_t id) { asked = asked || id == d.decision_id(); });
     }
     auto it = pending_.find(d.decision_id());
     if (ended_) {
@@ -325,11 +335,11 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
     std::string late;
     {
       absl::MutexLock lock(&mu_);
-      for (const TimedOut& t : timed_out_) {
+      timed_out_.ForEach([&](const TimedOut& t) {
         if (t.decision_id == d.decision_id() && t.bot == bot) {
           late = LateText(match_id_, t, absl::Now());
         }
-      }
+      });
     }
     if (!late.empty()) {
       why = kind == v1::NOTICE_KIND_UNKNOWN_MATCH ? absl::StrCat(late, "; the match has ended")
@@ -435,6 +445,7 @@ void HubMatchLink::StartFor(int seat, v1::RefereeMessage* msg) {
 
 void HubMatchLink::StartFor(int seat, v1::MatchStart* start) {
   *start = start_;
+  if (rules_ != nullptr) *start->mutable_rules() = *rules_;
   start->set_seat(seat);
 }
 

@@ -18,8 +18,8 @@
 #define ARENA_REFEREE_SERVICE_MATCH_LINK_H_
 
 #include <cstdint>
-#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +29,7 @@
 #include "arena/v1/arena.pb.h"
 #include "referee/match/match_runner.h"
 #include "referee/service/link_host.h"
+#include "referee/service/recent_values.h"
 
 namespace arena {
 
@@ -121,7 +122,11 @@ class HubMatchLink : public SeatLink,
   mutable absl::Mutex mu_;
   std::map<uint64_t, Pending> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> seat_conn_ ABSL_GUARDED_BY(mu_);
+  // The match's MatchStart without its rules, which are shared with every
+  // match that has the same (LinkHost::SharedRules); both set by the first
+  // DoStart.
   v1::MatchStart start_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const v1::Rules> rules_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> started_ ABSL_GUARDED_BY(mu_);
   // Per seat: its MatchStart is held for its first request (or MatchEnd).
   std::vector<bool> start_held_ ABSL_GUARDED_BY(mu_);
@@ -131,9 +136,9 @@ class HubMatchLink : public SeatLink,
   // Per seat: the ids of its latest kIssuedKept requests (OnDecision: a
   // repeated or late answer to one of them is not counted as a flood).
   static constexpr size_t kIssuedKept = 32;
-  std::vector<std::deque<uint64_t>> issued_ ABSL_GUARDED_BY(mu_);
+  std::vector<RecentValues<uint64_t, kIssuedKept>> issued_ ABSL_GUARDED_BY(mu_);
   static constexpr size_t kTimedOutKept = 32;
-  std::deque<TimedOut> timed_out_ ABSL_GUARDED_BY(mu_);
+  RecentValues<TimedOut, kTimedOutKept> timed_out_ ABSL_GUARDED_BY(mu_);
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
 };
 
