@@ -74,6 +74,22 @@ TEST(CheckBot, TheBundledNodeBotPasses) {
 
 // A JSON-lines bot behind arena_stdio, which reconnects for it and passes
 // on the Resync's open requests.
+// An opponent that forfeits at its first decision ends every match before
+// the probes' moment: each probe's match is played 3 times, and the line
+// says that nothing was checked, not that the bot was at fault.
+TEST(CheckBot, ProbeMatchesEndedByTheOpponentArePlayedAgainAndNotBlamedOnTheBot) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo --bot me=", kBin, "/random_bot --opponent '",
+                                      kBin, "/checkup_bot --mode=illegal'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  reconnect: quasenbo, 2 seats, the bot at seat 0: the "
+                                  "match ended before the bot's request 2 in each of 3 matches; "
+                                  "nothing was checked"));
+  EXPECT_THAT(r.output, HasSubstr("FAIL  notice: quasenbo, 2 seats, the bot at seat 1: the match "
+                                  "ended before the bot's request 2 in each of 3 matches"));
+  EXPECT_THAT(r.output, Not(HasSubstr("at its fault")));
+  EXPECT_THAT(r.output, HasSubstr("PASS  legal:"));
+}
+
 TEST(CheckBot, AStdioBotPasses) {
   const Cmd r = CheckBot(absl::StrCat("--game pesten --bot 'st=", kBin, "/arena_stdio /usr/bin/python3 ",
                                       ARENA_SOURCE_DIR, "/bots/stdio/example_bot.py'"));

@@ -154,6 +154,9 @@ ABSL_FLAG(std::string, record_format, "compact",
           "any record as JSON lines (docs/records.md)");
 ABSL_FLAG(bool, compress, false, "deprecated: --record_format jsonl.zst");
 ABSL_FLAG(int, concurrent, 8, "check-bot: matches at once in the concurrency check");
+ABSL_FLAG(std::string, opponent, "",
+          "check-bot: the command of the bot in the other seats (default: the random bot "
+          "beside arena)");
 ABSL_FLAG(bool, requests, false,
           "replay: print the exact messages --seat S was sent (MatchStart, each "
           "request, MatchEnd), one JSON line each, as a stdio bot reads them");
@@ -595,6 +598,7 @@ int main(int argc, char** argv) {
     co.decision_cap = absl::GetFlag(FLAGS_decision_cap);
     co.connect_timeout_ms = absl::GetFlag(FLAGS_connect_timeout_ms);
     co.concurrent = absl::GetFlag(FLAGS_concurrent);
+    co.opponent = absl::GetFlag(FLAGS_opponent);
     co.records = absl::GetFlag(FLAGS_records);
     co.seed = absl::GetFlag(FLAGS_seed);
     LaunchOptions lo;

@@ -36,6 +36,10 @@ enum class Probe { kNone, kDrop, kNotice };
 // The checked bot's request of a match before which a probe fires: its
 // second, so that it has a match's state to keep by then.
 constexpr int kProbeAt = 2;
+// A match that ends before the probe's moment through no fault of the bot
+// (a short deal, the opponent's fault) checks nothing: up to this many are
+// played for each probe.
+constexpr int kProbeMatches = 3;
 
 // The link of one match to its bots over the hub (HubMatchLink, through
 // the LinkHandle it is given), which drops the checked bot's stream, or
@@ -161,7 +165,8 @@ std::string NotProbed(const Played& p, const CheckLine& judged, int at) {
                         ", the probe's moment, at its fault: ", judged.reason);
   }
   return absl::StrCat(Where(p.plan), ": the match ended before the bot's request ", at,
-                      "; nothing was checked (give another game first in --game)");
+                      " in each of ", kProbeMatches,
+                      " matches; nothing was checked (give another game first in --game)");
 }
 
 std::string Ms(int64_t us) { return absl::StrCat((us + 500) / 1000, " ms"); }
@@ -443,20 +448,34 @@ absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
                            absl::StrCat(o_.concurrent, " matches at once, each to its end"),
                            AnyFault));
   }
+  // A match with a probe, played again while it ends before the probe's
+  // moment without a fault of the bot (kProbeMatches in all).
+  auto play_probed = [&](const Plan& plan, int* before) -> absl::StatusOr<std::vector<Played>> {
+    absl::StatusOr<std::vector<Played>> played;
+    for (int m = 0; m < kProbeMatches; ++m) {
+      *before = Connected();
+      played = Play({plan});
+      if (!played.ok() || played->front().probed != 0) break;
+      const Played& p = played->front();
+      bool fault = !p.record_status.ok();
+      for (const BotFault& f : p.faults) fault = fault || AnyFault(f.kind);
+      if (fault) break;
+    }
+    return played;
+  };
   // A dropped stream, a reconnect and a Resync.
   {
-    const int before = Connected();
-    auto played = Play({{first, min_seats, 0, Probe::kDrop}});
+    int before = 0;
+    auto played = play_probed({first, min_seats, 0, Probe::kDrop}, &before);
     if (!played.ok()) return played.status();
     const std::vector<Played>& kept = keep(*std::move(played));
     const Played& p = kept.front();
     const int again = hub.Connections(bot_) - before;
     CheckLine line = Judge("reconnect", kept, hub.Connections(bot_), "", AnyFault);
-    line.pass = line.pass && p.probed != 0 && again > 0;
     const std::string grace = absl::FormatDuration(grace_);
     if (p.probed == 0) {
+      line.reason = NotProbed(p, line, kProbeAt);  // before `pass` is set: it tells why
       line.pass = false;
-      line.reason = NotProbed(p, line, kProbeAt);
     } else if (again == 0) {
       line.pass = false;
       line.reason = absl::StrCat(
@@ -475,15 +494,15 @@ absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
   }
   // A notice mid-match.
   {
-    const int before = Connected();
-    auto played = Play({{first, min_seats, min_seats - 1, Probe::kNotice}});
+    int before = 0;
+    auto played = play_probed({first, min_seats, min_seats - 1, Probe::kNotice}, &before);
     if (!played.ok()) return played.status();
     const std::vector<Played>& kept = keep(*std::move(played));
     const Played& p = kept.front();
     CheckLine line = Judge("notice", kept, before, "", AnyFault);
     if (p.probed == 0) {
+      line.reason = NotProbed(p, line, kProbeAt);  // before `pass` is set: it tells why
       line.pass = false;
-      line.reason = NotProbed(p, line, kProbeAt);
     } else if (line.pass) {
       line.reason = absl::StrCat("a STALE notice before decision ", p.probed,
                                  "; it played on to the match's end");

@@ -103,7 +103,7 @@ const std::vector<CommandHelp>& Commands() {
        "  notice (docs/bots.md). --decision_cap 0: 60; without --records, a temporary\n"
        "  folder, kept if a check fails. Exit 0: all passed; 1: a check failed; 2: usage.",
        join({"game", "bot", "option", "decision_ms", "decision_cap", "connect_timeout_ms",
-             "concurrent", "records", "seed", "log_file"},
+             "concurrent", "opponent", "records", "seed", "log_file"},
             kSandbox)},
   };
   return *commands;
