@@ -138,8 +138,6 @@ absl::StatusOr<std::string> Compress(absl::string_view content, const ZSTD_CDict
   return out;
 }
 
-// Writes `bytes` to a new file at `path` (mode 0600, no link followed),
-// flushed to the operating system on close.
 // The hidden folder of a records folder's unfinished records (0700).
 absl::Status MakeInProgressDir(const std::string& dir) {
   const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
@@ -149,6 +147,8 @@ absl::Status MakeInProgressDir(const std::string& dir) {
   return absl::OkStatus();
 }
 
+// Writes `bytes` to a new file at `path` (mode 0600, no link followed),
+// flushed to the operating system on close.
 // `*open_errno`: the errno of a failed open, else 0.
 absl::Status WriteNewFile(const std::string& path, absl::string_view bytes, bool append,
                           int* open_errno) {

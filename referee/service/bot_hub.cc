@@ -8,8 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "referee/records/record.h"
 #include "referee/service/bot_connection.h"
 #include "referee/service/client_text.h"
 #include "referee/service/link_handle.h"
@@ -589,12 +588,7 @@ void BotHub::Unask(uint64_t conn_id) {
 
 std::shared_ptr<const v1::Rules> BotHub::SharedRules(const v1::Rules& rules) {
   std::string key;
-  {
-    google::protobuf::io::StringOutputStream out(&key);
-    google::protobuf::io::CodedOutputStream coded(&out);
-    coded.SetSerializationDeterministic(true);
-    rules.SerializeToCodedStream(&coded);
-  }
+  AppendDeterministic(rules, &key);
   absl::MutexLock lock(&rules_mu_);
   std::weak_ptr<const v1::Rules>& entry = shared_rules_[key];
   if (std::shared_ptr<const v1::Rules> kept = entry.lock()) return kept;
