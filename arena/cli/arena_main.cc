@@ -114,6 +114,14 @@ ABSL_FLAG(bool, duplicate, true,
           "seating (--duplicate=false: a deal of its own for every match)");
 ABSL_FLAG(std::string, gauntlet, "",
           "NAME: this bot meets every other bot; the others do not meet each other");
+ABSL_FLAG(std::string, schedule, "auto",
+          "tournament: auto, cycle, rounds or adaptive (docs/contests.md)");
+ABSL_FLAG(int, top_k, 0, "adaptive: the top K to name in order (0: 8)");
+ABSL_FLAG(double, confidence, 0, "adaptive: familywise confidence of the top K's order (0: 0.95)");
+ABSL_FLAG(int, explore_every, 0,
+          "adaptive: every bot plays at least once in as many rounds (0: 4)");
+ABSL_FLAG(int, warmup_rounds, 0, "adaptive: balanced rounds before adapting (0: 2)");
+ABSL_FLAG(int, round_tables, 0, "adaptive: tables a round at least (0: bots / seats)");
 ABSL_FLAG(int, standings_every, 20, "rewrite the standings every N recorded matches");
 ABSL_FLAG(std::string, shard, "",
           "tournament: I/N plays shard I of N (0 <= I < N): the deal groups g "
@@ -310,6 +318,35 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
   c.set_deal_mode(absl::GetFlag(FLAGS_duplicate) ? v1::DEAL_MODE_DUPLICATE
                                                  : v1::DEAL_MODE_INDEPENDENT);
   c.set_gauntlet(absl::GetFlag(FLAGS_gauntlet));
+  {
+    const std::string kind = absl::GetFlag(FLAGS_schedule);
+    if (kind == "auto") {
+      c.set_schedule(v1::SCHEDULE_KIND_UNSPECIFIED);
+    } else if (kind == "cycle") {
+      c.set_schedule(v1::SCHEDULE_KIND_CYCLE);
+    } else if (kind == "rounds") {
+      c.set_schedule(v1::SCHEDULE_KIND_ROUNDS);
+    } else if (kind == "adaptive") {
+      c.set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--schedule=", kind, ": use auto, cycle, rounds or adaptive"));
+    }
+    v1::AdaptiveSchedule* a = c.mutable_adaptive();
+    a->set_top_k(absl::GetFlag(FLAGS_top_k));
+    a->set_confidence(absl::GetFlag(FLAGS_confidence));
+    a->set_explore_every(absl::GetFlag(FLAGS_explore_every));
+    a->set_warmup_rounds(absl::GetFlag(FLAGS_warmup_rounds));
+    a->set_round_tables(absl::GetFlag(FLAGS_round_tables));
+    if (c.schedule() != v1::SCHEDULE_KIND_ADAPTIVE) {
+      if (a->ByteSizeLong() > 0) {
+        return absl::InvalidArgumentError(
+            "--top_k, --confidence, --explore_every, --warmup_rounds and "
+            "--round_tables are settings of --schedule adaptive");
+      }
+      c.clear_adaptive();
+    }
+  }
   c.set_standings_every(absl::GetFlag(FLAGS_standings_every));
   c.set_connect_timeout_ms(absl::GetFlag(FLAGS_connect_timeout_ms));
   return c;

@@ -57,7 +57,8 @@ const std::vector<CommandHelp>& Commands() {
        "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
        "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
        "  not run (usage, config, no bot could start).",
-       join(join(kPlay, kSandbox), {"shard"})},
+       join(join(kPlay, kSandbox), {"shard", "schedule", "top_k", "confidence",
+                                    "explore_every", "warmup_rounds", "round_tables"})},
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"
                  "arena replay FILE --requests --seat S\n  What seat S was sent, as stdio JSON lines.",
        {"seat", "step", "json", "requests", "log_file"}},

@@ -36,7 +36,10 @@ StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
     if (ctx.seats == 0) ctx.seats = info->default_seats;
   }
   for (const auto& b : config.bots()) ctx.bots.push_back(b.name());
-  ctx.matches_planned = matches_planned;
+  // An adaptive schedule plans round by round: its manifest holds the
+  // budget, and what it played is what it planned.
+  ctx.matches_planned =
+      config.schedule() == v1::SCHEDULE_KIND_ADAPTIVE ? -1 : matches_planned;
   ctx.deal_mode = config.deal_mode() == v1::DEAL_MODE_UNSPECIFIED
                       ? v1::DEAL_MODE_DUPLICATE
                       : config.deal_mode();

@@ -109,9 +109,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (!options.resume) {
     if (absl::Status s = CheckRecordsFolderIsNew(config.records_dir()); !s.ok()) return s;
   }
-  if (auto seatings = ArrangementsFor(config, options.fixed_seating); seatings.ok()) {
-    if (const std::string note = SeatingNote(config, *seatings); !note.empty()) {
-      spdlog::info("{}", note);
+  if (absl::Status s = CheckSchedule(config, options.fixed_seating); !s.ok()) return s;
+  if (config.bots_size() < config.seats()) {  // a bot fills several seats
+    if (auto seatings = ArrangementsFor(config, options.fixed_seating); seatings.ok()) {
+      if (const std::string note = SeatingNote(config, *seatings); !note.empty()) {
+        spdlog::info("{}", note);
+      }
     }
   }
   if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;

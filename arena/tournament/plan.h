@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "arena/tournament/adaptive.h"
 #include "arena/tournament/schedule.h"
 #include "arena/v1/config.pb.h"
 
@@ -23,9 +24,32 @@ namespace arena {
 // rotation with duplicate deals.
 absl::StatusOr<std::vector<std::vector<int>>> ArrangementsFor(
     const v1::TournamentConfig& config, const std::vector<int>& fixed_seating);
-// The schedule of a validated config (fixed_seating: that seating only).
+// The kind of schedule a config plays: its own, or for UNSPECIFIED, CYCLE
+// when the matches hold a whole cycle of the seatings (or with a gauntlet,
+// a fixed seating, or fewer bots than seats), ROUNDS otherwise.
+v1::ScheduleKind ScheduleKindFor(const v1::TournamentConfig& config,
+                                 const std::vector<int>& fixed_seating);
+// OK if the config's schedule can be planned; else why not, in words that
+// name the flag (checked before any bot starts): a cycle of more than a
+// million seatings, rounds or adaptive with fewer bots than seats or with a
+// gauntlet, adaptive settings out of range, an adaptive budget below one
+// round, an adaptive schedule with shards.
+absl::Status CheckSchedule(const v1::TournamentConfig& config,
+                           const std::vector<int>& fixed_seating);
+// The adaptive schedule's settings, defaults filled in.
+AdaptiveOptions AdaptiveOptionsFor(const v1::TournamentConfig& config);
+// Matches of `tables` (seatings): with duplicate deals every distinct
+// rotation of a table, on one deal; indices and deals numbered on from
+// the given ones.
+Schedule ScheduleOfTables(const std::vector<std::vector<int>>& tables, bool duplicate,
+                          int first_index, int first_deal);
+// The schedule of a validated CYCLE or ROUNDS config (fixed_seating: that
+// seating only); ROUNDS are a BalancedDesign seeded with `schedule_seed`
+// (TournamentSecret::ScheduleSeed), as many tables as cover the matches
+// (rounded up to whole deal groups).
 absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
-                                     const std::vector<int>& fixed_seating);
+                                     const std::vector<int>& fixed_seating,
+                                     uint64_t schedule_seed);
 
 // Sharding: whether scheduled match `m` belongs to the config's shard (deal
 // group m.deal % shard_count == shard_index; every match without shards), and
@@ -60,11 +84,15 @@ std::string SeatingNote(const v1::TournamentConfig& config,
                         const std::vector<std::vector<int>>& arrangements);
 
 // Writes manifest.json into config.records_dir: the config without tokens,
-// the matches planned (the shard's), the deal groups and the tournament id.
-// Refuses a folder that already holds a manifest or records (a tournament is
-// never mixed into another).
-absl::Status WriteManifest(const v1::TournamentConfig& config,
-                           const Schedule& schedule, const std::string& tournament_id);
+// the matches planned (the shard's; an adaptive schedule's budget), the deal
+// groups and the tournament id. Refuses a folder that already holds a
+// manifest or records (a tournament is never mixed into another).
+absl::Status WriteManifest(const v1::TournamentConfig& config, int matches_planned,
+                           int deal_groups, const std::string& tournament_id);
+
+// schedule.json in a records folder (v1::SchedulePlan), rewritten whole.
+inline constexpr char kSchedulePlanFile[] = "schedule.json";
+absl::Status WriteSchedulePlan(const std::string& dir, const v1::SchedulePlan& plan);
 
 }  // namespace arena
 

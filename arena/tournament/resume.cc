@@ -32,11 +32,10 @@ void Reject(const std::string& dir, const std::string& path, const std::string& 
 
 absl::StatusOr<ResumedMatches> ResumeFromRecords(
     const v1::TournamentConfig& config, const TournamentSecret& secret,
-    const Schedule& schedule, const std::vector<int>& mine,
+    const Schedule& schedule, const std::vector<int>& mine, int planned,
     StandingsAccumulator* standings,
     const std::function<bool(const MatchSummary&)>& on_recorded) {
   const std::string tournament_id = secret.TournamentId();
-  const int planned = static_cast<int>(mine.size());
   const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
   ResumedMatches out;
   const std::string dir = config.records_dir();
@@ -112,8 +111,8 @@ absl::StatusOr<ResumedMatches> ResumeFromRecords(
     }
     if (on_recorded && !on_recorded(*m)) out.stop = true;
   }
-  spdlog::info("resume: {} of {} matches recorded, {} to play", standings->matches(),
-               planned, out.todo.size());
+  spdlog::info("resume: {} of {} matches recorded, {} to play", mine.size() - out.todo.size(),
+               mine.size(), out.todo.size());
   return out;
 }
 

@@ -31,13 +31,13 @@ struct ResumedMatches {
   bool stop = false;      // on_recorded returned false for a recorded match
 };
 
-// Scans config.records_dir for the records of `mine` (the schedule indices
-// of this run's matches, ShardMatches) and adds those that count to
-// `standings`. Errors if the folder's manifest is missing or another
-// tournament's.
+// Scans config.records_dir for the records of `mine` (schedule indices of
+// this run's matches: ShardMatches, or an adaptive schedule's round) and
+// adds those that count to `standings`. Errors if the folder's manifest is
+// missing, another tournament's, or plans other than `planned` matches.
 absl::StatusOr<ResumedMatches> ResumeFromRecords(
     const v1::TournamentConfig& config, const TournamentSecret& secret,
-    const Schedule& schedule, const std::vector<int>& mine,
+    const Schedule& schedule, const std::vector<int>& mine, int planned,
     StandingsAccumulator* standings,
     const std::function<bool(const MatchSummary&)>& on_recorded);
 

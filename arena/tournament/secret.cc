@@ -126,6 +126,13 @@ std::string TournamentSecret::TournamentId() const {
   return absl::BytesToHexString(mac).substr(0, 12);
 }
 
+uint64_t TournamentSecret::ScheduleSeed() const {
+  const std::string mac = Hmac("arena-schedule-seed-v1");
+  uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed = (seed << 8) | static_cast<unsigned char>(mac[i]);
+  return seed;
+}
+
 MatchSecrets TournamentSecret::ForMatch(uint64_t index,
                                         const std::string& match_id) const {
   MatchSecrets m;

@@ -8,6 +8,7 @@
 //   seed(i)  = first 8 bytes, big-endian, of HMAC(key, "arena-match-seed-v1:" i)
 //   salt(i)  = hex of HMAC(key, "arena-match-salt-v1:" i)           (64 hex digits)
 //   tournament id = first 12 hex digits of HMAC(key, "arena-tournament-id-v1")
+//   schedule seed = first 8 bytes, big-endian, of HMAC(key, "arena-schedule-seed-v1")
 //
 // where i is the match's deal index in decimal. A match's commitment, sent
 // to its bots at MatchStart and revealed (seed and salt) at MatchEnd, is
@@ -61,6 +62,9 @@ class TournamentSecret {
   // 12 hex digits naming the tournament in match ids; reveals nothing of
   // the key.
   std::string TournamentId() const;
+  // The seed of the schedule's own choices (which tables a round plays):
+  // unpredictable without the secret, the same for every shard and resume.
+  uint64_t ScheduleSeed() const;
   // The seed, salt and commitment of the match with deal index `index`,
   // whose id is `match_id`.
   MatchSecrets ForMatch(uint64_t index, const std::string& match_id) const;

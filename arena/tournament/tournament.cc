@@ -17,6 +17,7 @@
 #include "arena/records/folder.h"
 #include "arena/tournament/plan.h"
 #include "arena/tournament/resume.h"
+#include "arena/tournament/adaptive.h"
 #include "arena/tournament/schedule.h"
 #include "referee/games/registry.h"
 #include "referee/match/match_runner.h"
@@ -139,28 +140,57 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   if (!game_or.ok()) return game_or.status();
   const Game& game = **game_or;
 
-  auto schedule_or = ScheduleFor(config, hooks.fixed_seating);
-  if (!schedule_or.ok()) return schedule_or.status();
-  const Schedule& schedule = *schedule_or;
-  const int total = static_cast<int>(schedule.matches.size());
+  const v1::ScheduleKind kind = ScheduleKindFor(config, hooks.fixed_seating);
+  if (absl::Status s = CheckSchedule(config, hooks.fixed_seating); !s.ok()) return s;
+  const bool adaptive = kind == v1::SCHEDULE_KIND_ADAPTIVE;
+  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  const int per_table = duplicate ? config.seats() : 1;
+  // Every match planned so far: the whole schedule, or an adaptive
+  // schedule's rounds up to the one being played.
+  Schedule schedule;
+  std::unique_ptr<AdaptivePlanner> planner;
+  v1::SchedulePlan plan;
+  plan.set_kind(kind);
+  plan.set_bots(config.bots_size());
+  plan.set_seats(config.seats());
+  if (adaptive) {
+    const AdaptiveOptions ao = AdaptiveOptionsFor(config);
+    planner = std::make_unique<AdaptivePlanner>(config.bots_size(), config.seats(), duplicate,
+                                                secret.ScheduleSeed(), ao);
+    plan.set_budget(config.matches());
+    plan.set_top_k(planner->top_k());
+    plan.set_confidence(ao.confidence);
+    spdlog::info(
+        "adaptive schedule: rounds of at least {} tables ({} matches), until the top {} "
+        "are separated at {:.0f} % (Holm) or {} matches are spent",
+        planner->tables_per_round(), planner->tables_per_round() * per_table,
+        planner->top_k(), 100 * ao.confidence, config.matches());
+  } else {
+    auto schedule_or = ScheduleFor(config, hooks.fixed_seating, secret.ScheduleSeed());
+    if (!schedule_or.ok()) return schedule_or.status();
+    schedule = *std::move(schedule_or);
+    plan.set_rounds(1);
+    plan.set_matches_planned(static_cast<int>(schedule.matches.size()));
+    plan.add_round_matches(static_cast<int>(schedule.matches.size()));
+    const int total = static_cast<int>(schedule.matches.size());
+    if (total != config.matches()) {
+      spdlog::warn("{} matches rounded up to {}: {} whole deal groups", config.matches(),
+                   total, schedule.deal_groups);
+    }
+    if (!schedule.balanced && hooks.fixed_seating.empty()) {
+      spdlog::warn(
+          "{} matches are not whole cycles of the {} seatings: seat positions "
+          "are balanced only approximately",
+          total, schedule.cycle);
+    }
+  }
   // This run's matches (all of them but with --shard), in schedule order.
   const std::vector<int> mine = ShardMatches(config, schedule);
-  const int planned = static_cast<int>(mine.size());
-  const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
-  if (total != config.matches()) {
-    spdlog::warn("{} matches rounded up to {}: {} whole deal groups", config.matches(),
-                 total, schedule.deal_groups);
-  }
-  if (!schedule.balanced && hooks.fixed_seating.empty()) {
-    spdlog::warn(
-        "{} matches are not whole cycles of the {} seatings: seat positions "
-        "are balanced only approximately",
-        total, schedule.cycle);
-  }
+  const int planned = adaptive ? config.matches() : static_cast<int>(mine.size());
   if (config.shard_count() > 0) {
     spdlog::info("shard {}/{}: {} of {} matches (deal groups g with g % {} == {})",
-                 config.shard_index(), config.shard_count(), planned, total,
-                 config.shard_count(), config.shard_index());
+                 config.shard_index(), config.shard_count(), planned,
+                 schedule.matches.size(), config.shard_count(), config.shard_index());
   }
   if (absl::Status s = MakeRecordsDir(config.records_dir()); !s.ok()) return s;
   const std::string tournament_id = secret.TournamentId();
@@ -169,57 +199,52 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   auto deal_group = [&](const ScheduledMatch& sm, const std::string& id) {
     return DealGroupId(config.game(), tournament_id, duplicate, sm, id);
   };
+  std::map<std::string, int> bot_index;
+  for (int b = 0; b < config.bots_size(); ++b) bot_index[config.bots(b).name()] = b;
+  // The adaptive schedule learns each recorded match, played or resumed.
+  auto observe = [&](const MatchSummary& m) {
+    if (!planner) return;
+    std::vector<int> seats;
+    for (const std::string& name : m.seat_bots) {
+      auto it = bot_index.find(name);
+      seats.push_back(it == bot_index.end() ? -1 : it->second);
+    }
+    planner->Observe(seats, m.placements);
+  };
   // The standings so far: tallies, not matches (memory does not grow with
   // the tournament).
   StandingsAccumulator standings(context);
-  std::vector<int> todo;  // schedule indices still to play
   bool stop_at_start = false;  // on_recorded said stop while resuming
   if (!hooks.resume) {
-    if (absl::Status s = WriteManifest(config, schedule, tournament_id); !s.ok()) return s;
-    todo = mine;
-  } else {
-    auto resumed = ResumeFromRecords(config, secret, schedule, mine, &standings,
-                                     hooks.on_recorded);
+    const int deal_groups = adaptive ? 0 : schedule.deal_groups;
+    if (absl::Status s = WriteManifest(config, planned, deal_groups, tournament_id); !s.ok()) {
+      return s;
+    }
+  }
+  // The matches of `round` (schedule indices) still to play: all of them,
+  // or with --resume those without a record that counts.
+  auto to_play_of = [&](const std::vector<int>& round) -> absl::StatusOr<std::vector<int>> {
+    if (!hooks.resume) return round;
+    auto resumed = ResumeFromRecords(
+        config, secret, schedule, round, planned, &standings,
+        [&](const MatchSummary& m) {
+          observe(m);
+          return !hooks.on_recorded || hooks.on_recorded(m);
+        });
     if (!resumed.ok()) return resumed.status();
-    todo = std::move(resumed->todo);
-    stop_at_start = resumed->stop;
-  }
-
-  // Duplicate deals with fresh bot processes between rotations: the matches
-  // to play, rotation by rotation (phase k: the k-th match of every group).
-  std::vector<size_t> phase_ends;  // end of each phase in `todo`
-  if (duplicate && hooks.new_bot_processes) {
-    std::vector<int> rotation(total, 0);
-    std::map<int, int> seen;  // deal -> matches of it so far
-    for (int i = 0; i < total; ++i) rotation[i] = seen[schedule.matches[i].deal]++;
-    std::stable_sort(todo.begin(), todo.end(),
-                     [&](int a, int b) { return rotation[a] < rotation[b]; });
-    for (size_t t = 1; t <= todo.size(); ++t) {
-      if (t == todo.size() || rotation[todo[t]] != rotation[todo[t - 1]]) {
-        phase_ends.push_back(t);
-      }
-    }
-  } else {
-    phase_ends.push_back(todo.size());
-    if (duplicate && !hooks.fixed_seating.empty()) {
-      // one seating: nothing to rotate
-    } else if (duplicate) {
-      spdlog::warn(
-          "duplicate deals with bot processes that live through the whole "
-          "tournament: a bot that remembers a deal from one rotation knows "
-          "other seats' hands when it comes round again; between untrusted "
-          "bots, use independent deals");
-    }
-  }
+    stop_at_start = stop_at_start || resumed->stop;
+    return std::move(resumed->todo);
+  };
 
   // On a terminal, one line redrawn in place (a bar and the time left);
   // otherwise (a log, CI) a plain line every tenth of the matches.
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
-  const int64_t progress_every = std::max<int64_t>(1, static_cast<int64_t>(todo.size()) / 10);
   absl::Mutex mu;
   int64_t done = 0;
-  const int64_t to_play = static_cast<int64_t>(todo.size());
-  std::atomic<bool> stopped{stop_at_start};
+  // Known up front but for an adaptive schedule (its budget, then).
+  int64_t to_play = 0;
+  int64_t progress_every = 1;
+  std::atomic<bool> stopped{false};
   const absl::Time t0 = absl::Now();
   absl::Time last_progress = t0;
   const int every = config.standings_every() > 0 ? config.standings_every() : 20;
@@ -296,6 +321,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           if (absl::Status s = standings.Add(summary); !s.ok()) {
             spdlog::error("standings: {}", s.ToString());  // our own match: a bug
           }
+          observe(summary);
           if (hooks.on_recorded && !hooks.on_recorded(summary)) {
             stopped.store(true);  // stop: no further match is started
           }
@@ -305,7 +331,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           }
         }
         const bool progress_due =
-            done == to_play ||
+            done >= to_play ||
             (terminal ? absl::Now() - last_progress > absl::Milliseconds(250)
                       : done % progress_every == 0);
         if (hooks.show_progress && progress_due) {
@@ -331,63 +357,178 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       book(batch);
     }
   };
-  const int jobs = std::max<int64_t>(1, std::min<int64_t>(config.jobs(), to_play));
+  const int jobs = std::max(1, config.jobs());
   load.jobs = jobs;
-  int64_t t = 0;
-  for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
-    if (p > 0) {
-      wait_below(1);  // the rotation's matches are all over
-      spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
-                   p + 1, phase_ends.size());
-      if (absl::Status s = hooks.new_bot_processes(); !s.ok()) {
-        spdlog::error("cannot start fresh bot processes: {}", s.ToString());
-        // Played on: each bot that is not connected faults (policy decides).
+  int64_t started = 0;
+  // Plays `todo` (schedule indices), `jobs` at a time, and waits for all of
+  // them to end. Duplicate deals with fresh bot processes between
+  // rotations: rotation by rotation (phase k: the k-th match of every
+  // group).
+  auto play = [&](std::vector<int> todo) {
+    std::vector<size_t> phase_ends;  // end of each phase in `todo`
+    if (duplicate && hooks.new_bot_processes) {
+      std::map<int, int> seen;  // deal -> matches of it so far
+      std::vector<int> rotation(schedule.matches.size(), 0);
+      for (size_t i = 0; i < schedule.matches.size(); ++i) {
+        rotation[i] = seen[schedule.matches[i].deal]++;
+      }
+      std::stable_sort(todo.begin(), todo.end(),
+                       [&](int a, int b) { return rotation[a] < rotation[b]; });
+      for (size_t t = 1; t <= todo.size(); ++t) {
+        if (t == todo.size() || rotation[todo[t]] != rotation[todo[t - 1]]) {
+          phase_ends.push_back(t);
+        }
+      }
+    } else {
+      phase_ends.push_back(todo.size());
+    }
+    size_t t = 0;
+    for (size_t p = 0; p < phase_ends.size() && !stopped.load(); ++p) {
+      if (p > 0) {
+        wait_below(1);  // the rotation's matches are all over
+        spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
+                     p + 1, phase_ends.size());
+        if (absl::Status s = hooks.new_bot_processes(); !s.ok()) {
+          spdlog::error("cannot start fresh bot processes: {}", s.ToString());
+          // Played on: each bot that is not connected faults (policy decides).
+        }
+      }
+      for (; t < phase_ends[p]; ++t) {
+        wait_below(jobs);
+        if (stopped.load()) break;
+        const int64_t i = todo[t];
+        const ScheduledMatch& sm = schedule.matches[i];
+        MatchSpec spec;
+        spec.match_id = match_id(i);
+        spec.deal_group = deal_group(sm, spec.match_id);
+        spec.game_name = config.game();
+        spec.options = opts;
+        for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
+        FillMatchSpec(config, secret, static_cast<uint64_t>(sm.deal), &spec);
+        if (hooks.ensure_bot) {
+          std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
+          for (const auto& b : needed) hooks.ensure_bot(b);
+        }
+        auto writer = RecordWriter::Open(
+            config.records_dir(), spec.match_id,
+            RecordFormatOf(config.record_format(), config.compress_records()));
+        if (!writer.ok()) {
+          spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
+          absl::MutexLock lock(&mu);
+          ++done;
+          continue;
+        }
+        {
+          absl::MutexLock lock(&live_mu);
+          peak_live = std::max(peak_live, ++live);
+        }
+        ++started;
+        std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
+        auto match = Match::Create(
+            game, spec, std::move(link), std::shared_ptr<RecordWriter>(*std::move(writer)),
+            [&live_mu, &live, &finished, spec](MatchOutcome outcome) {
+              absl::MutexLock lock(&live_mu);
+              --live;
+              finished.push_back({spec, std::move(outcome)});
+            });
+        match->Start();
       }
     }
-    for (; t < static_cast<int64_t>(phase_ends[p]); ++t) {
-      wait_below(jobs);
-      if (stopped.load()) break;
-      const int64_t i = todo[t];
-      const ScheduledMatch& sm = schedule.matches[i];
-      MatchSpec spec;
-      spec.match_id = match_id(i);
-      spec.deal_group = deal_group(sm, spec.match_id);
-      spec.game_name = config.game();
-      spec.options = opts;
-      for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
-      FillMatchSpec(config, secret, static_cast<uint64_t>(sm.deal), &spec);
-      if (hooks.ensure_bot) {
-        std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
-        for (const auto& b : needed) hooks.ensure_bot(b);
+    wait_below(1);
+  };
+
+  if (!adaptive) {
+    auto todo = to_play_of(mine);
+    if (!todo.ok()) return todo.status();
+    {
+      absl::MutexLock lock(&mu);
+      to_play = static_cast<int64_t>(todo->size());
+      progress_every = std::max<int64_t>(1, to_play / 10);
+    }
+    if (duplicate && !hooks.new_bot_processes && hooks.fixed_seating.empty()) {
+      spdlog::warn(
+          "duplicate deals with bot processes that live through the whole "
+          "tournament: a bot that remembers a deal from one rotation knows "
+          "other seats' hands when it comes round again; between untrusted "
+          "bots, use independent deals");
+    }
+    stopped.store(stop_at_start);
+    play(*std::move(todo));
+  } else {
+    {
+      absl::MutexLock lock(&mu);
+      to_play = config.matches();
+      progress_every = std::max<int64_t>(1, to_play / 10);
+    }
+    if (duplicate && !hooks.new_bot_processes) {
+      spdlog::warn(
+          "duplicate deals with bot processes that live through the whole "
+          "tournament: a bot that remembers a deal from one rotation knows "
+          "other seats' hands when it comes round again; between untrusted "
+          "bots, use independent deals");
+    }
+    std::vector<std::string> names;
+    for (const auto& b : config.bots()) names.push_back(b.name());
+    auto write_plan = [&](const AdaptiveCheck& check) {
+      plan.clear_comparisons();
+      for (const AdaptiveComparison& c : check.comparisons) {
+        v1::PlanComparison* pc = plan.add_comparisons();
+        pc->set_ahead(names[c.ahead]);
+        pc->set_behind(names[c.behind]);
+        pc->set_elo_diff(c.elo_diff);
+        pc->set_sd(c.sd);
+        pc->set_p(c.p);
+        pc->set_separated(c.separated);
       }
-      auto writer = RecordWriter::Open(
-          config.records_dir(), spec.match_id,
-          RecordFormatOf(config.record_format(), config.compress_records()));
-      if (!writer.ok()) {
-        spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
-        absl::MutexLock lock(&mu);
-        ++done;
-        continue;
+      if (absl::Status s = WriteSchedulePlan(config.records_dir(), plan); !s.ok()) {
+        spdlog::error("{}", s.ToString());
       }
-      {
-        absl::MutexLock lock(&live_mu);
-        peak_live = std::max(peak_live, ++live);
+    };
+    for (;;) {
+      const AdaptiveCheck check = planner->Check();
+      const int64_t left = config.matches() - static_cast<int64_t>(schedule.matches.size());
+      const int tables = static_cast<int>(
+          std::min<int64_t>(planner->tables_per_round(), left / per_table));
+      if (check.met || tables < 1 || stopped.load() || stop_at_start) {
+        plan.set_finished(check.met || tables < 1);
+        plan.set_stop(check.met      ? "target met"
+                      : tables < 1   ? "budget spent"
+                                     : "stopped");
+        write_plan(check);
+        const std::string said = check.Describe(names);
+        if (check.met) {
+          spdlog::info("adaptive schedule: {} after {} rounds, {} matches", said,
+                       plan.rounds(), schedule.matches.size());
+        } else if (tables < 1) {
+          spdlog::warn("adaptive schedule: the budget of {} matches is spent after {} "
+                       "rounds; {}", config.matches(), plan.rounds(), said);
+        }
+        break;
       }
-      std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
-      auto match = Match::Create(
-          game, spec, std::move(link), std::shared_ptr<RecordWriter>(*std::move(writer)),
-          [&live_mu, &live, &finished, spec](MatchOutcome outcome) {
-            absl::MutexLock lock(&live_mu);
-            --live;
-            finished.push_back({spec, std::move(outcome)});
-          });
-      match->Start();
+      const Schedule round = ScheduleOfTables(
+          planner->NextRound(tables), duplicate, static_cast<int>(schedule.matches.size()),
+          schedule.deal_groups);
+      std::vector<int> indices;
+      for (const ScheduledMatch& m : round.matches) {
+        indices.push_back(m.index);
+        schedule.matches.push_back(m);
+      }
+      schedule.deal_groups += round.deal_groups;
+      plan.set_rounds(plan.rounds() + 1);
+      plan.set_matches_planned(static_cast<int>(schedule.matches.size()));
+      plan.add_round_matches(static_cast<int>(round.matches.size()));
+      write_plan(check);
+      spdlog::info("adaptive round {}: {} matches; {}", plan.rounds(),
+                   round.matches.size(), check.Describe(names));
+      auto todo = to_play_of(indices);
+      if (!todo.ok()) return todo.status();
+      play(*std::move(todo));
     }
   }
   wait_below(1);
   {
     absl::MutexLock lock(&live_mu);
-    spdlog::info("{} matches played, at most {} of them at once", t, peak_live);
+    spdlog::info("{} matches played, at most {} of them at once", started, peak_live);
   }
   if (const LoadVerdict verdict = AssessLoad(load); verdict.saturated) {
     spdlog::warn("{}", verdict.text);
