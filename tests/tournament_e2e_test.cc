@@ -244,6 +244,108 @@ TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
   }
 }
 
+// What a folder's records say was played: id, seats and seed of each match.
+std::vector<std::string> PlayedMatches(const std::string& records) {
+  std::vector<std::string> out;
+  for (const auto& f : RecordFiles(records)) {
+    auto lines = ReadRecordFile(f);
+    EXPECT_TRUE(lines.ok()) << lines.status();
+    if (!lines.ok()) continue;
+    const v1::RecordHeader& h = lines->front().header();
+    std::string row = absl::StrCat(h.match_id(), " seed ", h.seed(), ":");
+    for (const auto& b : h.seat_bots()) absl::StrAppend(&row, " ", b);
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string FileText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Tournament, AdaptiveResumeAfterKillNinePlaysTheSameSchedule) {
+  const testing::TestDir tmp = FreshTempDir("adaptive");
+  const std::string& dir = tmp.path();
+  // The first run makes the secret file; six instant, deterministic bots
+  // (their moves depend on the match and
+  // the request only), so the same secret gives the same results and the
+  // same rounds.
+  std::string flags = absl::StrCat(
+      " --game quasenbo --games 160 --jobs 3 --progress=false --sandbox none",
+      " --schedule adaptive --top_k 2 --secret_file ", dir, "/secret");
+  for (int i = 0; i < 3; ++i) {
+    absl::StrAppend(&flags, " --bot q", i, "=", kBin, "/quasenbo_bot --bot r", i, "=", kBin,
+                    "/random_bot");
+  }
+  Cmd whole = Sh(absl::StrCat("env TMPDIR=", dir, " ", kBin, "/arena tournament", flags,
+                              " --records ", dir, "/whole"));
+  ASSERT_EQ(whole.code, 0) << whole.output;
+  const std::vector<std::string> expected = PlayedMatches(dir + "/whole");
+  ASSERT_GT(expected.size(), 20u);
+  const v1::Standings st = ReadStandings(dir + "/whole");
+  EXPECT_EQ(st.matches_played(), static_cast<int>(expected.size()));
+  EXPECT_EQ(st.matches_unrecorded(), 0);  // an adaptive budget is not owed
+  const std::string plan = FileText(dir + "/whole/schedule.json");
+  EXPECT_THAT(plan, HasSubstr("\"finished\": true"));
+
+  const std::string records = dir + "/killed";
+  const pid_t pid = Spawn(absl::StrCat("exec env TMPDIR=", dir, " ", kBin, "/arena tournament",
+                                       flags, " --records ", records, " > ", dir,
+                                       "/killed.log 2>&1"));
+  // Killed once a third of the matches are recorded (mid-round, most likely).
+  for (int i = 0; i < 3000 && RecordFiles(records).size() < expected.size() / 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const size_t before = RecordFiles(records).size();
+  EXPECT_LT(before, expected.size()) << "the run ended before it was killed";
+  Cmd r = Sh(absl::StrCat("env TMPDIR=", dir, " ", kBin, "/arena tournament --resume ", records,
+                          flags));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(PlayedMatches(records), expected) << "killed with " << before << " records";
+  EXPECT_EQ(FileText(records + "/schedule.json"), plan);
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+TEST(Tournament, ScheduleMistakesAreRefusedBeforeAnyBotStarts) {
+  const testing::TestDir tmp = FreshTempDir("refuse-schedule");
+  const std::string& dir = tmp.path();
+  // A bot command that would leave a trace if it were ever started.
+  const std::string marker = dir + "/started";
+  const std::string bot = absl::StrCat("\"sh -c 'touch ", marker, "'\"");
+  auto run = [&](const std::string& more, int bots) {
+    std::string cmd = absl::StrCat(kBin, "/arena tournament --game pesten --progress=false",
+                                   " --records ", dir, "/r", more);
+    for (int i = 0; i < bots; ++i) absl::StrAppend(&cmd, " --bot b", i, "=", bot);
+    return Sh(cmd);
+  };
+  struct Case {
+    std::string flags;
+    int bots;
+    std::string says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {" --seats 4 --games 100 --schedule rounds", 3, "at least as many bots as seats"},
+           {" --seats 4 --games 100 --schedule adaptive", 3, "at least as many bots as seats"},
+           {" --seats 4 --games 63 --schedule adaptive", 64, "below one round"},
+           {" --seats 4 --games 100 --schedule cycle", 40, "more than 1000000 seatings"},
+           {" --seats 2 --games 100 --schedule adaptive --top_k 5", 5, "--top_k 5"},
+           {" --seats 2 --games 100 --schedule adaptive --confidence 1", 5, "--confidence"},
+           {" --seats 2 --games 100 --top_k 3", 5, "settings of --schedule adaptive"},
+           {" --seats 2 --games 100 --schedule swiss", 5, "--schedule=swiss"}}) {
+    Cmd r = run(c.flags, c.bots);
+    EXPECT_EQ(r.code, 2) << c.flags << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr(c.says)) << c.flags;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << c.flags << ": a bot was started";
+  }
+}
+
 TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
   const testing::TestDir tmp = FreshTempDir("refuse");
   const std::string& dir = tmp.path();
