@@ -4,8 +4,9 @@
 #     a message naming the flag (an unknown flag, a value that does not
 #     parse, a missing value, a flag of another command); absl's parser
 #     alone would exit 1, which for arena gate means "H0 accepted";
-#  2. arena gate --max_fault_rate fails (1) a candidate that faults often
-#     but wins, and says why; its JSON carries faults by kind for both bots;
+#  2. arena gate --max_fault_rate gives no verdict (exit 4) on a candidate
+#     that faults often but wins, and says why; its JSON carries faults by
+#     kind for both bots;
 #  3. --junit and --summary_md of tournament and gate parse
 #     (tests/reports_check.py: xml.etree.ElementTree, markdown tables).
 # Usage: reports_cli_test.sh BIN_DIR SOURCE_DIR
@@ -75,34 +76,41 @@ $PY "$CHECK" junit "$T/t2.xml" --tests 3 --failures 0 --passing a --passing b ||
 
 # The gate: a candidate that wins (the Quäsenbö heuristics) but answers one
 # decision in 4 illegally, at most 40 a second (random moves are played for
-# it; it faults in a good share of its matches), fails on --max_fault_rate
-# 0.02 whatever its strength: exit 1, and the verdict says why.
+# it; it faults in a good share of its matches), gets no verdict on
+# --max_fault_rate 0.02 whatever its strength: exit 4, and the verdict says why.
 "$BIN/arena" gate --game quasenbo --seed 7 --sandbox none --fault_policy random --jobs 2 \
   --candidate "faulty=$BIN/faulty_bot --every=4" --baseline random="$R" \
   --max_fault_rate 0.02 --records "$T/g" --json "$T/g.json" --junit "$T/g.xml" \
   --summary_md "$T/g.md" > "$T/g.out" 2>&1
 rc=$?
 cat "$T/g.out"
-[ $rc -eq 1 ] || fail "gate of a faulty candidate exited $rc, not 1"
-grep -q "exceeds --max_fault_rate 0.02" "$T/g.out" || fail "the verdict does not say why"
+[ $rc -eq 4 ] || fail "gate of a faulty candidate exited $rc, not 4"
+grep -q "^no verdict: CANDIDATE 'faulty' had a fault in .* above --max_fault_rate 0.02" "$T/g.out" \
+  || fail "the verdict does not say why"
+! grep -q "accepted" "$T/g.out" || fail "a verdict without one"
 grep -q "faulty (candidate): faults .*[0-9] illegal" "$T/g.out" || fail "no faults by kind for the candidate"
 grep -q "random (baseline): faults none" "$T/g.out" || fail "no faults line for the baseline"
 $PY - "$T/g.json" <<'EOF' || fail "gate json: $(cat "$T/g.json")"
 import json, sys
 g = json.load(open(sys.argv[1]))
-assert g["decision"] == "H1", g["decision"]           # it wins ...
+assert g["llr"] >= g["upper_bound"], g               # it wins ...
+assert g["decision"] == "no_verdict" and g["no_verdict"] is True, g["decision"]
 assert g["fault_rate_exceeded"] is True and g["passed"] is False, g
+assert g["baseline_fault_rate_exceeded"] is False and g["baseline_fault_rate"] == 0, g
+assert g["baseline_matches"] == g["candidate_matches"] > 0, g
+assert g["no_verdict_reason"].startswith("CANDIDATE 'faulty' had a fault"), g
 assert g["fault_rate"] > 0.02 and g["max_fault_rate"] == 0.02, g
 assert not g["candidate_row"]["withdrawn"] and g["candidate_row"]["fault_kinds"]["cut_off"] == 0, g
 assert g["candidate_fault_matches"] <= g["candidate_matches"], g
 assert g["candidate_row"]["bot"] == "faulty" and g["candidate_row"]["fault_kinds"]["illegal"] > 0, g
 assert g["baseline_row"]["bot"] == "random" and g["baseline_row"]["faults"] == 0, g
-assert "max_fault_rate" in g["verdict"], g["verdict"]
+assert g["verdict"].startswith("no verdict: ") and "max_fault_rate" in g["verdict"], g["verdict"]
 print("gate json ok: fault rate", g["fault_rate"], "decision", g["decision"])
 EOF
-$PY "$CHECK" junit "$T/g.xml" --tests 2 --failures 1 --failing fault_rate --passing sprt \
-  --message "exceeds --max_fault_rate" || fail "gate junit: $(cat "$T/g.xml")"
-$PY "$CHECK" md "$T/g.md" --contains FAIL --contains faulty || fail "gate md: $(cat "$T/g.md")"
+$PY "$CHECK" junit "$T/g.xml" --tests 2 --failures 2 --failing fault_rate --failing sprt \
+  --message "exceeds --max_fault_rate" --message "no verdict: CANDIDATE 'faulty'" \
+  || fail "gate junit: $(cat "$T/g.xml")"
+$PY "$CHECK" md "$T/g.md" --contains "NO VERDICT" --contains faulty || fail "gate md: $(cat "$T/g.md")"
 
 # Without the limit the same candidate passes (H1, exit 0), and the reports say so.
 "$BIN/arena" gate --game quasenbo --seed 7 --sandbox none --fault_policy random --jobs 2 \

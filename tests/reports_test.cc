@@ -149,41 +149,85 @@ TEST(Reports, GateJUnitAndMarkdownFailOnH0AndOnTheFaultRate) {
   g.set_seats(2);
   g.set_candidate(HostileNames()[0]);
   g.set_baseline(HostileNames()[1]);
-  g.set_decision("H1");
+  // A candidate that won but faulted too often: no verdict.
+  g.set_decision("no_verdict");
   g.set_candidate_matches(40);
   g.set_candidate_fault_matches(20);
   g.set_fault_rate(0.5);
   g.set_max_fault_rate(0.1);
   g.set_fault_rate_exceeded(true);
+  g.set_no_verdict(true);
+  g.set_no_verdict_reason("CANDIDATE 'x' had a fault in 50.0% of its matches | <x>");
   g.set_passed(false);
-  g.set_verdict("FAIL: fault rate 0.5 exceeds --max_fault_rate 0.1 | <x>");
+  g.set_verdict("no verdict: CANDIDATE 'x' had a fault in 50.0% of its matches | <x>");
   *g.mutable_candidate_row() = HostileStandings().rows(0);
   *g.mutable_baseline_row() = HostileStandings().rows(1);
   WriteFile(dir + "/gate.xml", GateJUnit(g));
   WriteFile(dir + "/gate.md", GateMarkdown(g));
   WriteFile(dir + "/names.json", absl::StrCat("[", JsonString(g.candidate()), ", ",
                                                JsonString(g.baseline()), "]"));
-  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/gate.xml --tests 2 --failures 1 --passing sprt",
-                               " --failing fault_rate --message 'exceeds --max_fault_rate'")),
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/gate.xml --tests 2 --failures 2 --failing sprt",
+                               " --failing fault_rate --message 'exceeds --max_fault_rate'",
+                               " --message 'no verdict: CANDIDATE'")),
             0)
       << GateJUnit(g);
   EXPECT_EQ(Check(absl::StrCat("md ", dir, "/gate.md --names ", dir,
-                               "/names.json --contains FAIL --contains exceeded")),
+                               "/names.json --contains 'NO VERDICT' --contains exceeded")),
+            0)
+      << GateMarkdown(g);
+  EXPECT_THAT(GateJUnit(g), Not(HasSubstr("accepted")));
+  EXPECT_THAT(GateMarkdown(g), Not(HasSubstr("accepted")));
+
+  // The baseline's fault rate counts the same.
+  g.set_fault_rate_exceeded(false);
+  g.set_baseline_matches(40);
+  g.set_baseline_fault_matches(30);
+  g.set_baseline_fault_rate(0.75);
+  g.set_baseline_fault_rate_exceeded(true);
+  WriteFile(dir + "/base.xml", GateJUnit(g));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/base.xml --tests 2 --failures 2 --failing sprt",
+                               " --failing fault_rate --message 'the baseline) exceeds'")),
+            0)
+      << GateJUnit(g);
+
+  // A withdrawn bot: sprt fails as no verdict, the fault rate may pass.
+  g.set_baseline_fault_rate_exceeded(false);
+  g.set_verdict("no verdict: BASELINE 'old' did not start: its process exited with code 127");
+  WriteFile(dir + "/gone.xml", GateJUnit(g));
+  WriteFile(dir + "/gone.md", GateMarkdown(g));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/gone.xml --tests 2 --failures 1 --failing sprt",
+                               " --passing fault_rate --message \"BASELINE 'old' did not start\"")),
+            0)
+      << GateJUnit(g);
+  EXPECT_THAT(GateJUnit(g), HasSubstr("type=\"no_verdict\""));
+  EXPECT_EQ(Check(absl::StrCat("md ", dir, "/gone.md --contains 'NO VERDICT'",
+                               " --contains 'did not start'")),
             0)
       << GateMarkdown(g);
 
+  g.set_no_verdict(false);
+  g.set_no_verdict_reason("");
   g.set_decision("H0");
-  g.set_fault_rate_exceeded(false);
+  g.set_verdict("H0 accepted");
   WriteFile(dir + "/h0.xml", GateJUnit(g));
   EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/h0.xml --tests 2 --failures 1 --failing sprt",
                                " --passing fault_rate --message 'H0 accepted'")),
             0)
       << GateJUnit(g);
+  EXPECT_THAT(GateMarkdown(g), HasSubstr("### arena gate: FAIL"));
   g.set_decision("none");
   WriteFile(dir + "/none.xml", GateJUnit(g));
   EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/none.xml --failures 1 --failing sprt",
                                " --message 'no decision'")),
             0);
+  g.set_decision("H1");
+  g.set_passed(true);
+  WriteFile(dir + "/h1.xml", GateJUnit(g));
+  EXPECT_EQ(Check(absl::StrCat("junit ", dir, "/h1.xml --tests 2 --failures 0 --passing sprt",
+                               " --passing fault_rate")),
+            0)
+      << GateJUnit(g);
+  EXPECT_THAT(GateMarkdown(g), HasSubstr("### arena gate: PASS"));
 }
 
 TEST(Reports, AppendToFileAppends) {

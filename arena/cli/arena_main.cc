@@ -145,10 +145,10 @@ ABSL_FLAG(std::string, json, "",
           "gate: also write the result to this JSON file; replay: --json prints "
           "one arena.v1.Replay JSON document (--json=FILE writes it to FILE)");
 ABSL_FLAG(double, max_fault_rate, 1,
-          "gate: the most the candidate's fault rate may be, the share of its "
-          "matches in which it had a fault of any kind (timeout, illegal, "
-          "crashed, no-show...); above it the gate fails (exit 1) whatever its "
-          "strength (1: no limit)");
+          "gate: the most the candidate's or the baseline's fault rate may be, "
+          "the share of its matches in which it had a fault of any kind "
+          "(timeout, illegal, crashed, no-show...); above it the gate gives no "
+          "verdict (exit 4) whatever the SPRT says (1: no limit)");
 ABSL_FLAG(std::string, junit, "",
           "tournament, match, gate: also write a JUnit XML report to this file "
           "(a testcase per bot, or per verdict of a gate)");

@@ -26,7 +26,8 @@ const char kUsage[] =
     "             [--filler NAME=CMD] [--seats S] [--elo0 0] [--elo1 10]\n"
     "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--max_fault_rate R]\n"
     "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
-    "             (exit 0: H1; 1: H0 or fault rate above R; 3: no decision; 2: error)\n"
+    "             (exit 0: H1; 1: H0; 3: no decision; 4: no verdict, a bot did not\n"
+    "             play: withdrawn or fault rate above R; 2: error)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
@@ -75,9 +76,9 @@ const std::vector<CommandHelp>& Commands() {
       {"gate",
        "arena gate --game G --candidate NAME=CMD --baseline NAME=CMD [flags]\n"
        "  SPRT of a candidate against a baseline.\n"
-       "  Exit 0: H1 accepted (and the fault rate within --max_fault_rate);\n"
-       "  1: H0 accepted, or the candidate's fault rate above --max_fault_rate;\n"
-       "  3: no decision; 2: error (usage, config).",
+       "  Exit 0: H1 accepted; 1: H0 accepted; 3: no decision within --max_games;\n"
+       "  4: no verdict, a bot did not play (the candidate or the baseline was\n"
+       "  withdrawn, or its fault rate is above --max_fault_rate); 2: error.",
        join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
              "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
              "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",

@@ -6,8 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
 #include "arena/cli/repro_commands.h"
@@ -21,6 +23,104 @@
 #include "referee/games/registry.h"
 
 namespace arena {
+
+namespace {
+
+// What the gate saw of one of its bots over every match it recorded.
+struct SideTally {
+  std::string role;  // "candidate", "baseline" or "filler"
+  std::string name;
+  int matches = 0;          // matches in which it had a seat
+  int fault_matches = 0;    // those in which it had a fault of any kind
+  int no_show_matches = 0;  // those it did not show up for (withdrawn)
+
+  double FaultRate() const {
+    return matches > 0 ? static_cast<double>(fault_matches) / matches : 0;
+  }
+};
+
+// Counts `m` for `side` if the bot sits in it (in one seat or several).
+void TallyMatch(const MatchSummary& m, SideTally* side) {
+  const auto is_side = [&](int seat) {
+    return seat >= 0 && seat < static_cast<int>(m.seat_bots.size()) &&
+           m.seat_bots[seat] == side->name;
+  };
+  bool plays = false;
+  for (size_t seat = 0; seat < m.seat_bots.size(); ++seat) {
+    plays |= is_side(static_cast<int>(seat));
+  }
+  if (!plays) return;
+  bool faulted = is_side(m.forfeit_seat), no_show = false;
+  for (const auto& f : m.faults) {
+    if (!is_side(f.seat)) continue;
+    faulted = true;
+    no_show |= f.kind == v1::FAULT_KIND_NO_SHOW;
+  }
+  ++side->matches;
+  if (faulted) ++side->fault_matches;
+  if (no_show) ++side->no_show_matches;
+}
+
+// Why the gate can give no verdict, one reason per bot that did not play:
+// withdrawn or absent from some of its matches (any of the gate's bots), or,
+// for the candidate and the baseline, a fault rate above the limit. Empty
+// when both played and a verdict may be given.
+std::vector<std::string> NoVerdictReasons(
+    const std::vector<SideTally>& sides,
+    const google::protobuf::RepeatedPtrField<v1::EntrantReport>& entrants,
+    double max_fault_rate) {
+  std::vector<std::string> reasons;
+  for (const SideTally& side : sides) {
+    const std::string who =
+        absl::StrCat(absl::AsciiStrToUpper(side.role), " '", side.name, "'");
+    const v1::EntrantReport* entrant = nullptr;
+    for (const auto& e : entrants) {
+      if (e.bot() == side.name) entrant = &e;
+    }
+    const bool withdrawn = entrant != nullptr && entrant->withdrawn();
+    if (withdrawn || side.no_show_matches > 0) {
+      const int played = side.matches - side.no_show_matches;
+      const std::string why =
+          withdrawn && !entrant->reason().empty()
+              ? entrant->reason()
+              : absl::StrFormat("it did not show up for %d of its %d matches",
+                                side.no_show_matches, side.matches);
+      reasons.push_back(
+          played == 0
+              ? absl::StrCat(who, " did not start: ", why)
+              : absl::StrFormat("%s was withdrawn after %d match(es): %s", who, played, why));
+    } else if (side.role != "filler" && side.FaultRate() > max_fault_rate) {
+      reasons.push_back(absl::StrFormat(
+          "%s had a fault in %.1f%% of its matches (%d of %d), above --max_fault_rate %g",
+          who, 100 * side.FaultRate(), side.fault_matches, side.matches, max_fault_rate));
+    }
+  }
+  return reasons;
+}
+
+// The JSON, JUnit and markdown reports that `options` asks for.
+absl::Status WriteGateReports(const GateOptions& options, const v1::GateResult& g) {
+  if (const std::string& json = options.json; !json.empty()) {
+    std::string text;
+    google::protobuf::util::JsonPrintOptions o;
+    o.add_whitespace = true;
+    o.preserve_proto_field_names = true;
+    o.always_print_primitive_fields = true;
+    if (!google::protobuf::util::MessageToJsonString(g, &text, o).ok()) {
+      return absl::InternalError("cannot print the gate result");
+    }
+    if (absl::Status s = WriteFileAtomically(json, text); !s.ok()) return s;
+  }
+  if (!options.junit.empty()) {
+    if (absl::Status s = WriteFileAtomically(options.junit, GateJUnit(g)); !s.ok()) return s;
+  }
+  if (!options.summary_md.empty()) {
+    if (absl::Status s = AppendToFile(options.summary_md, GateMarkdown(g)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 std::vector<std::string> GateBots(const GateOptions& options) {
   std::vector<std::string> bots;
@@ -80,35 +180,34 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   const size_t group_size = DistinctRotations(lo.fixed_seating).size();
   const std::string cand = c->bots(0).name(), base = c->bots(1).name();
 
+  // Each bot's matches, faults and no-shows over every match played, also
+  // after the decision: [candidate, baseline, filler (if one is given)].
+  std::vector<SideTally> sides = {{"candidate", cand}, {"baseline", base}};
+  if (!options.filler.empty()) sides.push_back({"filler", c->bots(2).name()});
+
   std::map<std::string, std::vector<RatedMatch>> open_groups;
   std::vector<double> counts;
   int groups = 0;
   SprtState decided;
   bool stopped = false;
-  // The candidate's matches and those in which it had a fault (of any kind,
-  // forfeited or not), over every match played, also after the decision.
-  int cand_matches = 0, cand_fault_matches = 0;
+  // A bot that no-showed (it was withdrawn): no verdict can come, so the
+  // gate stops at once rather than play out its forfeits.
+  bool halted = false;
   lo.on_recorded = [&](const MatchSummary& m) {
-    const auto is_cand = [&](int seat) {
-      return seat >= 0 && seat < static_cast<int>(m.seat_bots.size()) && m.seat_bots[seat] == cand;
-    };
-    bool plays = false, faulted = is_cand(m.forfeit_seat);
-    for (size_t seat = 0; seat < m.seat_bots.size(); ++seat) plays |= is_cand(static_cast<int>(seat));
-    for (const auto& f : m.faults) faulted |= is_cand(f.seat);
-    if (plays) {
-      ++cand_matches;
-      if (faulted) ++cand_fault_matches;
+    for (auto& side : sides) {
+      TallyMatch(m, &side);
+      halted |= side.no_show_matches > 0;
     }
     RatedMatch r;
     for (const auto& b : m.seat_bots) r.seat_players.push_back(b == cand ? 0 : b == base ? 1 : 2);
     r.placements = m.placements;
     auto& g = open_groups[m.deal_group];
     g.push_back(std::move(r));
-    if (g.size() < group_size) return !stopped;
+    if (g.size() < group_size) return !stopped && !halted;
     int max = 0;
     const int half = GroupHalfPoints(g, 0, 1, &max);
     open_groups.erase(m.deal_group);
-    if (half < 0) return !stopped;
+    if (half < 0) return !stopped && !halted;
     if (counts.empty()) counts.assign(max + 1, 0.0);
     if (half < static_cast<int>(counts.size())) counts[half] += 1;
     ++groups;
@@ -120,16 +219,37 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
         decided.decision = st.decision;
       }
     }
-    return !stopped;
+    return !stopped && !halted;
   };
   // Each match with a fault gets its repro bundles (arena/records/repro_bundle.h).
   ReproBundleWriter bundles(c->records_dir());
   lo.on_recorded = bundles.Hook(std::move(lo.on_recorded));
   auto st = RunConfiguredTournament(*c, lo);
   ReportReproBundles(bundles.Finish(), c->records_dir());
-  if (!st.ok()) return Fail(st.status());
-  // A candidate that failed as a program (withdrawn, crashed) loses its
-  // matches by forfeit: say so, so that it does not read as a weaker bot.
+  if (!st.ok()) {
+    // It could not run at all (no bot started, a config the tournament
+    // refuses): an error, and the reports say that no verdict was given.
+    v1::GateResult g;
+    g.set_decision("no_verdict");
+    g.set_elo0(elo0);
+    g.set_elo1(elo1);
+    g.set_alpha(alpha);
+    g.set_beta(beta);
+    g.set_candidate(cand);
+    g.set_baseline(base);
+    g.set_seats(c->seats());
+    g.set_records_dir(c->records_dir());
+    g.set_game(c->game());
+    g.set_max_fault_rate(options.max_fault_rate);
+    g.set_no_verdict(true);
+    g.set_no_verdict_reason(
+        absl::StrCat("the gate could not run: ", st.status().message()));
+    g.set_verdict(absl::StrCat("no verdict: ", g.no_verdict_reason()));
+    std::cout << g.verdict() << "\n";
+    if (absl::Status s = WriteGateReports(options, g); !s.ok()) Fail(s);
+    return Fail(st.status());
+  }
+  // A bot that failed as a program (withdrawn, crashed): say so, with its log.
   for (const auto& e : st->entrants()) {
     if (e.withdrawn()) {
       std::cout << "gate: " << e.bot() << " was WITHDRAWN (its remaining matches are "
@@ -140,13 +260,16 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
                 << " time(s); log: " << c->records_dir() << "/" << e.log() << "\n";
     }
   }
+  const std::vector<std::string> no_verdict =
+      NoVerdictReasons(sides, st->entrants(), options.max_fault_rate);
   // The statistics at the decision (or at the end, without one).
   std::vector<double> at = counts;
   if (!stopped) decided = Evaluate(counts, elo0, elo1, alpha, beta);
   const EloEstimate e = EstimateElo(at);
   int at_groups = 0;
   for (double x : at) at_groups += static_cast<int>(x);
-  const char* verdict_word = decided.decision == SprtDecision::kH1   ? "H1"
+  const char* verdict_word = !no_verdict.empty()                     ? "no_verdict"
+                             : decided.decision == SprtDecision::kH1 ? "H1"
                              : decided.decision == SprtDecision::kH0 ? "H0"
                                                                      : "none";
   std::cout << absl::StrFormat(
@@ -159,19 +282,23 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
     std::cout << "(every deal group went the same way: the Elo is a bound)\n";
   }
-  std::string sprt_line;
-  if (decided.decision == SprtDecision::kH1) {
-    sprt_line = absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s", cand,
-                                elo1, base);
+  std::string verdict;
+  if (!no_verdict.empty()) {
+    // Forfeits of a bot that did not play, or random moves played for one
+    // that faults, say nothing of its strength: no H0 or H1 from them.
+    verdict = absl::StrCat("no verdict: ", absl::StrJoin(no_verdict, "; and "));
+  } else if (decided.decision == SprtDecision::kH1) {
+    verdict = absl::StrFormat("H1 accepted: %s is at least %g Elo stronger than %s", cand,
+                              elo1, base);
   } else if (decided.decision == SprtDecision::kH0) {
-    sprt_line = absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s", cand,
-                                elo0, base);
+    verdict = absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s", cand,
+                              elo0, base);
   } else {
-    sprt_line = absl::StrFormat("no decision within %d games (--max_games)", options.max_games);
+    verdict = absl::StrFormat("no decision within %d games (--max_games)", options.max_games);
   }
-  std::cout << sprt_line << "\n";
+  if (no_verdict.empty()) std::cout << verdict << "\n";
 
-  // Faults, forfeits and withdrawals of both, and the candidate's fault rate.
+  // Faults, forfeits and withdrawals of both, and their fault rates.
   v1::GateResult g;
   for (const auto& row : st->rows()) {
     if (row.bot() == cand) *g.mutable_candidate_row() = row;
@@ -187,22 +314,16 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
                                      ? absl::StrCat("; WITHDRAWN: ", row->withdrawn_reason())
                                      : std::string());
   }
-  const double fault_rate =
-      cand_matches > 0 ? static_cast<double>(cand_fault_matches) / cand_matches : 0;
-  const bool exceeded = fault_rate > options.max_fault_rate;
-  std::cout << absl::StrFormat(
-      "fault rate of %s: %d of %d matches with a fault (%.1f%%), limit --max_fault_rate %g%s\n",
-      cand, cand_fault_matches, cand_matches, 100 * fault_rate, options.max_fault_rate,
-      exceeded ? ": EXCEEDED" : "");
-  std::string verdict = sprt_line;
-  if (exceeded) {
-    verdict = absl::StrFormat(
-        "FAIL: the fault rate of %s, %.4g, exceeds --max_fault_rate %g, whatever its strength "
-        "(%s)",
-        cand, fault_rate, options.max_fault_rate, sprt_line);
-    std::cout << verdict << "\n";
+  for (int i = 0; i < 2; ++i) {
+    const SideTally& t = sides[i];
+    std::cout << absl::StrFormat(
+        "fault rate of %s: %d of %d matches with a fault (%.1f%%), limit --max_fault_rate "
+        "%g%s\n",
+        t.name, t.fault_matches, t.matches, 100 * t.FaultRate(), options.max_fault_rate,
+        t.FaultRate() > options.max_fault_rate ? ": EXCEEDED" : "");
   }
-  const int code = exceeded                                  ? 1
+  if (!no_verdict.empty()) std::cout << verdict << "\n";
+  const int code = !no_verdict.empty()                     ? kGateNoVerdict
                    : decided.decision == SprtDecision::kH1 ? 0
                    : decided.decision == SprtDecision::kH0 ? 1
                                                            : 3;
@@ -225,32 +346,20 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   g.set_seats(c->seats());
   g.set_records_dir(c->records_dir());
   g.set_game(c->game());
-  g.set_candidate_matches(cand_matches);
-  g.set_candidate_fault_matches(cand_fault_matches);
-  g.set_fault_rate(fault_rate);
+  g.set_candidate_matches(sides[0].matches);
+  g.set_candidate_fault_matches(sides[0].fault_matches);
+  g.set_fault_rate(sides[0].FaultRate());
   g.set_max_fault_rate(options.max_fault_rate);
-  g.set_fault_rate_exceeded(exceeded);
+  g.set_fault_rate_exceeded(sides[0].FaultRate() > options.max_fault_rate);
+  g.set_baseline_matches(sides[1].matches);
+  g.set_baseline_fault_matches(sides[1].fault_matches);
+  g.set_baseline_fault_rate(sides[1].FaultRate());
+  g.set_baseline_fault_rate_exceeded(sides[1].FaultRate() > options.max_fault_rate);
+  g.set_no_verdict(!no_verdict.empty());
+  g.set_no_verdict_reason(absl::StrJoin(no_verdict, "; and "));
   g.set_passed(code == 0);
   g.set_verdict(verdict);
-  if (const std::string& json = options.json; !json.empty()) {
-    std::string text;
-    google::protobuf::util::JsonPrintOptions o;
-    o.add_whitespace = true;
-    o.preserve_proto_field_names = true;
-    o.always_print_primitive_fields = true;
-    if (!google::protobuf::util::MessageToJsonString(g, &text, o).ok()) {
-      return Fail(absl::InternalError("cannot print the gate result"));
-    }
-    if (absl::Status s = WriteFileAtomically(json, text); !s.ok()) return Fail(s);
-  }
-  if (!options.junit.empty()) {
-    if (absl::Status s = WriteFileAtomically(options.junit, GateJUnit(g)); !s.ok()) return Fail(s);
-  }
-  if (!options.summary_md.empty()) {
-    if (absl::Status s = AppendToFile(options.summary_md, GateMarkdown(g)); !s.ok()) {
-      return Fail(s);
-    }
-  }
+  if (absl::Status s = WriteGateReports(options, g); !s.ok()) return Fail(s);
   return code;
 }
 

@@ -31,9 +31,9 @@ struct GateOptions {
   double beta = 0.05;     // chance of accepting H0 when H1 holds
   int max_games = 2000;   // matches after which it stops undecided
   std::string json;       // also write the result (GateResult) here, if set
-  // The most the candidate's fault rate may be (the share of its matches in
-  // which it had a fault of any kind); above it the gate fails (exit 1)
-  // whatever the SPRT says. 1: no limit.
+  // The most the candidate's or the baseline's fault rate may be (the share
+  // of its matches in which it had a fault of any kind); above it the gate
+  // gives no verdict (kGateNoVerdict) whatever the SPRT says. 1: no limit.
   double max_fault_rate = 1;
   std::string junit;       // also write a JUnit XML report here, if set
   std::string summary_md;  // also write a markdown summary here, if set
@@ -52,13 +52,20 @@ absl::Status CheckGateOptions(const GateOptions& options);
 // no gauntlet.
 absl::Status SetUpGateConfig(const GateOptions& options, v1::TournamentConfig* config);
 
+// The exit code of a gate that gives no verdict because a bot did not play.
+inline constexpr int kGateNoVerdict = 4;
+
 // Runs the gate with `config` (set up as above) and `launch` (its sandbox);
 // prints the verdict, the faults by kind, forfeits and withdrawal of the
-// candidate and the baseline, and the candidate's fault rate; writes the
-// JSON, JUnit and markdown reports asked for. Returns the exit code: 0 H1
-// accepted (and the fault rate within max_fault_rate), 1 H0 accepted or the
-// fault rate above max_fault_rate, 3 no decision within max_games, 2 an
-// error (printed on stderr).
+// candidate and the baseline, and their fault rates; writes the JSON, JUnit
+// and markdown reports asked for. A verdict needs both programs playing: if
+// the candidate, the baseline or the filler was withdrawn (did not start, or
+// failed past its restarts; the gate stops at its first no-show), or the
+// candidate's or the baseline's fault rate is above max_fault_rate, the
+// verdict is "no verdict: CANDIDATE|BASELINE|FILLER 'NAME' ..." with the
+// reason, never H0 or H1. Returns the exit code: 0 H1 accepted, 1 H0
+// accepted, 3 no decision within max_games, kGateNoVerdict (4) no verdict,
+// 2 an error (printed on stderr).
 int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
             LaunchOptions launch);
 

@@ -318,9 +318,14 @@ std::string TournamentMarkdown(const v1::Standings& st) {
 
 std::string GateJUnit(const v1::GateResult& g) {
   const std::string classname = absl::StrCat("arena.gate.", g.game());
-  const bool sprt_failed = g.decision() != "H1";
+  // No verdict (a bot did not play) fails "sprt" whatever its numbers say.
+  const bool sprt_failed = g.no_verdict() || g.decision() != "H1";
+  const std::string sprt_type = g.no_verdict()          ? "no_verdict"
+                                : g.decision() == "H0" ? "H0"
+                                                       : "no_decision";
   const std::string sprt_message =
-      g.decision() == "H1"
+      g.no_verdict() ? g.verdict()
+      : g.decision() == "H1"
           ? ""
           : g.decision() == "H0"
                 ? absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s "
@@ -328,20 +333,29 @@ std::string GateJUnit(const v1::GateResult& g) {
                                   g.candidate(), g.elo0(), g.baseline(), g.llr(), g.lower_bound())
                 : absl::StrFormat("no decision within %d games (LLR %.3f, bounds %.3f, %.3f)",
                                   g.games(), g.llr(), g.lower_bound(), g.upper_bound());
-  const std::string fault_message =
-      g.fault_rate_exceeded()
-          ? absl::StrFormat("fault rate %.4g (%d of %d matches with a fault of %s) exceeds "
-                            "--max_fault_rate %g; faults: %s",
-                            g.fault_rate(), g.candidate_fault_matches(), g.candidate_matches(),
-                            g.candidate(), g.max_fault_rate(),
-                            FaultKindsText(g.candidate_row().fault_kinds()))
-          : "";
+  const bool fault_failed = g.fault_rate_exceeded() || g.baseline_fault_rate_exceeded();
+  std::vector<std::string> fault_parts;
+  if (g.fault_rate_exceeded()) {
+    fault_parts.push_back(absl::StrFormat(
+        "fault rate %.4g (%d of %d matches with a fault of %s) exceeds --max_fault_rate %g; "
+        "faults: %s",
+        g.fault_rate(), g.candidate_fault_matches(), g.candidate_matches(), g.candidate(),
+        g.max_fault_rate(), FaultKindsText(g.candidate_row().fault_kinds())));
+  }
+  if (g.baseline_fault_rate_exceeded()) {
+    fault_parts.push_back(absl::StrFormat(
+        "fault rate %.4g (%d of %d matches with a fault of %s, the baseline) exceeds "
+        "--max_fault_rate %g; faults: %s",
+        g.baseline_fault_rate(), g.baseline_fault_matches(), g.baseline_matches(),
+        g.baseline(), g.max_fault_rate(), FaultKindsText(g.baseline_row().fault_kinds())));
+  }
+  const std::string fault_message = absl::StrJoin(fault_parts, "; and ");
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   absl::StrAppend(
       &out, "  <testsuite",
       Attr("name", absl::StrCat("arena gate ", g.candidate(), " against ", g.baseline())),
       Attr("tests", "2"),
-      Attr("failures", absl::StrCat(int{sprt_failed} + int{g.fault_rate_exceeded()})),
+      Attr("failures", absl::StrCat(int{sprt_failed} + int{fault_failed})),
       Attr("errors", "0"), Attr("skipped", "0"), ">\n    <properties>\n");
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
            {"game", g.game()},
@@ -356,8 +370,7 @@ std::string GateJUnit(const v1::GateResult& g) {
   absl::StrAppend(&out, "    <testcase", Attr("name", "sprt"), Attr("classname", classname), ">\n");
   if (sprt_failed) {
     absl::StrAppend(&out, "      <failure", Attr("message", sprt_message),
-                    Attr("type", g.decision() == "H0" ? "H0" : "no_decision"), ">",
-                    XmlEscape(sprt_message), "</failure>\n");
+                    Attr("type", sprt_type), ">", XmlEscape(sprt_message), "</failure>\n");
   }
   absl::StrAppend(
       &out, "      <system-out>",
@@ -368,41 +381,58 @@ std::string GateJUnit(const v1::GateResult& g) {
       "</system-out>\n    </testcase>\n");
   absl::StrAppend(&out, "    <testcase", Attr("name", "fault_rate"), Attr("classname", classname),
                   ">\n");
-  if (g.fault_rate_exceeded()) {
+  if (fault_failed) {
     absl::StrAppend(&out, "      <failure", Attr("message", fault_message),
                     Attr("type", "fault_rate"), ">", XmlEscape(fault_message), "</failure>\n");
   }
+  const auto side_text = [&](const std::string& bot, int fault_matches, int matches,
+                             double rate, const v1::StandingRow& row) {
+    return absl::StrFormat("%s: %d of %d matches with a fault (%.4g, limit %g); forfeits %d; "
+                           "faults: %s%s",
+                           bot, fault_matches, matches, rate, g.max_fault_rate(),
+                           row.forfeits(), FaultKindsText(row.fault_kinds()),
+                           row.withdrawn() ? "; withdrawn" : "");
+  };
   absl::StrAppend(
       &out, "      <system-out>",
-      XmlEscape(absl::StrFormat("%s: %d of %d matches with a fault (%.4g, limit %g); "
-                                "forfeits %d; faults: %s%s",
-                                g.candidate(), g.candidate_fault_matches(), g.candidate_matches(),
-                                g.fault_rate(), g.max_fault_rate(), g.candidate_row().forfeits(),
-                                FaultKindsText(g.candidate_row().fault_kinds()),
-                                g.candidate_row().withdrawn() ? "; withdrawn" : "")),
+      XmlEscape(absl::StrCat(
+          side_text(g.candidate(), g.candidate_fault_matches(), g.candidate_matches(),
+                    g.fault_rate(), g.candidate_row()),
+          "\n",
+          side_text(g.baseline(), g.baseline_fault_matches(), g.baseline_matches(),
+                    g.baseline_fault_rate(), g.baseline_row()))),
       "</system-out>\n    </testcase>\n  </testsuite>\n</testsuites>\n");
   return out;
 }
 
 std::string GateMarkdown(const v1::GateResult& g) {
-  std::string out = absl::StrCat("### arena gate: ", g.passed() ? "PASS" : "FAIL", ", ",
-                                 MarkdownEscape(g.candidate()), " against ",
+  std::string out = absl::StrCat("### arena gate: ",
+                                 g.passed()       ? "PASS"
+                                 : g.no_verdict() ? "NO VERDICT"
+                                                  : "FAIL",
+                                 ", ", MarkdownEscape(g.candidate()), " against ",
                                  MarkdownEscape(g.baseline()), "\n\n");
   absl::StrAppend(&out, "**Verdict:** ", MarkdownEscape(g.verdict()), "\n\n");
   absl::StrAppend(&out, "| | |\n|---|---|\n");
   absl::StrAppend(&out, "| game | ", MarkdownEscape(g.game()), ", ", g.seats(), " seats |\n");
   absl::StrAppendFormat(&out, "| SPRT | %s, LLR %.3f (bounds %.3f, %.3f), elo0 %g, elo1 %g, "
                               "alpha %g, beta %g |\n",
-                        g.decision() == "none" ? "no decision" : g.decision() + " accepted",
+                        g.no_verdict()          ? "no verdict (a bot did not play)"
+                        : g.decision() == "none" ? "no decision"
+                                                 : g.decision() + " accepted",
                         g.llr(), g.lower_bound(), g.upper_bound(), g.elo0(), g.elo1(),
                         g.alpha(), g.beta());
   absl::StrAppendFormat(&out, "| Elo | %+.1f [%+.1f, %+.1f] (95%%) |\n", g.elo(), g.elo_low(),
                         g.elo_high());
   absl::StrAppendFormat(&out, "| games | %d (%d deal groups) |\n", g.games(), g.deal_groups());
-  absl::StrAppendFormat(&out, "| fault rate | %d of %d matches (%s), limit %s%s |\n",
+  absl::StrAppendFormat(&out, "| fault rate, candidate | %d of %d matches (%s), limit %s%s |\n",
                         g.candidate_fault_matches(), g.candidate_matches(),
                         Percent(g.fault_rate()), Percent(g.max_fault_rate()),
                         g.fault_rate_exceeded() ? ": **exceeded**" : "");
+  absl::StrAppendFormat(&out, "| fault rate, baseline | %d of %d matches (%s), limit %s%s |\n",
+                        g.baseline_fault_matches(), g.baseline_matches(),
+                        Percent(g.baseline_fault_rate()), Percent(g.max_fault_rate()),
+                        g.baseline_fault_rate_exceeded() ? ": **exceeded**" : "");
   absl::StrAppend(&out, "\n| bot | role |", kFaultHeader, "|---|---|", kFaultRule);
   out += FaultRow(g.candidate(), "candidate", g.candidate_row());
   out += FaultRow(g.baseline(), "baseline", g.baseline_row());

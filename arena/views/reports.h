@@ -9,8 +9,10 @@
 // "arena.tournament.<game>"), failing for forfeits, a withdrawal, crashes,
 // cut-offs or restarts, with a message that says which. A gate has one
 // <testcase> per verdict (classname "arena.gate.<game>"): "sprt", failing on
-// H0 or no decision, and "fault_rate", failing when the candidate's fault rate
-// exceeds --max_fault_rate.
+// H0, no decision, or no verdict (type "no_verdict", the verdict's line as
+// its message: a bot did not play, arena/cli/gate.h), and "fault_rate",
+// failing when the candidate's or the baseline's fault rate exceeds
+// --max_fault_rate. The markdown's heading says PASS, FAIL or NO VERDICT.
 //
 // Everything taken from the standings or the records (bot names, reasons,
 // game options) is hostile input: XML is escaped (&, <, >, ", ', line breaks

@@ -60,9 +60,11 @@ absl::Status VerifySeedCommitment(const v1::MatchStart& start,
 // ended it normally.
 absl::Status RunBot(const BotOptions& options, const Policy& policy);
 
-// main() for a bot: parses the SDK's flags (--address, --token, --threads),
-// falls back on ARENA_ADDRESS / ARENA_TOKEN, runs the bot, returns the exit
-// code. `name` is used in logs only (the token decides the identity).
+// main() for a bot: parses the SDK's flags (--address, --token, --threads,
+// --epsilon: bots/sdk/epsilon.h), falls back on ARENA_ADDRESS / ARENA_TOKEN,
+// runs the bot, returns the exit code: 0 the referee ended the stream, 1 it
+// failed, 2 a flag out of range (--epsilon outside [0, 1]). `name` is used in
+// logs only (the token decides the identity).
 int BotMain(int argc, char** argv, const std::string& name,
             const Policy& policy);
 
