@@ -153,13 +153,19 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   plan.set_kind(kind);
   plan.set_bots(config.bots_size());
   plan.set_seats(config.seats());
-  if (adaptive) {
-    const AdaptiveOptions ao = AdaptiveOptionsFor(config);
+  // Every schedule of distinct bots is checked against the adaptive target at
+  // the end (schedule.json says how sure its top is); an adaptive one is
+  // planned by it.
+  const AdaptiveOptions ao = AdaptiveOptionsFor(config);
+  if (config.bots_size() >= 2 && config.bots_size() >= config.seats() &&
+      hooks.fixed_seating.empty()) {
     planner = std::make_unique<AdaptivePlanner>(config.bots_size(), config.seats(), duplicate,
                                                 secret.ScheduleSeed(), ao);
-    plan.set_budget(config.matches());
     plan.set_top_k(planner->top_k());
     plan.set_confidence(ao.confidence);
+  }
+  if (adaptive) {
+    plan.set_budget(config.matches());
     spdlog::info(
         "adaptive schedule: rounds of at least {} tables ({} matches), until the top {} "
         "are separated at {:.0f} % (Holm) or {} matches are spent",
@@ -437,6 +443,23 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     wait_below(1);
   };
 
+  std::vector<std::string> names;
+  for (const auto& b : config.bots()) names.push_back(b.name());
+  auto write_plan = [&](const AdaptiveCheck& check) {
+    plan.clear_comparisons();
+    for (const AdaptiveComparison& c : check.comparisons) {
+      v1::PlanComparison* pc = plan.add_comparisons();
+      pc->set_ahead(names[c.ahead]);
+      pc->set_behind(names[c.behind]);
+      pc->set_elo_diff(c.elo_diff);
+      pc->set_sd(c.sd);
+      pc->set_p(c.p);
+      pc->set_separated(c.separated);
+    }
+    if (absl::Status s = WriteSchedulePlan(config.records_dir(), plan); !s.ok()) {
+      spdlog::error("{}", s.ToString());
+    }
+  };
   if (!adaptive) {
     auto todo = to_play_of(mine);
     if (!todo.ok()) return todo.status();
@@ -454,6 +477,13 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
     stopped.store(stop_at_start);
     play(*std::move(todo));
+    if (planner) {
+      // How sure the top is after this schedule (the adaptive target).
+      const AdaptiveCheck check = planner->Check();
+      plan.set_finished(!stopped.load());
+      plan.set_stop(check.Describe(names));
+      write_plan(check);
+    }
   } else {
     {
       absl::MutexLock lock(&mu);
@@ -467,23 +497,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           "other seats' hands when it comes round again; between untrusted "
           "bots, use independent deals");
     }
-    std::vector<std::string> names;
-    for (const auto& b : config.bots()) names.push_back(b.name());
-    auto write_plan = [&](const AdaptiveCheck& check) {
-      plan.clear_comparisons();
-      for (const AdaptiveComparison& c : check.comparisons) {
-        v1::PlanComparison* pc = plan.add_comparisons();
-        pc->set_ahead(names[c.ahead]);
-        pc->set_behind(names[c.behind]);
-        pc->set_elo_diff(c.elo_diff);
-        pc->set_sd(c.sd);
-        pc->set_p(c.p);
-        pc->set_separated(c.separated);
-      }
-      if (absl::Status s = WriteSchedulePlan(config.records_dir(), plan); !s.ok()) {
-        spdlog::error("{}", s.ToString());
-      }
-    };
     for (;;) {
       const AdaptiveCheck check = planner->Check();
       const int64_t left = config.matches() - static_cast<int64_t>(schedule.matches.size());
