@@ -162,6 +162,40 @@ std::map<std::string, Entry> Table() {
   t["shard_count"] = {{{[](C* c) { c->set_shard_count(-2); }, "shard_count",
                         "needs N >= 1 and 0 <= I < N"},
                        {[](C* c) { c->set_shard_count(2); }, "shard_count", "kept secret"}}};
+  t["schedule"] = {{{[](C* c) { c->set_schedule(static_cast<v1::ScheduleKind>(7)); },
+                     "schedule", "7 is not a ScheduleKind"}}};
+  t["adaptive"] = {{{[](C* c) { c->mutable_adaptive()->set_warmup_rounds(3); }, "adaptive",
+                     "given with another schedule"}}};
+  t["adaptive.top_k"] = {{{[](C* c) {
+                             c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                             c->mutable_adaptive()->set_top_k(2);  // two bots
+                           },
+                           "adaptive.top_k", "at most 1"},
+                          {[](C* c) {
+                             c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                             c->mutable_adaptive()->set_top_k(-1);
+                           },
+                           "adaptive.top_k", "is negative"}}};
+  t["adaptive.confidence"] = {{{[](C* c) {
+                                  c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                                  c->mutable_adaptive()->set_confidence(1);
+                                },
+                                "adaptive.confidence", "not below 1"}}};
+  t["adaptive.explore_every"] = {{{[](C* c) {
+                                     c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                                     c->mutable_adaptive()->set_explore_every(-2);
+                                   },
+                                   "adaptive.explore_every", "is negative"}}};
+  t["adaptive.warmup_rounds"] = {{{[](C* c) {
+                                     c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                                     c->mutable_adaptive()->set_warmup_rounds(-1);
+                                   },
+                                   "adaptive.warmup_rounds", "is negative"}}};
+  t["adaptive.round_tables"] = {{{[](C* c) {
+                                    c->set_schedule(v1::SCHEDULE_KIND_ADAPTIVE);
+                                    c->mutable_adaptive()->set_round_tables(-1);
+                                  },
+                                  "adaptive.round_tables", "is negative"}}};
   t["on_bot_failure"] = {
       {{[](C* c) { c->set_on_bot_failure(static_cast<v1::BotFailurePolicy>(5)); },
         "on_bot_failure", "5 is not a BotFailurePolicy"}}};

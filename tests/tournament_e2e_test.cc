@@ -335,8 +335,9 @@ TEST(Tournament, ScheduleMistakesAreRefusedBeforeAnyBotStarts) {
            {" --seats 4 --games 100 --schedule adaptive", 3, "at least as many bots as seats"},
            {" --seats 4 --games 63 --schedule adaptive", 64, "below one round"},
            {" --seats 4 --games 100 --schedule cycle", 40, "more than 1000000 seatings"},
-           {" --seats 2 --games 100 --schedule adaptive --top_k 5", 5, "--top_k 5"},
-           {" --seats 2 --games 100 --schedule adaptive --confidence 1", 5, "--confidence"},
+           {" --seats 2 --games 100 --schedule adaptive --top_k 5", 5, "adaptive.top_k: 5"},
+           {" --seats 2 --games 100 --schedule adaptive --confidence 1", 5,
+            "adaptive.confidence"},
            {" --seats 2 --games 100 --top_k 3", 5, "settings of --schedule adaptive"},
            {" --seats 2 --games 100 --schedule swiss", 5, "--schedule=swiss"}}) {
     Cmd r = run(c.flags, c.bots);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -254,6 +255,27 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
     return FieldError(c->shard_count() < 0 ? "shard_count" : "shard_index", absl::StrCat(
         "shard ", c->shard_index(), "/", c->shard_count(),
         " is not valid: shard I/N needs N >= 1 and 0 <= I < N"));
+  }
+  if (c->has_adaptive() && c->schedule() != v1::SCHEDULE_KIND_ADAPTIVE) {
+    return FieldError("adaptive", "settings of the adaptive schedule, given with another "
+                                  "schedule (set schedule: SCHEDULE_KIND_ADAPTIVE)");
+  }
+  const v1::AdaptiveSchedule& a = c->adaptive();
+  if (absl::Status s = CheckRange("adaptive.top_k", a.top_k(), "0 means 8",
+                                  std::max(1, c->bots_size() - 1), " for its bots");
+      !s.ok()) {
+    return s;
+  }
+  if (!(a.confidence() >= 0 && a.confidence() < 1)) {
+    return FieldError("adaptive.confidence",
+                      absl::StrCat(a.confidence(), " is not below 1 and at least 0 (0 means 0.95)"));
+  }
+  for (const auto& [field, value, zero] :
+       {std::tuple<const char*, int, const char*>{"adaptive.explore_every", a.explore_every(),
+                                                  "0 means 4"},
+        {"adaptive.warmup_rounds", a.warmup_rounds(), "0 means 2"},
+        {"adaptive.round_tables", a.round_tables(), "0 means bots / seats"}}) {
+    if (absl::Status s = CheckRange(field, value, zero, kMaxMatches); !s.ok()) return s;
   }
   if (c->shard_count() > 0 && c->secret_file().empty() && c->seed() == 0) {
     return FieldError("shard_count",
