@@ -293,6 +293,10 @@ TEST(Standings, WithdrawnBotsDoNotWinEachOthersNoShows) {
   // Meetings count a and b only (x and y are withdrawn): one pair, met once.
   EXPECT_EQ(st->balance().pairs(), 1);
   EXPECT_EQ(st->balance().meetings_min(), 1);
+  // So do the "surely ahead" tests: that the withdrawn are behind says nothing.
+  EXPECT_EQ(st->pairs_compared(), 1);
+  EXPECT_EQ(row["x"].surely_behind_count(), 0);
+  EXPECT_EQ(row["a"].surely_ahead_count(), 0);
 }
 
 TEST(Standings, ADominantBotIsSurelyAheadAndSaidSo) {

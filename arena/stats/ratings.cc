@@ -711,9 +711,14 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
     int i, j;
   };
   std::vector<Test> tests;
-  tests.reserve(static_cast<size_t>(players) * (players - 1) / 2);
+  auto compared = [&](int i) {
+    return options.compare.empty() ||
+           (static_cast<size_t>(i) < options.compare.size() && options.compare[i]);
+  };
   for (int i = 0; i < players; ++i) {
+    if (!compared(i)) continue;
     for (int j = i + 1; j < players; ++j) {
+      if (!compared(j)) continue;
       const double diff = out.elo[i] - out.elo[j];
       const double p = sd[i][j] > 1e-9 ? std::erfc(std::abs(diff) / sd[i][j] / std::sqrt(2.0))
                        : std::abs(diff) < 1e-6 ? 1.0

@@ -47,11 +47,12 @@
 // 1 + the bots j with LOS(j, i) >= (1 + level) / 2 to n - the bots i is so
 // far ahead of.
 //
-// Surely ahead: every pair {i, j} is tested, two-sided, for a difference of
+// Surely ahead: every pair {i, j} of the players compared
+// (RatingOptions::compare) is tested, two-sided, for a difference of
 // strength, with z = d / s (the LOS's d and s) and p = 2 (1 - Phi(|z|));
-// Holm's step-down procedure over all n (n - 1) / 2 pairs keeps the chance
-// of any false "i is stronger than j" at most 1 - level. A pair it rejects
-// is ordered by the sign of d.
+// Holm's step-down procedure over all k (k - 1) / 2 pairs of the k players
+// compared keeps the chance of any false "i is stronger than j" at most
+// 1 - level. A pair it rejects is ordered by the sign of d.
 //
 // Thread safety: pure functions.
 #ifndef ARENA_ARENA_STATS_RATINGS_H_
@@ -85,6 +86,9 @@ struct RatingOptions {
   uint64_t seed = 1;          // bootstrap generator seed
   double prior_draws = 1.0;   // virtual drawn comparisons per bot vs rating 0 (> 0)
   double level = 0.95;        // interval coverage
+  // The players the "surely ahead" tests compare (by player; empty: all).
+  // Standings leave withdrawn bots out: that they are behind says nothing.
+  std::vector<bool> compare;
 };
 
 struct Ratings {

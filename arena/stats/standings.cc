@@ -354,6 +354,8 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
   RatingOptions ro;
   ro.bootstrap = ctx.bootstrap;
   ro.seed = kStandingsBootstrapSeed;
+  ro.compare.resize(std::max(n, 1), true);
+  for (int b = 0; b < n; ++b) ro.compare[b] = tally_of(b).withdrawn_match.empty();
   auto ratings = FitRatings(std::max(n, 1), im.groups, canon, ro);
   if (!ratings.ok()) return ratings.status();
 
