@@ -176,6 +176,14 @@ TEST(Standings, FourMatchesAllWonShowAnIntervalWithWidth) {
   EXPECT_LT(top.elo_low(), top.elo() - 100);
   EXPECT_GT(top.elo_high(), top.elo() + 100);
   EXPECT_LT(top.los(1), 0.999);
+  // Both groups went the same way, so every replicate ranks a first: the
+  // rank intervals are points (docs/ratings.md warns of it), and the
+  // "surely ahead" test, which also uses the curvature, claims nothing.
+  EXPECT_EQ(top.rank_low(), 1);
+  EXPECT_EQ(top.rank_high(), 1);
+  EXPECT_EQ(st->rows(1).rank_low(), 2);
+  EXPECT_EQ(st->pairs_compared(), 1);
+  EXPECT_EQ(st->pairs_ordered(), 0);
   std::printf("%s", StandingsTable(*st).c_str());
   // One match alone (one deal group, no bootstrap): still an interval.
   auto one = BuildStandings(c, {ms[0]});
