@@ -352,6 +352,38 @@ TEST(Standings, ADominantBotIsSurelyAheadAndSaidSo) {
   EXPECT_THAT(StandingsCsv(*st), HasSubstr(",0,1,1,3,0,0.500000,"));
 }
 
+TEST(Standings, ManySurelyOrderedPairsAreSummarisedPerBot) {
+  // top wins all 20 matches against each of 13 equal bots (which split
+  // every group): 13 pairs ordered, more than the 12 the line lists.
+  std::vector<MatchSummary> ms;
+  int g = 0;
+  auto group = [&](const std::string& x, const std::string& y, bool x_wins_both) {
+    const std::string gr = absl::StrCat("g", g++);
+    ms.push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
+    ms.push_back(Match(gr + "b", gr, {y, x}, x_wins_both ? std::vector<int>{2, 1}
+                                                         : std::vector<int>{1, 2},
+                       {0, 1}));
+  };
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bots = {"top"};
+  for (int k = 0; k < 13; ++k) c.bots.push_back(absl::StrFormat("o%02d", k));
+  for (int rep = 0; rep < 10; ++rep) {
+    for (int k = 1; k <= 13; ++k) {
+      group("top", c.bots[k], true);
+      for (int l = k + 1; l <= 13; ++l) group(c.bots[k], c.bots[l], false);
+    }
+  }
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st->pairs_compared(), 91);
+  EXPECT_EQ(st->pairs_ordered(), 13);
+  EXPECT_EQ(st->rows(0).surely_ahead_of(), "2-14");
+  EXPECT_THAT(StandingsTable(*st),
+              HasSubstr("surely ahead (95%, Holm over 91 pairs): 13 pairs ordered; bot > how "
+                        "many: top > 13 (every pair: surely_ahead_of in standings.json)\n"));
+}
+
 TEST(Standings, JsonHoldsNumbersAsNumbers) {
   auto st = BuildStandings(Context(), {Match("m1", "", {"a", "b", "a"}, {1, 2, 3}, {3, 2, 1})});
   ASSERT_TRUE(st.ok());

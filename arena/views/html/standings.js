@@ -26,10 +26,10 @@
       ST.deal_mode ? `, ${enumWords(ST.deal_mode)} deals` : '',
       groups ? ` in ${fmt(groups)} deal group${groups === 1 ? '' : 's'}` : '',
       opts ? `, options ${opts}` : '', `; ${higher ? 'higher' : 'lower'} score is better`));
-    const bal = ST.balance || {};
+    const bal = ST.balance;  // absent from the standings of older versions
     const span = (a, b) => (Number(a || 0) === Number(b || 0) ? fmt(a || 0) : `${fmt(a || 0)}\u2013${fmt(b || 0)}`);
-    app.appendChild(el('div', {class: 'muted', id: 'balance'},
-      `${ST.balanced ? 'Balanced' : 'Not balanced'}: ${span(bal.matches_min, bal.matches_max)} matches per bot, ` +
+    app.appendChild(el('div', {class: 'muted', id: 'balance'}, !bal ? (ST.balanced ? 'Seat positions balanced.' : 'Not balanced.')
+      : `${ST.balanced ? 'Balanced' : 'Not balanced'}: ${span(bal.matches_min, bal.matches_max)} matches per bot, ` +
       `${span(bal.seat_count_min, bal.seat_count_max)} times at each seat position, ` +
       `${span(bal.meetings_min, bal.meetings_max)} meetings per pair of bots not withdrawn (${fmt(bal.pairs || 0)} pairs).`));
   }
