@@ -1,7 +1,8 @@
 #!/bin/sh
 # The HTML site in a real browser: a small tournament of each of the four
-# games with --html, then tests/browser/site_test.js drives Debian's headless
-# chromium over every site (console errors, stepping, seat views).
+# games with --html, and one of 64 bots, then tests/browser/site_test.js
+# drives Debian's headless chromium over every site (console errors,
+# stepping, seat views; the 64-bot page must fit 1280 px).
 # Screenshots are kept in ARTIFACTS (build/artifacts/browser).
 # Also the files' modes: under umask 022 the site, standings and
 # the folders are published (0644, 0755), the records stay 0600.
@@ -32,6 +33,19 @@ run pesten --game pesten --seats 3 --games 3 --option winning_points=1 \
 run quodlibet --game quodlibet --games 2 --option contract=minus --option kingdoms=2 \
   --bot q="$BIN/quodlibet_bot" --bot r="$BIN/random_bot"
 run quabble --game quabble --games 2 --bot q="$BIN/quabble_bot" --bot r="$BIN/random_bot"
+# A wide field: 62 random bots and 2 that cannot start (withdrawn, so they
+# meet each other only as no-shows), 4,032 matches (every pair meets in one
+# deal group of two); the site with 3 replay pages (the small sites above
+# check the replays).
+wide=""
+for i in $(seq -w 1 62); do wide="$wide --bot r$i=$BIN/random_bot"; done
+# shellcheck disable=SC2086
+"$BIN/arena" tournament --records "$T/wide" --progress=false --game quasenbo --games 4032 \
+  --jobs 2 --seed 11 $wide --bot gone1=/nonexistent/bot --bot gone2=/nonexistent/bot \
+  > "$T/wide.out" 2>&1
+rc=$?
+{ [ "$rc" = 1 ] && grep -q "WITHDRAWN" "$T/wide.out"; } || fail "wide: exit $rc: $(tail -20 "$T/wide.out")"
+"$BIN/arena" html "$T/wide" --replays 3 > "$T/wide-html.out" 2>&1 || fail "wide: arena html: $(tail "$T/wide-html.out")"
 # arena html again over a finished folder, and arena standings into another.
 "$BIN/arena" html "$T/quabble" > "$T/quabble-html.out" 2>&1 || fail "arena html: $(cat "$T/quabble-html.out")"
 "$BIN/arena" standings "$T/quabble" --out "$T/merged" > "$T/merged.out" 2>&1 \
@@ -59,7 +73,7 @@ echo "modes: site and standings 0644 (folders 0755), records 0600, logs 0700"
 rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 node "$SRC/tests/browser/site_test.js" "$ARTIFACTS" "$T/quasenbo/html" "$T/pesten/html" \
-  "$T/quodlibet/html" "$T/quabble/html" || fail "site_test.js"
+  "$T/quodlibet/html" "$T/quabble/html" "wide=$T/wide/html" || fail "site_test.js"
 # The sites themselves are kept beside the screenshots, to look at.
 for g in quasenbo pesten quodlibet quabble; do cp -r "$T/$g/html" "$ARTIFACTS/site-$g"; done
 ls "$ARTIFACTS"

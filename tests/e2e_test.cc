@@ -74,7 +74,8 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
             "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
             "mean_placement,forfeits,faults_timeout,faults_illegal,"
             "faults_disconnected,faults_unavailable,faults_crashed,faults_no_show,"
-            "faults_cut_off,withdrawn,los_" + st.rows(0).bot() +
+            "faults_cut_off,withdrawn,rank_low,rank_high,surely_ahead_count,"
+            "surely_behind_count,los_" + st.rows(0).bot() +
                 ",los_" + st.rows(1).bot() + ",los_" + st.rows(2).bot());
 }
 

@@ -164,6 +164,8 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   v1::StandingRow* r = st.add_rows();
   r->set_bot("alice");
   r->set_rank(1);
+  r->set_rank_low(1);
+  r->set_rank_high(2);
   r->set_elo(50);
   r->set_elo_low(-20);
   r->set_elo_high(120);
@@ -180,6 +182,7 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   EXPECT_TRUE(absl::StrContains(page, "id=\"standings-data\""));
   EXPECT_TRUE(absl::StrContains(page, "\"withdrawn_reason\":\"its process exited with code 3\""));
   EXPECT_TRUE(absl::StrContains(page, "\"elo_low\":-20"));
+  EXPECT_TRUE(absl::StrContains(page, "\"rank_high\":2"));
   // The table is drawn as cards by the page's script (board.js).
   EXPECT_TRUE(absl::StrContains(page, "function drawBoard("));
   // Without standings the page still has the element, holding null.

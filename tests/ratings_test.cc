@@ -1,5 +1,6 @@
 #include "arena/stats/ratings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <cstdio>
@@ -309,6 +310,124 @@ TEST(Ratings, FourMatchesAllWonGiveAWideIntervalNotAPoint) {
   EXPECT_LT(r->low[0], 100);  // four matches do not prove much
   EXPECT_LT(r->los[0][1], 0.999);
   EXPECT_GT(r->los[0][1], 0.8);
+}
+
+// A two-seat round robin of `players` bots, `groups` deal groups a pair
+// (each two matches, seats swapped); player 0 wins a comparison with
+// probability `p0` when `p0` > 0, every other comparison is a fair coin.
+std::vector<RatedMatch> CoinRoundRobin(int players, int groups, double p0, Rng& rng) {
+  std::vector<RatedMatch> out;
+  int g = 0;
+  for (int i = 0; i < players; ++i) {
+    for (int j = i + 1; j < players; ++j) {
+      for (int k = 0; k < groups; ++k, ++g) {
+        for (int swap = 0; swap < 2; ++swap) {
+          const double p = i == 0 && p0 > 0 ? p0 : 0.5;
+          const bool i_wins = Uniform01(rng) < p;
+          RatedMatch m;
+          m.deal_group = "g" + std::to_string(g);
+          m.seat_players = swap ? std::vector<int>{j, i} : std::vector<int>{i, j};
+          m.placements = (i_wins != (swap == 1)) ? std::vector<int>{1, 2}
+                                                 : std::vector<int>{2, 1};
+          m.scores = {0, 0};
+          out.push_back(m);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(Ratings, SixtyFourEqualBotsHaveWideRankIntervalsAndNoOrder) {
+  // 64 copies of one bot (every result a fair coin, fixed seed), 2 deal
+  // groups a pair: 8,064 matches, 252 a bot. Nothing tells them apart, so
+  // the rank intervals must span half the field on average, and no pair may
+  // be called surely ordered. The luckiest and unluckiest bots' intervals
+  // are cut by the end of the field (the last one's runs to 64 and no
+  // further), so each alone must span at least a quarter of it.
+  Rng rng(64);
+  const auto ms = CoinRoundRobin(64, 2, 0, rng);
+  RatingOptions o;
+  o.bootstrap = 200;
+  auto r = FitRatings(64, ms, o);
+  ASSERT_TRUE(r.ok());
+  int narrowest = 64, widest = 0, total = 0;
+  for (int i = 0; i < 64; ++i) {
+    const int width = r->rank_high[i] - r->rank_low[i] + 1;
+    narrowest = std::min(narrowest, width);
+    widest = std::max(widest, width);
+    total += width;
+    EXPECT_LE(r->rank_low[i], r->rank[i]) << i;
+    EXPECT_GE(r->rank_high[i], r->rank[i]) << i;
+    EXPECT_GE(width, 16) << "bot " << i << ": ranks " << r->rank_low[i] << "-"
+                         << r->rank_high[i];
+  }
+  std::printf("64 equal bots: rank intervals %d to %d ranks wide, %.1f on average\n",
+              narrowest, widest, total / 64.0);
+  EXPECT_GE(total, 32 * 64);
+  EXPECT_EQ(r->pairs_compared, 64 * 63 / 2);
+  int ordered = 0;
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 64; ++j) ordered += r->surely_ahead[i][j];
+  }
+  EXPECT_EQ(ordered, 0);
+}
+
+TEST(Ratings, ADominantBotIsSurelyAheadOfEveryOther) {
+  // The same field, but bot 0 wins 90% of its comparisons (+382 Elo over
+  // the rest): it must be ranked 1 surely, and ahead of all 63.
+  Rng rng(65);
+  const auto ms = CoinRoundRobin(64, 2, 0.9, rng);
+  RatingOptions o;
+  o.bootstrap = 200;
+  auto r = FitRatings(64, ms, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->rank[0], 1);
+  EXPECT_EQ(r->rank_low[0], 1);
+  EXPECT_EQ(r->rank_high[0], 1);
+  int ahead = 0, among_others = 0;
+  for (int j = 1; j < 64; ++j) {
+    ahead += r->surely_ahead[0][j];
+    EXPECT_FALSE(r->surely_ahead[j][0]);
+    EXPECT_GE(r->rank_low[j], 2);
+    for (int k = 1; k < 64; ++k) among_others += r->surely_ahead[j][k];
+  }
+  EXPECT_EQ(ahead, 63);
+  std::printf("dominant bot: ahead of %d; %d pairs of the others ordered\n", ahead,
+              among_others);
+}
+
+TEST(Ratings, RankIntervalsAreTheSameForTheSameSeedAndPointsWithoutIntervals) {
+  Rng rng(7);
+  const auto ms = CoinRoundRobin(8, 3, 0.7, rng);
+  RatingOptions o;
+  o.bootstrap = 100;
+  auto a = FitRatings(8, ms, o);
+  auto b = FitRatings(8, ms, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->rank_low, b->rank_low);
+  EXPECT_EQ(a->rank_high, b->rank_high);
+  EXPECT_EQ(a->surely_ahead, b->surely_ahead);
+  o.bootstrap = 0;
+  auto none = FitRatings(8, ms, o);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->rank_low, none->rank);
+  EXPECT_EQ(none->rank_high, none->rank);
+  EXPECT_EQ(none->pairs_compared, 0);
+}
+
+TEST(Ratings, OneDealGroupGivesRankIntervalsFromTheLos) {
+  // One group (no bootstrap): two matches, a wins both. LOS(a, b) is below
+  // 0.975 (two matches prove little), so each bot may be first or second.
+  std::vector<RatedMatch> ms = {{"g", {0, 1}, {1, 2}, {1, 0}}, {"g", {1, 0}, {2, 1}, {0, 1}}};
+  auto r = FitRatings(2, ms, RatingOptions{});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->bootstrap, 0);
+  ASSERT_LT(r->los[0][1], 0.975);
+  EXPECT_EQ(r->rank_low, (std::vector<int>{1, 1}));
+  EXPECT_EQ(r->rank_high, (std::vector<int>{2, 2}));
+  EXPECT_EQ(r->pairs_compared, 1);
+  EXPECT_FALSE(r->surely_ahead[0][1]);
 }
 
 TEST(ExactSum, IsExactAndTheSameInAnyOrder) {

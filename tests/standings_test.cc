@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -175,6 +176,14 @@ TEST(Standings, FourMatchesAllWonShowAnIntervalWithWidth) {
   EXPECT_LT(top.elo_low(), top.elo() - 100);
   EXPECT_GT(top.elo_high(), top.elo() + 100);
   EXPECT_LT(top.los(1), 0.999);
+  // Both groups went the same way, so every replicate ranks a first: the
+  // rank intervals are points (docs/ratings.md warns of it), and the
+  // "surely ahead" test, which also uses the curvature, claims nothing.
+  EXPECT_EQ(top.rank_low(), 1);
+  EXPECT_EQ(top.rank_high(), 1);
+  EXPECT_EQ(st->rows(1).rank_low(), 2);
+  EXPECT_EQ(st->pairs_compared(), 1);
+  EXPECT_EQ(st->pairs_ordered(), 0);
   std::printf("%s", StandingsTable(*st).c_str());
   // One match alone (one deal group, no bootstrap): still an interval.
   auto one = BuildStandings(c, {ms[0]});
@@ -198,8 +207,181 @@ TEST(Standings, EqualBotsShareTheirRank) {
   EXPECT_EQ(st->rows(0).rank(), 1);
   EXPECT_EQ(st->rows(1).rank(), 1);
   EXPECT_TRUE(st->balanced());
-  EXPECT_THAT(StandingsTable(*st), HasSubstr("1    a"));
-  EXPECT_THAT(StandingsTable(*st), HasSubstr("1    b"));
+  const std::string table = StandingsTable(*st);
+  for (const auto& r : st->rows()) {
+    // Every group is the same split, so every replicate ties them: both 1.
+    EXPECT_EQ(r.rank_low(), 1);
+    EXPECT_EQ(r.rank_high(), 1);
+    EXPECT_THAT(table, HasSubstr(absl::StrFormat("1    1-1       %s ", r.bot())));
+  }
+  EXPECT_THAT(table, HasSubstr("surely ahead (95%, Holm over 1 pairs): no bot is surely "
+                               "ahead of another"));
+}
+
+TEST(Standings, BalanceCountsMatchesSeatsAndMeetings) {
+  // Three bots in two seats, each group two matches with the seats swapped.
+  // a-b and a-c: a played 4 matches, b and c 2 each; every bot sat at each
+  // seat equally often (a 2 and 2, b and c 1 and 1), b and c never met. Not
+  // balanced (it was, when only seats counted).
+  std::vector<MatchSummary> ms;
+  auto group = [&](const std::string& g, const std::string& x, const std::string& y) {
+    ms.push_back(Match(g + "1", g, {x, y}, {1, 2}, {1, 0}));
+    ms.push_back(Match(g + "2", g, {y, x}, {1, 2}, {1, 0}));
+  };
+  group("g1", "a", "b");
+  group("g2", "a", "c");
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bots = {"a", "b", "c"};
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  const v1::Balance& b = st->balance();
+  EXPECT_EQ(b.bots(), 3);
+  EXPECT_EQ(b.matches_min(), 2);
+  EXPECT_EQ(b.matches_max(), 4);
+  EXPECT_EQ(b.seat_count_min(), 1);
+  EXPECT_EQ(b.seat_count_max(), 2);
+  EXPECT_EQ(b.pairs(), 3);
+  EXPECT_EQ(b.meetings_min(), 0);
+  EXPECT_EQ(b.meetings_max(), 2);
+  EXPECT_FALSE(st->balanced());
+  EXPECT_THAT(StandingsTable(*st),
+              HasSubstr("balance: 2-4 matches per bot, 1-2 times at a seat position per bot "
+                        "and seat, 0-2 meetings per pair of bots not withdrawn (3 pairs)"));
+  EXPECT_THAT(StandingsTable(*st), HasSubstr("[not balanced]"));
+  // b-c too: 4 matches each, 2 at each seat, every pair met twice.
+  group("g3", "b", "c");
+  st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st->balance().matches_min(), 4);
+  EXPECT_EQ(st->balance().matches_max(), 4);
+  EXPECT_EQ(st->balance().seat_count_min(), 2);
+  EXPECT_EQ(st->balance().seat_count_max(), 2);
+  EXPECT_EQ(st->balance().meetings_min(), 2);
+  EXPECT_EQ(st->balance().meetings_max(), 2);
+  EXPECT_TRUE(st->balanced());
+  const std::string json = *StandingsJson(*st);
+  EXPECT_THAT(json, HasSubstr("\"meetings_min\": 2"));
+}
+
+TEST(Standings, WithdrawnBotsDoNotWinEachOthersNoShows) {
+  // x and y were withdrawn: each forfeited a match against a as a no-show,
+  // and their own meeting ended when x did not show (y placed first: the
+  // record cannot say whether y was still there). a keeps its wins; y is
+  // not credited with x's no-show, and the two have no head to head.
+  auto no_show = [](MatchSummary m, int seat) {
+    m.forfeit_seat = seat;
+    m.forfeit_detail = "no show: withdrawn";
+    m.faults = {{seat, v1::FAULT_KIND_NO_SHOW}};
+    return m;
+  };
+  std::vector<MatchSummary> ms = {
+      no_show(Match("m1", "g1", {"x", "a"}, {2, 1}, {0, 1}), 0),
+      no_show(Match("m2", "g2", {"y", "a"}, {2, 1}, {0, 1}), 0),
+      no_show(Match("m3", "g3", {"x", "y"}, {2, 1}, {0, 1}), 0),
+      Match("m4", "g4", {"a", "b"}, {1, 2}, {1, 0}),
+  };
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bots = {"a", "b", "x", "y"};
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  std::map<std::string, v1::StandingRow> row;
+  for (const auto& r : st->rows()) row[r.bot()] = r;
+  EXPECT_TRUE(row["x"].withdrawn());
+  EXPECT_TRUE(row["y"].withdrawn());
+  EXPECT_EQ(row["a"].wins(), 3);
+  EXPECT_EQ(row["y"].wins(), 0);
+  EXPECT_EQ(row["y"].matches(), 2);
+  for (const auto& h : st->head_to_head()) {
+    EXPECT_FALSE((h.bot() == "x" && h.opponent() == "y") ||
+                 (h.bot() == "y" && h.opponent() == "x"))
+        << h.bot() << " " << h.opponent();
+  }
+  // Meetings count a and b only (x and y are withdrawn): one pair, met once.
+  EXPECT_EQ(st->balance().pairs(), 1);
+  EXPECT_EQ(st->balance().meetings_min(), 1);
+  // So do the "surely ahead" tests: that the withdrawn are behind says nothing.
+  EXPECT_EQ(st->pairs_compared(), 1);
+  EXPECT_EQ(row["x"].surely_behind_count(), 0);
+  EXPECT_EQ(row["a"].surely_ahead_count(), 0);
+}
+
+TEST(Standings, ADominantBotIsSurelyAheadAndSaidSo) {
+  // top wins all 20 matches against each of b, c, d (10 groups a pair);
+  // b, c and d split every group 1-1 (seat 0 wins): they are exactly equal.
+  std::vector<MatchSummary> ms;
+  int g = 0;
+  auto group = [&](const std::string& x, const std::string& y, bool x_wins_both) {
+    const std::string gr = absl::StrCat("g", g++);
+    ms.push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
+    ms.push_back(Match(gr + "b", gr, {y, x}, x_wins_both ? std::vector<int>{2, 1}
+                                                         : std::vector<int>{1, 2},
+                       {0, 1}));
+  };
+  for (int k = 0; k < 10; ++k) {
+    for (const char* o : {"b", "c", "d"}) group("top", o, true);
+    group("b", "c", false);
+    group("b", "d", false);
+    group("c", "d", false);
+  }
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bots = {"b", "c", "d", "top"};
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  ASSERT_EQ(st->rows(0).bot(), "top");
+  EXPECT_EQ(st->pairs_compared(), 6);
+  EXPECT_EQ(st->pairs_ordered(), 3);
+  EXPECT_EQ(st->rows(0).rank_low(), 1);
+  EXPECT_EQ(st->rows(0).rank_high(), 1);
+  EXPECT_EQ(st->rows(0).surely_ahead_count(), 3);
+  EXPECT_EQ(st->rows(0).surely_ahead_of(), "2-4");
+  for (int k = 1; k < 4; ++k) {
+    EXPECT_EQ(st->rows(k).surely_ahead_count(), 0);
+    EXPECT_EQ(st->rows(k).surely_behind_count(), 1);
+    EXPECT_EQ(st->rows(k).surely_ahead_of(), "");
+    EXPECT_EQ(st->rows(k).rank_low(), 2);
+    EXPECT_EQ(st->rows(k).rank_high(), 4);
+  }
+  const std::string table = StandingsTable(*st);
+  EXPECT_THAT(table,
+              HasSubstr("surely ahead (95%, Holm over 6 pairs): top > b, top > c, top > d\n"));
+  EXPECT_THAT(StandingsCsv(*st), HasSubstr(",withdrawn,rank_low,rank_high,surely_ahead_count,"
+                                           "surely_behind_count,los_top,"));
+  EXPECT_THAT(StandingsCsv(*st), HasSubstr(",0,1,1,3,0,0.500000,"));
+}
+
+TEST(Standings, ManySurelyOrderedPairsAreSummarisedPerBot) {
+  // top wins all 20 matches against each of 13 equal bots (which split
+  // every group): 13 pairs ordered, more than the 12 the line lists.
+  std::vector<MatchSummary> ms;
+  int g = 0;
+  auto group = [&](const std::string& x, const std::string& y, bool x_wins_both) {
+    const std::string gr = absl::StrCat("g", g++);
+    ms.push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
+    ms.push_back(Match(gr + "b", gr, {y, x}, x_wins_both ? std::vector<int>{2, 1}
+                                                         : std::vector<int>{1, 2},
+                       {0, 1}));
+  };
+  StandingsContext c = Context();
+  c.seats = 2;
+  c.bots = {"top"};
+  for (int k = 0; k < 13; ++k) c.bots.push_back(absl::StrFormat("o%02d", k));
+  for (int rep = 0; rep < 10; ++rep) {
+    for (int k = 1; k <= 13; ++k) {
+      group("top", c.bots[k], true);
+      for (int l = k + 1; l <= 13; ++l) group(c.bots[k], c.bots[l], false);
+    }
+  }
+  auto st = BuildStandings(c, ms);
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st->pairs_compared(), 91);
+  EXPECT_EQ(st->pairs_ordered(), 13);
+  EXPECT_EQ(st->rows(0).surely_ahead_of(), "2-14");
+  EXPECT_THAT(StandingsTable(*st),
+              HasSubstr("surely ahead (95%, Holm over 91 pairs): 13 pairs ordered; bot > how "
+                        "many: top > 13 (every pair: surely_ahead_of in standings.json)\n"));
 }
 
 TEST(Standings, JsonHoldsNumbersAsNumbers) {
@@ -517,7 +699,13 @@ TEST(StandingsAccumulator, KeepsUnderFortyEightBytesPerDealGroupAndNoMatch) {
   int64_t bot_matches = 0;
   for (const auto& r : st->rows()) bot_matches += r.matches();
   EXPECT_EQ(bot_matches, 200000);  // two bots a match
-  EXPECT_TRUE(st->balanced());
+  // 50,000 groups over 28 pairs: pairs 0-19 met in 1,786 groups, 20-27 in
+  // 1,785; bot0 (pairs 0-6) played 2 * 7 * 1,786 = 25,004 matches, bot7
+  // (pairs 6, 12, 17, 21, 24, 26, 27) 2 * (3 * 1,786 + 4 * 1,785) = 24,996.
+  // Seats are even (every group swaps them), matches are not.
+  EXPECT_EQ(st->balance().matches_min(), 24996);
+  EXPECT_EQ(st->balance().matches_max(), 25004);
+  EXPECT_FALSE(st->balanced());
 }
 
 }  // namespace

@@ -191,6 +191,28 @@ std::vector<double> Centred(const std::vector<double>& r) {
   return out;
 }
 
+// 1 + the number of ratings above each by more than 1e-6 (Elo).
+std::vector<int> RanksOf(const std::vector<double>& elo) {
+  std::vector<double> sorted = elo;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> rank(elo.size());
+  for (size_t i = 0; i < elo.size(); ++i) {
+    const auto above = sorted.end() - std::upper_bound(sorted.begin(), sorted.end(),
+                                                        elo[i] + 1e-6);
+    rank[i] = 1 + static_cast<int>(above);
+  }
+  return rank;
+}
+
+// The order statistics of `v` at q (rounded down) and 1 - q (rounded up).
+std::pair<int, int> RankBounds(std::vector<int> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double last = static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(q * last));
+  const size_t hi = std::min(v.size() - 1, static_cast<size_t>(std::ceil((1 - q) * last)));
+  return {v[lo], v[hi]};
+}
+
 }  // namespace
 
 double EloFromScore(double s) { return -400.0 * std::log10(1.0 / s - 1.0); }
@@ -574,15 +596,9 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
   out.low = out.high = out.elo;
   out.profile_low = out.profile_high = out.elo;
   out.los.assign(players, std::vector<double>(players, 0.5));
-  if (options.bootstrap <= 0) {
-    out.rank.assign(players, 1);
-    for (int i = 0; i < players; ++i) {
-      for (int j = 0; j < players; ++j) {
-        if (out.elo[j] > out.elo[i] + 1e-6) ++out.rank[i];
-      }
-    }
-    return out;
-  }
+  out.rank = RanksOf(out.elo);
+  out.rank_low = out.rank_high = out.rank;
+  if (options.bootstrap <= 0) return out;
   // The likelihood's side: the profile-likelihood interval of each centred
   // rating, its threshold widened by the design effect of the comparisons
   // of one match (they are not independent), and each pair's curvature
@@ -622,6 +638,7 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
   if (reps > 0) {
     Rng rng(options.seed);
     std::vector<std::vector<double>> samples(players);  // by player
+    std::vector<std::vector<int>> rank_samples(players);
     const uint32_t g = static_cast<uint32_t>(num_groups);
     // A replicate draws g groups (their indices in name order) with
     // replacement and adds each drawn group's type once per draw.
@@ -631,7 +648,11 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
       PairCounts c(players);
       add_types(times, &c);
       const std::vector<double> elo = Centred(FitBradleyTerry(c, options.prior_draws));
-      for (int i = 0; i < players; ++i) samples[i].push_back(elo[i]);
+      const std::vector<int> rank = RanksOf(elo);
+      for (int i = 0; i < players; ++i) {
+        samples[i].push_back(elo[i]);
+        rank_samples[i].push_back(rank[i]);
+      }
     }
     const double tail = (1 - options.level) / 2;
     for (int i = 0; i < players; ++i) {
@@ -639,6 +660,9 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
       out.boot_high[i] = Quantile(samples[i], 1 - tail);
       out.low[i] = std::min(out.low[i], out.boot_low[i]);
       out.high[i] = std::max(out.high[i], out.boot_high[i]);
+      const auto [lo, hi] = RankBounds(rank_samples[i], tail);
+      out.rank_low[i] = std::min(lo, out.rank[i]);
+      out.rank_high[i] = std::max(hi, out.rank[i]);
     }
     for (int i = 0; i < players; ++i) {
       for (int j = 0; j < players; ++j) {
@@ -664,10 +688,58 @@ absl::StatusOr<Ratings> FitRatings(int players, const DealGroupComparisons& grou
                       : diff > 0 ? 1.0 : 0.0;
     }
   }
-  out.rank.assign(players, 1);
+  if (reps == 0) {
+    // No replicates: the bots each one is (or is not) clearly behind or
+    // ahead of, pair by pair, at the level.
+    const double sure = (1 + options.level) / 2;
+    for (int i = 0; i < players; ++i) {
+      int above = 0, below = 0;
+      for (int j = 0; j < players; ++j) {
+        if (j == i) continue;
+        if (out.los[j][i] >= sure) ++above;
+        if (out.los[i][j] >= sure) ++below;
+      }
+      out.rank_low[i] = std::min(out.rank[i], 1 + above);
+      out.rank_high[i] = std::max(out.rank[i], players - below);
+    }
+  }
+  // Surely ahead: Holm's step-down over every pair's two-sided p-value,
+  // smallest first (ties in pair order, so the result never depends on the
+  // sort), rejecting while p_(k) <= alpha / (m - k).
+  struct Test {
+    double p;
+    int i, j;
+  };
+  std::vector<Test> tests;
+  auto compared = [&](int i) {
+    return options.compare.empty() ||
+           (static_cast<size_t>(i) < options.compare.size() && options.compare[i]);
+  };
   for (int i = 0; i < players; ++i) {
-    for (int j = 0; j < players; ++j) {
-      if (out.elo[j] > out.elo[i] + 1e-6) ++out.rank[i];
+    if (!compared(i)) continue;
+    for (int j = i + 1; j < players; ++j) {
+      if (!compared(j)) continue;
+      const double diff = out.elo[i] - out.elo[j];
+      const double p = sd[i][j] > 1e-9 ? std::erfc(std::abs(diff) / sd[i][j] / std::sqrt(2.0))
+                       : std::abs(diff) < 1e-6 ? 1.0
+                                               : 0.0;
+      tests.push_back({p, i, j});
+    }
+  }
+  std::sort(tests.begin(), tests.end(), [](const Test& a, const Test& b) {
+    if (a.p != b.p) return a.p < b.p;
+    return a.i != b.i ? a.i < b.i : a.j < b.j;
+  });
+  out.surely_ahead.assign(players, std::vector<bool>(players, false));
+  out.pairs_compared = static_cast<int64_t>(tests.size());
+  const double alpha = 1 - options.level;
+  for (size_t k = 0; k < tests.size(); ++k) {
+    if (!(tests[k].p <= alpha / static_cast<double>(tests.size() - k))) break;
+    const Test& t = tests[k];
+    if (out.elo[t.i] > out.elo[t.j]) {
+      out.surely_ahead[t.i][t.j] = true;
+    } else {
+      out.surely_ahead[t.j][t.i] = true;
     }
   }
   return out;

@@ -40,7 +40,19 @@
 // replicates and from the likelihood's curvature (times the design effect).
 //
 // Ranks: 1 + the number of bots rated strictly higher (equal ratings, to
-// 1e-6 Elo, share a rank).
+// 1e-6 Elo, share a rank). A rank's interval is the 2.5% and 97.5% points
+// (for level 0.95) of the ranks the bot takes in the bootstrap replicates
+// (the order statistics rounded outward, so the bounds are ranks), widened
+// to hold the fitted rank; without replicates (fewer than two deal groups),
+// 1 + the bots j with LOS(j, i) >= (1 + level) / 2 to n - the bots i is so
+// far ahead of.
+//
+// Surely ahead: every pair {i, j} of the players compared
+// (RatingOptions::compare) is tested, two-sided, for a difference of
+// strength, with z = d / s (the LOS's d and s) and p = 2 (1 - Phi(|z|));
+// Holm's step-down procedure over all k (k - 1) / 2 pairs of the k players
+// compared keeps the chance of any false "i is stronger than j" at most
+// 1 - level. A pair it rejects is ordered by the sign of d.
 //
 // Thread safety: pure functions.
 #ifndef ARENA_ARENA_STATS_RATINGS_H_
@@ -74,6 +86,9 @@ struct RatingOptions {
   uint64_t seed = 1;          // bootstrap generator seed
   double prior_draws = 1.0;   // virtual drawn comparisons per bot vs rating 0 (> 0)
   double level = 0.95;        // interval coverage
+  // The players the "surely ahead" tests compare (by player; empty: all).
+  // Standings leave withdrawn bots out: that they are behind says nothing.
+  std::vector<bool> compare;
 };
 
 struct Ratings {
@@ -85,6 +100,11 @@ struct Ratings {
   std::vector<double> profile_low, profile_high, boot_low, boot_high;
   double design_effect = 1;           // (seats + 1) / 3, seats of the widest match
   std::vector<int> rank;              // 1 = best; equal ratings share
+  std::vector<int> rank_low, rank_high;  // rank interval (= rank without intervals)
+  // surely_ahead[i][j]: i is surely stronger than j (Holm over
+  // pairs_compared pairs); empty rows without intervals.
+  std::vector<std::vector<bool>> surely_ahead;
+  int64_t pairs_compared = 0;         // 0 without intervals
   std::vector<std::vector<double>> los;  // los[i][j] = P(i stronger than j)
   std::vector<int64_t> comparisons;   // pairwise comparisons each player took part in
   int deal_groups = 0;

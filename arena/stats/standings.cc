@@ -14,7 +14,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "arena/common/json_file.h"
 #include "arena/stats/ratings.h"
 #include "google/protobuf/util/json_util.h"
@@ -53,7 +55,83 @@ struct Tally {
   // The first match (by id, so that the order matches came in does not
   // matter) this bot forfeited as withdrawn, and that forfeit's detail.
   std::string withdrawn_match, withdrawn_reason;
+  // Matches it won that another bot forfeited as NO_SHOW: not credited to
+  // a bot that is itself withdrawn (the record cannot say whether it was
+  // still there when the other did not show).
+  int64_t no_show_wins = 0;
 };
+
+// "2-5,7": sorted 1-based positions as ranges.
+std::string Ranges(const std::vector<int>& sorted) {
+  std::string out;
+  for (size_t k = 0; k < sorted.size();) {
+    size_t e = k;
+    while (e + 1 < sorted.size() && sorted[e + 1] == sorted[e] + 1) ++e;
+    absl::StrAppend(&out, out.empty() ? "" : ",", sorted[k]);
+    if (e > k) absl::StrAppend(&out, "-", sorted[e]);
+    k = e + 1;
+  }
+  return out;
+}
+
+// `all` without the matches of `no_show` (a part of them): counts
+// subtracted, means of the rest.
+HeadToHead WithoutNoShows(const HeadToHead& all, const HeadToHead& no_show) {
+  if (no_show.matches == 0) return all;
+  HeadToHead x;
+  x.matches = all.matches - no_show.matches;
+  if (x.matches <= 0) return HeadToHead{};
+  x.ahead = all.ahead - no_show.ahead;
+  x.tied = all.tied - no_show.tied;
+  x.behind = all.behind - no_show.behind;
+  auto rest = [&](double a, double b) {
+    return (a * all.matches - b * no_show.matches) / x.matches;
+  };
+  x.score = rest(all.score, no_show.score);
+  x.opponent_score = rest(all.opponent_score, no_show.opponent_score);
+  x.placement = rest(all.placement, no_show.placement);
+  x.opponent_placement = rest(all.opponent_placement, no_show.opponent_placement);
+  return x;
+}
+
+// The "surely ahead" statement, bounded: every pair when there are few,
+// else each bot's count (the first kMaxShown bots that have one).
+std::string SurelyAheadLine(const v1::Standings& st) {
+  constexpr int kMaxShown = 12;
+  if (st.pairs_compared() == 0) return "";
+  const int pct = static_cast<int>(std::lround(st.interval_level() * 100));
+  std::string out = absl::StrFormat("surely ahead (%d%%, Holm over %d pairs): ", pct,
+                                    st.pairs_compared());
+  if (st.pairs_ordered() == 0) return out + "no bot is surely ahead of another\n";
+  std::vector<std::string> parts;
+  if (st.pairs_ordered() <= kMaxShown) {
+    for (const auto& r : st.rows()) {
+      for (absl::string_view range : absl::StrSplit(r.surely_ahead_of(), ',', absl::SkipEmpty())) {
+        std::pair<std::string, std::string> ends = absl::StrSplit(range, '-');
+        int from = 0, to = 0;
+        if (!absl::SimpleAtoi(ends.first, &from)) continue;
+        if (ends.second.empty() || !absl::SimpleAtoi(ends.second, &to)) to = from;
+        for (int k = from; k <= to && k <= st.rows_size(); ++k) {
+          parts.push_back(absl::StrCat(r.bot(), " > ", st.rows(k - 1).bot()));
+        }
+      }
+    }
+    return absl::StrCat(out, absl::StrJoin(parts, ", "), "\n");
+  }
+  int more = 0;
+  for (const auto& r : st.rows()) {
+    if (r.surely_ahead_count() == 0) continue;
+    if (static_cast<int>(parts.size()) < kMaxShown) {
+      parts.push_back(absl::StrCat(r.bot(), " > ", r.surely_ahead_count()));
+    } else {
+      ++more;
+    }
+  }
+  absl::StrAppend(&out, st.pairs_ordered(), " pairs ordered; bot > how many: ",
+                  absl::StrJoin(parts, ", "));
+  if (more > 0) absl::StrAppend(&out, ", and ", more, " more bots");
+  return out + " (every pair: surely_ahead_of in standings.json)\n";
+}
 
 }  // namespace
 
@@ -146,6 +224,9 @@ struct StandingsAccumulator::Impl {
   std::vector<Tally> tally;
   DealGroupComparisons groups;
   HeadToHeadTable h2h;
+  // The same, of the matches a bot forfeited as NO_SHOW only: taken out of
+  // the head to head of two withdrawn bots.
+  HeadToHeadTable h2h_no_show;
   int64_t matches = 0;
 };
 
@@ -192,6 +273,9 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
     return s;  // not reached: checked above
   }
   im.h2h.Add(players, m.placements, m.scores);
+  const bool no_show = m.forfeit_seat >= 0 && !m.faults.empty() &&
+                       m.faults.back().kind == v1::FAULT_KIND_NO_SHOW;
+  if (no_show) im.h2h_no_show.Add(players, m.placements, m.scores);
   // Each bot counts once per match, in matches and in wins: it won the
   // match if one of its seats placed first (a shared first place is a win
   // for every bot in it), however many seats it filled.
@@ -211,14 +295,14 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
     if (m.placements[s] == 1 && std::find(won.begin(), won.end(), b) == won.end()) {
       won.push_back(b);
       ++t.wins;
+      if (no_show && b != players[m.forfeit_seat]) ++t.no_show_wins;
     }
   }
   if (m.forfeit_seat >= 0) {
     Tally& t = im.tally[players[m.forfeit_seat]];
     ++t.forfeits;
     // The forfeit is the last fault of the match.
-    if (!m.faults.empty() && m.faults.back().kind == v1::FAULT_KIND_NO_SHOW &&
-        (t.withdrawn_match.empty() || m.match_id < t.withdrawn_match)) {
+    if (no_show && (t.withdrawn_match.empty() || m.match_id < t.withdrawn_match)) {
       t.withdrawn_match = m.match_id;
       t.withdrawn_reason = m.forfeit_detail;
     }
@@ -270,6 +354,8 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
   RatingOptions ro;
   ro.bootstrap = ctx.bootstrap;
   ro.seed = kStandingsBootstrapSeed;
+  ro.compare.resize(std::max(n, 1), true);
+  for (int b = 0; b < n; ++b) ro.compare[b] = tally_of(b).withdrawn_match.empty();
   auto ratings = FitRatings(std::max(n, 1), im.groups, canon, ro);
   if (!ratings.ok()) return ratings.status();
 
@@ -288,17 +374,46 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
                                                                : ctx.deal_mode);
   st.set_bootstrap(ratings->bootstrap);
   st.set_interval_level(ro.level);
-  bool balanced = played > 0;
+  // Balance: over every bot of the rows (also those that played nothing
+  // yet), and every seat position of the game.
+  int seat_positions = ctx.seats;
   for (const Tally& t : im.tally) {
-    if (t.seats == 0) continue;
+    seat_positions = std::max(seat_positions, static_cast<int>(t.by_seat.size()));
+  }
+  v1::Balance* balance = st.mutable_balance();
+  balance->set_bots(n);
+  bool balanced = played > 0;
+  for (int b = 0; b < n; ++b) {
+    const Tally& t = tally_of(b);
     auto count = [&](int s) {
       return s < static_cast<int>(t.by_seat.size()) ? t.by_seat[s] : int64_t{0};
     };
-    for (int s = 1; s < ctx.seats; ++s) {
-      if (count(s) != count(0)) balanced = false;
+    const int matches = static_cast<int>(t.matches);
+    if (b == 0 || matches < balance->matches_min()) balance->set_matches_min(matches);
+    if (b == 0 || matches > balance->matches_max()) balance->set_matches_max(matches);
+    for (int s = 0; s < seat_positions; ++s) {
+      const int c = static_cast<int>(count(s));
+      if ((b == 0 && s == 0) || c < balance->seat_count_min()) balance->set_seat_count_min(c);
+      if ((b == 0 && s == 0) || c > balance->seat_count_max()) balance->set_seat_count_max(c);
+      if (count(s) != count(0)) balanced = false;  // this bot's seats differ
     }
   }
+  if (balance->matches_min() != balance->matches_max()) balanced = false;
   st.set_balanced(balanced);
+  std::vector<int> present;  // rows of the bots not withdrawn
+  for (int b = 0; b < n; ++b) {
+    if (tally_of(b).withdrawn_match.empty()) present.push_back(b);
+  }
+  int64_t pairs = 0;
+  for (size_t x = 0; x < present.size(); ++x) {
+    for (size_t y = x + 1; y < present.size(); ++y) {
+      const int met = im.h2h.Get(added[present[x]], added[present[y]]).matches;
+      if (pairs == 0 || met < balance->meetings_min()) balance->set_meetings_min(met);
+      if (pairs == 0 || met > balance->meetings_max()) balance->set_meetings_max(met);
+      ++pairs;
+    }
+  }
+  balance->set_pairs(static_cast<int>(pairs));
 
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
@@ -311,17 +426,36 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     if (mean_placement(a) != mean_placement(b)) return mean_placement(a) < mean_placement(b);
     return bots[a] < bots[b];
   });
+  std::vector<int> position(n);  // 1-based, in row order
+  for (int k = 0; k < n; ++k) position[order[k]] = k + 1;
+  int64_t ordered = 0;
   for (int b : order) {
     const Tally& t = tally_of(b);
+    const bool withdrawn = !t.withdrawn_match.empty();
     v1::StandingRow* row = st.add_rows();
     row->set_bot(bots[b]);
     row->set_rank(ratings->rank[b]);
+    row->set_rank_low(ratings->rank_low[b]);
+    row->set_rank_high(ratings->rank_high[b]);
+    if (!ratings->surely_ahead.empty()) {
+      std::vector<int> ahead_of;
+      int behind = 0;
+      for (int o = 0; o < n; ++o) {
+        if (ratings->surely_ahead[b][o]) ahead_of.push_back(position[o]);
+        if (ratings->surely_ahead[o][b]) ++behind;
+      }
+      std::sort(ahead_of.begin(), ahead_of.end());
+      row->set_surely_ahead_count(static_cast<int>(ahead_of.size()));
+      row->set_surely_behind_count(behind);
+      row->set_surely_ahead_of(Ranges(ahead_of));
+      ordered += static_cast<int64_t>(ahead_of.size());
+    }
     row->set_elo(ratings->elo[b]);
     row->set_elo_low(ratings->low[b]);
     row->set_elo_high(ratings->high[b]);
     row->set_matches(t.matches);
     row->set_seats_played(t.seats);
-    row->set_wins(t.wins);
+    row->set_wins(static_cast<int>(withdrawn ? t.wins - t.no_show_wins : t.wins));
     row->set_mean_score(t.seats ? t.score_sum.Value() / t.seats : 0);
     row->set_mean_placement(mean_placement(b));
     row->set_forfeits(t.forfeits);
@@ -329,16 +463,23 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     row->set_faults(t.faults.timeout() + t.faults.illegal() +
                     t.faults.disconnected() + t.faults.unavailable() +
                     t.faults.crashed() + t.faults.no_show() + t.faults.cut_off());
-    if (!t.withdrawn_match.empty()) {
+    if (withdrawn) {
       row->set_withdrawn(true);
       row->set_withdrawn_reason(t.withdrawn_reason);
     }
     for (int o : order) row->add_los(ratings->los[b][o]);
   }
+  st.set_pairs_compared(static_cast<int>(ratings->pairs_compared));
+  st.set_pairs_ordered(static_cast<int>(ordered));
   for (int a : order) {
     for (int b : order) {
       if (a == b) continue;
-      const HeadToHead x = im.h2h.Get(added[a], added[b]);
+      HeadToHead x = im.h2h.Get(added[a], added[b]);
+      if (!tally_of(a).withdrawn_match.empty() && !tally_of(b).withdrawn_match.empty()) {
+        // Two withdrawn bots: a match one of them did not show up for says
+        // nothing of the other, which may not have been there either.
+        x = WithoutNoShows(x, im.h2h_no_show.Get(added[a], added[b]));
+      }
       if (x.matches == 0) continue;
       v1::HeadToHeadRow* r = st.add_head_to_head();
       r->set_bot(bots[a]);
@@ -364,23 +505,31 @@ std::string StandingsTable(const v1::Standings& st) {
       st.deal_groups(),
       st.deal_mode() == v1::DEAL_MODE_INDEPENDENT ? "independent" : "duplicate",
       st.higher_score_wins() ? "higher" : "lower",
-      st.balanced() ? "" : " [seats not balanced]");
+      st.balanced() ? "" : " [not balanced]");
+  const v1::Balance& bal = st.balance();
+  out += absl::StrFormat(
+      "balance: %d-%d matches per bot, %d-%d times at a seat position per bot and seat, "
+      "%d-%d meetings per pair of bots not withdrawn (%d pairs)\n",
+      bal.matches_min(), bal.matches_max(), bal.seat_count_min(), bal.seat_count_max(),
+      bal.meetings_min(), bal.meetings_max(), bal.pairs());
   int w = 3;
   for (const auto& r : st.rows()) w = std::max<int>(w, r.bot().size());
   const int pct = static_cast<int>(std::lround(st.interval_level() * 100));
-  out += absl::StrFormat("%-4s %-*s %6s %17s %7s %6s %10s %10s %8s %6s\n", "rank", w,
-                         "bot", "elo", absl::StrCat(pct, "% interval"), "matches",
-                         "win%", "mean score", "mean place", "forfeits", "faults");
+  out += absl::StrFormat("%-4s %-9s %-*s %6s %17s %7s %6s %10s %10s %8s %6s\n", "rank",
+                         absl::StrCat(pct, "% ranks"), w, "bot", "elo",
+                         absl::StrCat(pct, "% interval"), "matches", "win%", "mean score",
+                         "mean place", "forfeits", "faults");
   for (const auto& r : st.rows()) {
     out += absl::StrFormat(
-        "%-4d %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(), w,
-        r.bot(), r.elo(),
+        "%-4d %-9s %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(),
+        absl::StrCat(r.rank_low(), "-", r.rank_high()), w, r.bot(), r.elo(),
         st.bootstrap() > 0 || r.elo_low() < r.elo_high()
             ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
             : std::string("-"),
         r.matches(), r.matches() ? 100.0 * r.wins() / r.matches() : 0.0,
         r.mean_score(), r.mean_placement(), r.forfeits(), r.faults());
   }
+  out += SurelyAheadLine(st);
   const int n = st.rows_size();
   if (n >= 2 && n <= 8) {
     out += "likelihood of superiority (row stronger than column):\n";
@@ -456,7 +605,8 @@ std::string StandingsCsv(const v1::Standings& st) {
       "rank,bot,elo,elo_low,elo_high,matches,seats,wins,mean_score,"
       "mean_placement,forfeits,faults_timeout,faults_illegal,"
       "faults_disconnected,faults_unavailable,faults_crashed,faults_no_show,"
-      "faults_cut_off,withdrawn";
+      "faults_cut_off,withdrawn,rank_low,rank_high,surely_ahead_count,"
+      "surely_behind_count";
   for (const auto& r : st.rows()) absl::StrAppend(&out, ",", CsvField("los_" + r.bot()));
   out += "\n";
   for (const auto& r : st.rows()) {
@@ -467,6 +617,8 @@ std::string StandingsCsv(const v1::Standings& st) {
                           r.mean_score(), r.mean_placement(), r.forfeits(),
                           f.timeout(), f.illegal(), f.disconnected(), f.unavailable(),
                           f.crashed(), f.no_show(), f.cut_off(), r.withdrawn() ? 1 : 0);
+    absl::StrAppendFormat(&out, ",%d,%d,%d,%d", r.rank_low(), r.rank_high(),
+                          r.surely_ahead_count(), r.surely_behind_count());
     for (double l : r.los()) absl::StrAppendFormat(&out, ",%.6f", l);
     out += "\n";
   }

@@ -5,8 +5,14 @@
 // a MatchSummary; `arena standings` makes the same summary from each record
 // file. The standings do not depend on the order in which matches finished
 // (StandingsAccumulator), and the ratings' bootstrap uses a fixed seed
-// (kStandingsBootstrapSeed) over the deal groups in name order.
-// docs/ratings.md explains every number.
+// (kStandingsBootstrapSeed) over the deal groups in name order, so the rank
+// intervals and the "surely ahead" pairs (arena/stats/ratings.h) are the
+// same on every machine. The balance (matches per bot, seat positions per
+// bot, meetings per pair of bots not withdrawn) is counted from the matches
+// played. A withdrawn bot is not credited with wins from another bot's
+// NO_SHOW forfeits, and two withdrawn bots get no head to head from such
+// matches (the record cannot say whether the other was still there); the
+// ratings keep those comparisons. docs/ratings.md explains every number.
 //
 // Files: standings.csv (one row per bot), head_to_head.csv (one row per
 // ordered pair that met) and standings.json (the Standings message, counts
@@ -98,8 +104,9 @@ class StandingsAccumulator {
 absl::StatusOr<v1::Standings> BuildStandings(const StandingsContext& context,
                                              const std::vector<MatchSummary>& matches);
 
-// Text table for a terminal (ratings, intervals, LOS and head-to-head
-// matrices for up to 8 bots).
+// Text table for a terminal: the balance, ratings, rank and rating
+// intervals, the "surely ahead" statement (every pair up to 12, else each
+// bot's count), and LOS and head-to-head matrices for up to 8 bots.
 std::string StandingsTable(const v1::Standings& standings);
 std::string StandingsCsv(const v1::Standings& standings);
 std::string HeadToHeadCsv(const v1::Standings& standings);

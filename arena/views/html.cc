@@ -143,8 +143,8 @@ std::string PageName(const std::string& match_id) {
 
 }  // namespace
 
-// What a replay page shows of the standings: each bot's rank, rating and
-// interval, and whether it was withdrawn and why.
+// What a replay page shows of the standings: each bot's rank and its
+// interval, rating and interval, and whether it was withdrawn and why.
 std::string ReplayStandingsJson(const v1::Standings& st) {
   v1::Standings slim;
   slim.set_bootstrap(st.bootstrap());
@@ -153,6 +153,8 @@ std::string ReplayStandingsJson(const v1::Standings& st) {
     v1::StandingRow* o = slim.add_rows();
     o->set_bot(r.bot());
     o->set_rank(r.rank());
+    o->set_rank_low(r.rank_low());
+    o->set_rank_high(r.rank_high());
     o->set_elo(r.elo());
     o->set_elo_low(r.elo_low());
     o->set_elo_high(r.elo_high());

@@ -15,10 +15,18 @@
 //  - as each seat, at every position, no card that is in another seat's
 //    hand and that this seat was never shown appears on the page (as a
 //    drawn card, or by name for games whose card names are unique); the same
-//    check on the omniscient view must find such cards (so it can fail).
+//    check on the omniscient view must find such cards (so it can fail);
+//  - every tournament page fits a 1280 px window (document.scrollWidth),
+//    shows each bot's rank interval, and no ahead-tied-behind count or
+//    rank interval wraps;
+//  - a wide site (wide=DIR: a tournament of many bots, two of them
+//    withdrawn) has compact matrices, its withdrawn bots in a table of
+//    their own and off the ratings chart, and no head-to-head result
+//    between two withdrawn bots. Its replays are not checked (the other
+//    sites do that).
 // Screenshots go to SHOTS_DIR.
 //
-//   node site_test.js SHOTS_DIR SITE_DIR...
+//   node site_test.js SHOTS_DIR [wide=]SITE_DIR...
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -154,6 +162,69 @@ function outsideAxis(sel) {
   return out;
 }
 
+// In the page: what a page of many bots needs to fit 1280 px. `wide`: the
+// checks of a wide site (compact matrices, withdrawn bots apart).
+function layoutDefects(wide) {
+  const out = [];
+  const width = document.documentElement.scrollWidth;
+  if (width > 1280) out.push(`the page is ${width} px wide (more than 1280)`);
+  const S = JSON.parse(document.getElementById('standings-data').textContent);
+  // Rank intervals: a "95% ranks" column with one cell per bot shown.
+  for (const id of ['standings', 'withdrawn-standings']) {
+    const t = document.getElementById(id);
+    if (!t) continue;
+    const heads = [...t.rows[0].cells].map((c) => c.textContent.trim());
+    const k = heads.indexOf('95% ranks');
+    if (k < 0) { out.push(`#${id}: no rank interval column (${heads.join(' | ')})`); continue; }
+    for (const tr of [...t.rows].slice(1)) {
+      const r = S.rows.find((x) => x.bot === tr.dataset.bot);
+      const want = r.rank_low === r.rank_high ? `${r.rank_low}` : `${r.rank_low}\u2013${r.rank_high}`;
+      if (tr.cells[k].textContent !== want) out.push(`${r.bot}: rank interval "${tr.cells[k].textContent}", expected "${want}"`);
+    }
+  }
+  // Text that must stay on one line: ahead-tied-behind counts, intervals.
+  const lines = (e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  };
+  for (const e of document.querySelectorAll('#head-to-head td div, #standings td.num, #withdrawn-standings td.num')) {
+    if (lines(e) > 1) out.push(`"${e.textContent}" wraps`);
+  }
+  if (!wide) return out;
+  const gone = S.rows.filter((r) => r.withdrawn).map((r) => r.bot);
+  if (gone.length < 2) out.push(`${gone.length} withdrawn bots; the wide site needs two`);
+  for (const b of gone) {
+    if (document.querySelector(`#standings tr[data-bot="${CSS.escape(b)}"]`)) out.push(`withdrawn ${b} in the main standings`);
+    if (!document.querySelector(`#withdrawn-standings tr[data-bot="${CSS.escape(b)}"]`)) out.push(`withdrawn ${b} not listed apart`);
+  }
+  const chart = document.getElementById('ratings-chart');
+  const labels = chart ? [...chart.querySelectorAll('text')].map((t) => t.textContent) : [];
+  for (const b of gone) if (labels.includes(b)) out.push(`withdrawn ${b} on the ratings chart`);
+  const dots = chart ? chart.querySelectorAll('circle').length : 0;
+  if (dots !== S.rows.length - gone.length) out.push(`ratings chart: ${dots} dots for ${S.rows.length - gone.length} bots not withdrawn`);
+  for (const id of ['los', 'head-to-head']) {
+    const t = document.getElementById(id);
+    if (!t || !t.classList.contains('compact')) out.push(`#${id} is not a compact heatmap`);
+  }
+  // Between two withdrawn bots the head to head is empty (no one "won"
+  // the other's no-show); the rows are numbered as the columns.
+  const h = document.getElementById('head-to-head');
+  const names = [...h.rows].slice(1).map((tr) => tr.cells[0].title);
+  for (const a of gone) {
+    for (const b of gone) {
+      if (a === b) continue;
+      const cell = h.rows[names.indexOf(a) + 1].cells[names.indexOf(b) + 1];
+      if (!cell.classList.contains('none')) out.push(`head to head shows ${a} against ${b}: ${cell.title}`);
+    }
+  }
+  if (!/Surely ahead \(95%, Holm over \d+ pairs\)/.test((document.getElementById('surely') || {}).textContent || '')) {
+    out.push('no "surely ahead" statement');
+  }
+  if (!/matches per bot/.test((document.getElementById('balance') || {}).textContent || '')) out.push('no balance line');
+  return out;
+}
+
 // In the page: the defects the tournament page once had.
 function indexDefects() {
   const out = [];
@@ -172,7 +243,8 @@ function indexDefects() {
   }
   const S = JSON.parse(document.getElementById('standings-data').textContent);
   for (const r of S.rows) {
-    const cell = t.querySelector(`tr[data-bot="${CSS.escape(r.bot)}"] td[data-col="faults"]`);
+    const rowOf = (b) => document.querySelector(`#standings tr[data-bot="${CSS.escape(b)}"], #withdrawn-standings tr[data-bot="${CSS.escape(b)}"]`);
+    const cell = rowOf(r.bot) && rowOf(r.bot).querySelector('td[data-col="faults"]');
     if (!cell) { out.push(`${r.bot}: no faults cell`); continue; }
     const kinds = Object.entries(r.fault_kinds || {}).filter(([, n]) => n > 0);
     for (const [k, n] of kinds) {
@@ -181,7 +253,7 @@ function indexDefects() {
       if (!cell.textContent.includes(`${n} ${word}`)) out.push(`${r.bot}: faults cell "${cell.textContent}" does not say ${n} ${k}`);
     }
     if (!kinds.length && cell.textContent !== 'none') out.push(`${r.bot}: faults cell "${cell.textContent}" for no faults`);
-    if (r.withdrawn && !t.querySelector(`tr[data-bot="${CSS.escape(r.bot)}"]`).textContent.includes('withdrawn')) {
+    if (r.withdrawn && !rowOf(r.bot).textContent.includes('withdrawn')) {
       out.push(`${r.bot} is withdrawn and its row does not say so`);
     }
   }
@@ -200,7 +272,9 @@ function indexDefects() {
     protocolTimeout: 300000,
   });
   try {
-    for (const site of sites) {
+    for (const arg of sites) {
+      const wide = arg.startsWith('wide=');
+      const site = wide ? arg.slice(5) : arg;
       const index = path.resolve(site, 'index.html');
       const idx = await open(browser, `file://${index}`, index);
       const game = await idx.page.evaluate(() => document.querySelector('h1').textContent.replace('Tournament: ', ''));
@@ -216,13 +290,30 @@ function indexDefects() {
       if (rated) {
         const dots = await idx.page.$$eval('#ratings-chart circle', (c) => c.length);
         const intervals = await idx.page.$$eval('#ratings-chart line.interval', (l) => l.length);
-        if (dots !== rated || intervals !== rated) fail(`${index}: ratings chart: ${dots} dots, ${intervals} intervals for ${rated} bots`);
-        else console.log(`${game}: ratings chart with ${rated} interval bars`);
+        const shown = rated - await idx.page.evaluate(() => JSON.parse(document.getElementById('standings-data').textContent)
+          .rows.filter((r) => r.withdrawn).length);
+        if (dots !== shown || intervals !== shown) fail(`${index}: ratings chart: ${dots} dots, ${intervals} intervals for ${shown} bots not withdrawn`);
+        else console.log(`${game}: ratings chart with ${shown} interval bars`);
         for (const o of await idx.page.evaluate(outsideAxis, '#ratings-chart')) fail(`${index}: ratings chart: ${o}`);
         const chart = await idx.page.$('#ratings-chart');
         await chart.screenshot({path: path.join(shots, `${game}-ratings.png`)});
       }
       for (const d of await idx.page.evaluate(indexDefects)) fail(`${index}: ${d}`);
+      for (const d of await idx.page.evaluate(layoutDefects, wide)) fail(`${index}: ${d}`);
+      if (wide) {
+        const w = await idx.page.evaluate(() => document.documentElement.scrollWidth);
+        console.log(`${game} (wide, ${rated} bots): ${w} px wide at 1280`);
+        // Down to the head to head (the list of matches below is long).
+        const bottom = await idx.page.evaluate(() => {
+          const r = document.getElementById('head-to-head').getBoundingClientRect();
+          return Math.ceil(r.bottom + window.scrollY + 10);
+        });
+        await idx.page.screenshot({path: path.join(shots, `${game}-wide-standings.png`),
+                                   clip: {x: 0, y: 0, width: 1280, height: bottom}, captureBeyondViewport: true});
+        checkProblems(idx);
+        await idx.page.close();
+        continue;
+      }
       const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
       if (bars === 0) fail(`${index}: the score chart has no boxes`);
       await idx.page.screenshot({path: path.join(shots, `${game}-standings.png`), fullPage: true});

@@ -185,7 +185,10 @@ loadData('replay-data').then((R) => {
     const rows = H.seat_bots.map((b) => standingRow(b));
     const rated = rows.filter((r) => r && finite(r.elo) !== null);
     if (!rated.length) return null;
-    const all = (ST.rows || []).flatMap((r) => [finite(r.elo), finite(r.elo_low), finite(r.elo_high)]).filter((v) => v !== null);
+    // The axis of the bots not withdrawn (whose forfeits would stretch it)
+    // and of this match's seats.
+    const all = (ST.rows || []).filter((r) => !r.withdrawn || rows.includes(r))
+      .flatMap((r) => [finite(r.elo), finite(r.elo_low), finite(r.elo_high)]).filter((v) => v !== null);
     const ax = niceAxis(Math.min(...all), Math.max(...all));
     const W = 220; const Hh = 22; const pad = 8;
     const x = (v) => pad + 6 + (v - ax.lo) / (ax.hi - ax.lo) * (W - 2 * pad - 12);
@@ -204,7 +207,8 @@ loadData('replay-data').then((R) => {
           svg('title', {}, `${b}: ${fmt(c, 0)}${lo !== null && hi !== null ? ` [${fmt(lo, 0)}, ${fmt(hi, 0)}]` : ''}`)));
       }
       t.appendChild(el('tr', {'data-seat': s}, el('td', {}, s), el('td', {}, b, withdrawnBadge(b)),
-        el('td', {class: 'num'}, r && r.rank ? r.rank : '\u2013'),
+        el('td', {class: 'num', title: 'rank (its 95% interval)'}, r && r.rank ? r.rank : '\u2013',
+          r && r.rank_low && r.rank_high && r.rank_low !== r.rank_high ? ` (${r.rank_low}\u2013${r.rank_high})` : ''),
         el('td', {class: 'num'}, signedRating(c)),
         el('td', {}, g)));
     });

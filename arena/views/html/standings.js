@@ -1,6 +1,10 @@
 // The tournament page: standings (every field of standings.json; rating
-// interval bars when the rows hold ratings), head-to-head, score
-// distributions, seat advantage, and the matches with links to their replays.
+// interval bars when the rows hold ratings; ranks with their intervals;
+// which bots are surely ahead of which; withdrawn bots in a table of their
+// own, off the ratings axis), head-to-head, score distributions, seat
+// advantage, and the matches with links to their replays. Beyond 16 bots
+// the matrices are compact heatmaps (values in tooltips), and anything
+// wider than the page scrolls in its own box.
 (() => {
   const ST = JSON.parse(document.getElementById('standings-data').textContent);
   const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
@@ -21,8 +25,13 @@
       `, ${fmt(ST.seats || 0)} seats`,
       ST.deal_mode ? `, ${enumWords(ST.deal_mode)} deals` : '',
       groups ? ` in ${fmt(groups)} deal group${groups === 1 ? '' : 's'}` : '',
-      opts ? `, options ${opts}` : '', `; ${higher ? 'higher' : 'lower'} score is better`,
-      ST.balanced ? '; seat positions balanced' : '; seat positions balanced only approximately'));
+      opts ? `, options ${opts}` : '', `; ${higher ? 'higher' : 'lower'} score is better`));
+    const bal = ST.balance;  // absent from the standings of older versions
+    const span = (a, b) => (Number(a || 0) === Number(b || 0) ? fmt(a || 0) : `${fmt(a || 0)}\u2013${fmt(b || 0)}`);
+    app.appendChild(el('div', {class: 'muted', id: 'balance'}, !bal ? (ST.balanced ? 'Seat positions balanced.' : 'Not balanced.')
+      : `${ST.balanced ? 'Balanced' : 'Not balanced'}: ${span(bal.matches_min, bal.matches_max)} matches per bot, ` +
+      `${span(bal.seat_count_min, bal.seat_count_max)} times at each seat position, ` +
+      `${span(bal.meetings_min, bal.meetings_max)} meetings per pair of bots not withdrawn (${fmt(bal.pairs || 0)} pairs).`));
   }
   app.appendChild(el('div', {class: 'muted'}, `${MATCHES.length} records, ${ok.length} replayable`,
     bad.length ? el('span', {class: 'error'}, `, ${bad.length} that do not verify`) : ''));
@@ -33,7 +42,15 @@
     app.appendChild(el('div', {class: 'none'}, 'No standings.json in this folder.'));
   } else {
     const rows = ST.rows || [];
-    app.appendChild(standingsTable(rows));
+    const active = rows.filter((r) => !r.withdrawn);
+    const gone = rows.filter((r) => r.withdrawn);
+    app.appendChild(scroll(standingsTable(active, 'standings')));
+    if (ST.pairs_compared) app.appendChild(el('div', {id: 'surely'}, surelyWords()));
+    if (gone.length) {
+      app.appendChild(el('h3', {}, 'Withdrawn'));
+      app.appendChild(el('div', {class: 'muted'}, 'Their remaining matches were forfeited; they are left off the ratings chart and the matrices.'));
+      app.appendChild(scroll(standingsTable(gone, 'withdrawn-standings')));
+    }
     // Entrants that failed as programs: withdrawn (their remaining matches
     // are their forfeits), restarted, or ended unexpectedly.
     const entrants = ST.entrants || [];
@@ -63,23 +80,57 @@
       } else if (level) {
         app.appendChild(el('div', {class: 'muted'}, `Dots: ratings; bars: ${Math.round(level * 100)}% intervals.`));
       }
-      app.appendChild(intervalChart(rows.map((r) => ratings.get(r))));
+      app.appendChild(intervalChart(active.map((r) => ratings.get(r))));
     }
-    const los = losTable(rows);
+    const los = losTable(rows, active);
     if (los) {
       app.appendChild(el('h3', {}, 'Likelihood of superiority'));
-      app.appendChild(el('div', {class: 'muted'}, 'How likely the row bot is stronger than the column bot.'));
-      app.appendChild(los);
+      app.appendChild(el('div', {class: 'muted'}, 'How likely the row bot is stronger than the column bot' +
+        (active.length > 16 ? ' (green: row stronger, red: weaker; the value in each cell\'s tooltip).' : '.')));
+      app.appendChild(scroll(los));
     }
+  }
+
+  // A box that scrolls what is wider than the page.
+  function scroll(x) { return el('div', {class: 'scroll'}, x); }
+
+  // "2-5,7" (1-based row positions) -> [2, 3, 4, 5, 7].
+  function positions(ranges) {
+    const out = [];
+    for (const part of String(ranges || '').split(',').filter(Boolean)) {
+      const [a, b] = part.split('-').map(Number);
+      for (let k = a; k <= (Number.isFinite(b) ? b : a); ++k) out.push(k);
+    }
+    return out;
+  }
+
+  // Which bots are surely ahead of which: every pair when there are few,
+  // else each bot's count.
+  function surelyWords() {
+    const rows = ST.rows || [];
+    const head = `Surely ahead (${Math.round((finite(ST.interval_level) || 0.95) * 100)}%, Holm over ${fmt(ST.pairs_compared)} pairs): `;
+    const n = ST.pairs_ordered || 0;
+    if (!n) return head + 'no bot is surely ahead of another.';
+    if (n <= 20) {
+      const pairs = rows.flatMap((r) => positions(r.surely_ahead_of).map((k) => `${r.bot} > ${rows[k - 1] ? rows[k - 1].bot : k}`));
+      return head + pairs.join(', ') + '.';
+    }
+    const some = rows.filter((r) => r.surely_ahead_count > 0);
+    return head + `${fmt(n)} pairs; ` + some.slice(0, 20).map((r) => `${r.bot} > ${fmt(r.surely_ahead_count)}`).join(', ') +
+      (some.length > 20 ? `, and ${some.length - 20} more bots` : '') + ' (each row says which).';
   }
 
   // The standings table: one rank column, the known fields in words (faults
   // by kind, the rating with its interval), then any field this page does
   // not know, in words too (never raw JSON).
-  function standingsTable(rows) {
+  function standingsTable(rows, id) {
     const KNOWN = ['rank', 'bot', 'elo', 'elo_low', 'elo_high', 'matches', 'seats_played', 'wins',
                    'mean_score', 'mean_placement', 'forfeits', 'faults', 'fault_kinds', 'los',
-                   'withdrawn', 'withdrawn_reason'];
+                   'withdrawn', 'withdrawn_reason', 'rank_low', 'rank_high', 'surely_ahead_count',
+                   'surely_behind_count', 'surely_ahead_of'];
+    const all = ST.rows || [];
+    const hasRanks = rows.some((r) => finite(r.rank_low) !== null && finite(r.rank_high) !== null);
+    const pct = Math.round((finite(ST.interval_level) || 0.95) * 100);
     const extra = [];
     for (const r of rows) for (const k of Object.keys(r)) if (!KNOWN.includes(k) && !extra.includes(k)) extra.push(k);
     const hasElo = rows.some((r) => finite(r.elo) !== null);
@@ -88,21 +139,28 @@
     const signed = signedRating;
     const cols = [
       ['rank', (r, i) => fmt(finite(r.rank) || i + 1), 'num'],
+      hasRanks ? [`${pct}% ranks`, (r) => (r.rank_low === r.rank_high ? fmt(r.rank_low)
+        : `${fmt(r.rank_low)}\u2013${fmt(r.rank_high)}`), 'num'] : null,
       ['bot', (r) => [r.bot, r.withdrawn ? el('span', {class: 'badge private'}, 'withdrawn') : null], ''],
       hasElo ? ['elo', (r) => signed(r.elo), 'num'] : null,
       hasInterval ? [`${Math.round((finite(ST.interval_level) || 0.95) * 100)}% interval`,
         (r) => `[${signed(r.elo_low)}, ${signed(r.elo_high)}]`, 'num'] : null,
+      ST.pairs_compared ? ['ahead / behind', (r) => el('span', {
+        title: `surely ahead of: ${positions(r.surely_ahead_of).map((k) => (all[k - 1] || {}).bot).join(', ') || 'none'}`},
+        `${fmt(r.surely_ahead_count || 0)} / ${fmt(r.surely_behind_count || 0)}`), 'num'] : null,
       ['matches', (r) => fmt(r.matches || 0), 'num'],
-      ['seats played', (r) => fmt(r.seats_played || 0), 'num'],
+      all.some((r) => (r.seats_played || 0) !== (r.matches || 0)) ? ['seats played', (r) => fmt(r.seats_played || 0), 'num'] : null,
       ['wins', (r) => fmt(r.wins || 0), 'num'],
-      ['win %', (r) => (r.seats_played ? `${fmt(100 * (r.wins || 0) / r.seats_played, 1)}%` : '\u2013'), 'num'],
+      ['win %', (r) => (r.matches ? `${fmt(100 * (r.wins || 0) / r.matches, 1)}%` : '\u2013'), 'num'],
       ['mean score', (r) => fmt(r.mean_score || 0), 'num'],
       ['mean placement', (r) => fmt(r.mean_placement || 0), 'num'],
       ['forfeits', (r) => fmt(r.forfeits || 0), 'num'],
       ['faults', (r) => faultWords(r.fault_kinds) || (r.faults ? `${fmt(r.faults)}` : 'none'), 'faults'],
       ...extra.map((k) => [words(k), (r) => plainWords(r[k]), '']),
     ].filter(Boolean);
-    const t = el('table', {id: 'standings'}, el('tr', {}, cols.map(([h, , c]) => el('th', {class: c === 'num' ? 'num' : null}, h))));
+    const tips = {'ahead / behind': `bots this one is surely stronger / weaker than (${pct}%, Holm-corrected; the names in each cell's tooltip)`,
+                  [`${pct}% ranks`]: `the rank's ${pct}% interval, from the bootstrap`};
+    const t = el('table', {id}, el('tr', {}, cols.map(([h, , c]) => el('th', {class: c === 'num' ? 'num' : null, title: tips[h]}, h))));
     rows.forEach((r, i) => t.appendChild(el('tr', {'data-bot': r.bot}, cols.map(([h, f, c]) =>
       el('td', {class: c || null, 'data-col': h}, f(r, i))))));
     return t;
@@ -118,15 +176,31 @@
     return fmt(v);
   }
 
-  // The likelihood-of-superiority matrix (each row's `los`, in row order).
-  function losTable(rows) {
-    if (!rows.length || !rows.every((r) => Array.isArray(r.los) && r.los.length === rows.length)) return null;
-    const t = el('table', {class: 'heat', id: 'los'}, el('tr', {}, el('th', {}, ''), rows.map((r) => el('th', {}, r.bot))));
-    rows.forEach((r, i) => t.appendChild(el('tr', {}, el('th', {}, r.bot), r.los.map((p, j) => {
-      const n = finite(p);
-      if (i === j || n === null) return el('td', {class: 'none'}, '\u2013');
-      const hue = n >= 0.5 ? '120' : '0'; const sat = Math.round(Math.abs(n - 0.5) * 2 * 70);
-      return el('td', {style: `background: hsl(${hue}, ${sat}%, 88%)`}, fmt(n, 3));
+  // The likelihood-of-superiority matrix (each row's `los`, in row order)
+  // of the bots `shown` (a part of `rows`).
+  function losTable(rows, shown) {
+    if (shown.length < 2 || !rows.every((r) => Array.isArray(r.los) && r.los.length === rows.length)) return null;
+    const at = shown.map((r) => rows.indexOf(r));
+    return matrix('los', shown.map((r) => r.bot), (i, j) => {
+      const n = finite(shown[i].los[at[j]]);
+      return n === null ? null : {share: n, text: fmt(n, 3), title: `${shown[i].bot} stronger than ${shown[j].bot}: ${fmt(n, 3)}`};
+    });
+  }
+
+  // A matrix of bots, each cell coloured by a share in [0, 1] (green above
+  // one half, red below): up to 16 bots with the values written in it, more
+  // as small cells with the values in their tooltips, the columns numbered
+  // as the rows. cell(i, j) -> {share, text, sub, title} or null.
+  function matrix(id, names, cell) {
+    const compact = names.length > 16;
+    const t = el('table', {class: compact ? 'heat compact' : 'heat', id},
+      el('tr', {}, el('th', {}, ''), names.map((b, j) => el('th', {title: b}, compact ? String(j + 1) : b))));
+    names.forEach((a, i) => t.appendChild(el('tr', {}, el('th', {title: a}, compact ? `${i + 1} ${a}` : a), names.map((b, j) => {
+      const c = i === j ? null : cell(i, j);
+      if (!c) return el('td', {class: 'none'}, compact ? '' : '\u2013');
+      const hue = c.share >= 0.5 ? '120' : '0'; const sat = Math.round(Math.abs(c.share - 0.5) * 2 * 70);
+      return el('td', {style: `background: hsl(${hue}, ${sat}%, ${compact ? 82 : 88}%)`, title: c.title},
+        compact ? '' : [el('div', {}, c.text), c.sub ? el('div', {class: 'muted'}, c.sub) : null]);
     }))));
     return t;
   }
@@ -170,7 +244,7 @@
   // Each bot's rating as a dot and its interval as a bar, on one axis whose
   // box holds every dot and bar (its ends are round values beyond them).
   function intervalChart(items) {
-    const W = 640; const rowH = 24; const left = 130; const right = 20; const top = 4;
+    const W = 640; const rowH = items.length > 16 ? 16 : 24; const left = 130; const right = 20; const top = 4;
     const plotH = items.length * rowH;
     const H = top + plotH + 26;
     const vals = items.flatMap((i) => [i.c, i.lo, i.hi]).filter((v) => v !== null);
@@ -215,20 +289,26 @@
       }
     }
   }
-  app.appendChild(el('h2', {}, 'Head to head'));
-  app.appendChild(el('div', {class: 'muted'}, 'Share of meetings in which the row bot placed better than the column bot (ties count half); wins-draws-losses below.'));
-  const heat = el('table', {class: 'heat', id: 'head-to-head'}, el('tr', {}, el('th', {}, ''), bots.map((b) => el('th', {}, b))));
-  for (const a of bots) {
-    heat.appendChild(el('tr', {}, el('th', {}, a), bots.map((b) => {
-      const c = h2h[a][b]; const n = c.w + c.d + c.l;
-      if (a === b || !n) return el('td', {class: 'none'}, '\u2013');
-      const share = (c.w + c.d / 2) / n;
-      const hue = share >= 0.5 ? '120' : '0'; const sat = Math.round(Math.abs(share - 0.5) * 2 * 70);
-      return el('td', {style: `background: hsl(${hue}, ${sat}%, 88%)`, title: `${a} vs ${b}: ${c.w} better, ${c.d} tied, ${c.l} worse`},
-        el('div', {}, `${Math.round(share * 100)}%`), el('div', {class: 'muted'}, `${c.w}-${c.d}-${c.l}`));
-    })));
+  // From the standings when there are (they leave out what two withdrawn
+  // bots "won" from each other's no-shows), else from the records.
+  let h2hBots = bots;
+  if (ST && Array.isArray(ST.rows)) {
+    h2hBots = [...ST.rows.filter((r) => !r.withdrawn), ...ST.rows.filter((r) => r.withdrawn)].map((r) => r.bot);
+    for (const a of h2hBots) { h2h[a] = {}; for (const b of h2hBots) h2h[a][b] = {w: 0, d: 0, l: 0}; }
+    for (const x of ST.head_to_head || []) {
+      if (h2h[x.bot] && h2h[x.bot][x.opponent]) h2h[x.bot][x.opponent] = {w: x.ahead || 0, d: x.tied || 0, l: x.behind || 0};
+    }
   }
-  app.appendChild(heat);
+  app.appendChild(el('h2', {}, 'Head to head'));
+  app.appendChild(el('div', {class: 'muted'}, 'Share of meetings in which the row bot placed better than the column bot (ties count half)' +
+    (h2hBots.length > 16 ? '; better-tied-worse in each cell\'s tooltip.' : '; better-tied-worse below.')));
+  app.appendChild(scroll(matrix('head-to-head', h2hBots, (i, j) => {
+    const a = h2hBots[i]; const b = h2hBots[j]; const c = h2h[a][b]; const n = c.w + c.d + c.l;
+    if (!n) return null;
+    const share = (c.w + c.d / 2) / n;
+    return {share, text: `${Math.round(share * 100)}%`, sub: `${c.w}-${c.d}-${c.l}`,
+            title: `${a} vs ${b}: ${c.w} better, ${c.d} tied, ${c.l} worse`};
+  })));
 
   // --- Score distributions per bot: box (quartiles) and every score as a dot
   app.appendChild(el('h2', {}, 'Score distributions'));
