@@ -39,6 +39,12 @@
 // s the larger of that difference's standard deviation over the bootstrap
 // replicates and from the likelihood's curvature (times the design effect).
 //
+// Large fields (more than kProfilePlayers players): the profile likelihood,
+// whose cost grows with the fourth power of the players, is replaced by its
+// quadratic approximation (the centred rating -/+ z times the curvature's
+// standard deviation, times the design effect), and each bootstrap replicate
+// starts its Newton steps from the full fit instead of 0 (the same maximum).
+//
 // Ranks: 1 + the number of bots rated strictly higher (equal ratings, to
 // 1e-6 Elo, share a rank). A rank's interval is the 2.5% and 97.5% points
 // (for level 0.95) of the ranks the bot takes in the bootstrap replicates
@@ -80,6 +86,9 @@ struct RatedMatch {
   std::vector<int> placements;     // by seat: 1 is best, ties share
   std::vector<double> scores;      // by seat (head-to-head only)
 };
+
+// Fields above this many players use the large-field shortcuts (above).
+inline constexpr int kProfilePlayers = 64;
 
 struct RatingOptions {
   int bootstrap = 1000;       // replicates; 0: no intervals (and LOS 0.5)
