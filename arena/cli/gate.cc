@@ -172,7 +172,7 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   const double elo0 = options.elo0, elo1 = options.elo1;
   const double alpha = options.alpha, beta = options.beta;
   const v1::TournamentConfig* const c = &config;
-  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
+  lo.connect_timeout = ConnectTimeout(*c);
   lo.show_progress = false;
   // The SPRT needs whole deal groups as it goes, so a group's rotations are
   // played together by the same processes (a CI gate's bots are trusted).
