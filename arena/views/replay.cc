@@ -227,6 +227,18 @@ std::string LegalActionText(const State* reference, const v1::DecisionRequest& r
   return DescribeGamePart(action, cards);
 }
 
+std::string RequestText(const v1::MatchStart& start, const v1::DecisionRequest& request) {
+  const std::unique_ptr<State> reference = ReferenceState(start);
+  const std::vector<v1::ReplayCard> cards =
+      reference != nullptr ? CardCatalogue(*reference) : std::vector<v1::ReplayCard>();
+  std::vector<std::string> legal;
+  for (int i = 0; i < request.legal_actions_size(); ++i) {
+    legal.push_back(LegalActionText(reference.get(), request, i, cards));
+  }
+  return absl::StrCat("step ", request.step(), ", decision ", request.decision_id(), ", ",
+                      legal.size(), " legal: ", absl::StrJoin(legal, " | "));
+}
+
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& o) {
   if (o.step < -1) {

@@ -1,7 +1,8 @@
 // Replays people and tools can read: `arena replay` (text or --json) and the
 // data behind the HTML replay pages (arena/views/html.h); the words of a
 // seat's requests for whoever holds only those (ReferenceState,
-// LegalActionText: `arena play`'s human seat, `arena replay-bot`).
+// LegalActionText, RequestText: `arena play`'s human seat, `arena
+// replay-bot`, `arena check-bot`).
 //
 // BuildReplay re-simulates a record (checking it as `arena verify` does) and
 // gathers, step by step, the events in words with card names, what every
@@ -75,6 +76,11 @@ std::unique_ptr<State> ReferenceState(const v1::MatchStart& start);
 // may be null), else its fields (DescribeGamePart).
 std::string LegalActionText(const State* reference, const v1::DecisionRequest& request,
                             int index, const std::vector<v1::ReplayCard>& cards);
+
+// A request in the game's words: "step 12, decision 9, 2 legal: draw a card |
+// play Jack of Hearts, wish Clubs", each legal action by LegalActionText
+// with the words of the match `start` opens.
+std::string RequestText(const v1::MatchStart& start, const v1::DecisionRequest& request);
 
 // The replay as text, step by step.
 void PrintReplayText(const v1::Replay& replay, std::ostream& out);
