@@ -246,7 +246,7 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     g.set_max_fault_rate(options.max_fault_rate);
     g.set_no_verdict(true);
     g.set_no_verdict_reason(
-        absl::StrCat("the gate could not run: ", st.status().message()));
+        absl::StrCat("the gate could not run: ", PublicText(st.status().message())));
     g.set_verdict(absl::StrCat("no verdict: ", g.no_verdict_reason()));
     std::cout << g.verdict() << "\n";
     if (absl::Status s = WriteGateReports(options, g); !s.ok()) Fail(s);
@@ -308,6 +308,10 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   for (const auto& row : st->rows()) {
     if (row.bot() == cand) *g.mutable_candidate_row() = row;
     if (row.bot() == base) *g.mutable_baseline_row() = row;
+  }
+  // The reports are public text: no path of the organiser's machine.
+  for (v1::StandingRow* row : {g.mutable_candidate_row(), g.mutable_baseline_row()}) {
+    row->set_withdrawn_reason(PublicText(row->withdrawn_reason()));
   }
   for (int i = 0; i < 2; ++i) {
     const v1::StandingRow* row = i == 0 ? &g.candidate_row() : &g.baseline_row();
