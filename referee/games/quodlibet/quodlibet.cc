@@ -1014,8 +1014,10 @@ std::string QuodlibetState::ActionLabelFromRequest(int, const v1::View& view,
   if (view.quodlibet().phase() == v1::QUODLIBET_PHASE_SNACK) phase = kPhaseSnack;
   switch (q.kind_case()) {
     case v1::QuodlibetAction::kContract: return LegalLabel(kActContract + q.contract(), phase);
-    case v1::QuodlibetAction::kCard: return LegalLabel(kActCard + q.card(), phase);
-    case v1::QuodlibetAction::kSlot: return LegalLabel(kActSlot + q.slot(), phase);
+    case v1::QuodlibetAction::kCard:
+      return q.card() >= 0 && q.card() < kNumCards ? LegalLabel(kActCard + q.card(), phase) : "";
+    case v1::QuodlibetAction::kSlot:
+      return q.slot() >= 0 && q.slot() < kNumCards ? LegalLabel(kActSlot + q.slot(), phase) : "";
     case v1::QuodlibetAction::kPickUp: return LegalLabel(kActPickUp, phase);
     case v1::QuodlibetAction::kEndTurn: return LegalLabel(kActEndTurn, phase);
     default: return "";
