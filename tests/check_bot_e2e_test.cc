@@ -171,6 +171,62 @@ TEST(CheckBot, ABotThatExitsAtStartFailsTheConnectCheckWithItsCause) {
   EXPECT_THAT(r.output, Not(HasSubstr("PASS")));
 }
 
+// A bot that crashes on one kind of request (a Pesten request offering a
+// Jack with a wish), in matches played at once: the failure shown is the
+// crash's own request, not a request of another match that its crash ended
+// too; check-bot writes that match's repro bundle, and the command it prints
+// re-runs the bundle and crashes the bot again (a bundle of a match the
+// crash ended as collateral would be answered to its end).
+TEST(CheckBot, ACrashIsShownAtItsOwnRequestWithABundleThatReproducesIt) {
+  const testing::TestDir dir = testing::FreshTempDir("check-bot");
+  const Cmd r = Sh(absl::StrCat(kBin, "/arena check-bot --records ", dir.path(),
+                                "/records --game pesten --seed 1 ",
+                                Checkup("--mode=crash_on_wish")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  seats pesten:"));
+  EXPECT_THAT(r.output, HasSubstr("first failure: seats pesten"));
+  EXPECT_THAT(r.output, ::testing::ContainsRegex(
+                            "the request that faulted: step [0-9]+, decision [0-9]+, [0-9]+ "
+                            "legal: [^\n]*play Jack of [A-Za-z]+, wish "));
+  const std::string key = "re-run it: ";
+  const size_t at = r.output.find(key);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string command =
+      r.output.substr(at + key.size(), r.output.find('\n', at) - at - key.size());
+  ASSERT_EQ(command.rfind("arena replay-bot ", 0), 0u) << command;
+  EXPECT_THAT(command, HasSubstr(absl::StrCat(dir.path(), "/records/repro/me/pesten-")));
+  EXPECT_THAT(command, HasSubstr(" -- " + std::string(kBin) + "/checkup_bot --mode=crash_on_wish"));
+  const Cmd again = Sh(absl::StrCat(kBin, "/", command));
+  EXPECT_EQ(again.code, 1) << again.output;
+  EXPECT_THAT(again.output, HasSubstr("CRASHED at request"));
+  EXPECT_THAT(again.output, HasSubstr("a Jack with a wish"));
+}
+
+// The Python bot in the form docs/bots.md#python gives, from the checkout's
+// top folder: in the sandbox, which passes no PYTHONPATH, the script finds
+// the build's stubs by itself.
+TEST(CheckBot, ThePythonScriptInItsDocumentedFormPlaysInTheSandbox) {
+  const testing::TestDir dir = testing::FreshTempDir("check-bot");
+  const Cmd r = Sh(absl::StrCat("cd ", ARENA_SOURCE_DIR, " && env -u PYTHONPATH ", kBin,
+                                "/arena check-bot --records ", dir.path(),
+                                "/records --game quasenbo --sandbox bwrap"
+                                " --bot 'me=python3 bots/python/random_bot.py'"));
+  ExpectAllPass(r, {"quasenbo"});
+}
+
+// A Python bot that cannot import the stubs: the connect line names the
+// cause and the section of the docs that tells the way out.
+TEST(CheckBot, APythonBotWithoutItsStubsIsToldWhereTheDocsSayWhy) {
+  const testing::TestDir dir = testing::FreshTempDir("check-bot");
+  const Cmd r = Sh(absl::StrCat("cd / && env -u PYTHONPATH ", kBin, "/arena check-bot --records ",
+                                dir.path(), "/records --game quasenbo --bot "
+                                "'me=python3 -c \"from arena.v1 import arena_pb2\"'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  connect: its process exited with code 1"));
+  EXPECT_THAT(r.output, HasSubstr("ModuleNotFoundError: No module named 'arena'"));
+  EXPECT_THAT(r.output, HasSubstr("(No module named 'arena': see docs/bots.md#python)"));
+}
+
 TEST(CheckBot, UsageErrorsExit2NamingWhatIsWrong) {
   const std::string bot = absl::StrCat(" --bot me=", kBin, "/random_bot");
   struct Case {

@@ -12,6 +12,9 @@
 //                                            decisions of a Resync
 //   checkup_bot --mode=exit_at_start         exits 3 before connecting
 //   checkup_bot --mode=exit_after_match_end  exits at its first MatchEnd
+//   checkup_bot --mode=crash_on_wish         exits 3 at a Pesten request
+//                                            that offers a Jack with a wish
+//                                            (and answers every other one)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +30,7 @@
 
 ABSL_FLAG(std::string, mode, "good",
           "good, no_reconnect, crash_on_notice, slow, illegal, illegal_after_resync, "
-          "exit_at_start or exit_after_match_end");
+          "exit_at_start, exit_after_match_end or crash_on_wish");
 ABSL_FLAG(int, slow_ms, 700, "slow: how long each answer takes");
 ABSL_FLAG(int, slow_seat, -1, "slow: only at this seat (-1: every seat)");
 
@@ -53,6 +56,14 @@ int main(int argc, char** argv) {
       stream->Write(m);
     };
     auto answer = [&](const arena::v1::DecisionRequest& r, bool resynced = false) {
+      if (mode == "crash_on_wish") {
+        for (const auto& a : r.legal_actions()) {
+          if (a.pesten().wish() == arena::v1::PESTEN_SUIT_UNSPECIFIED) continue;
+          std::fprintf(stderr, "checkup_bot: a Jack with a wish in decision %llu? giving up\n",
+                       static_cast<unsigned long long>(r.decision_id()));
+          std::_Exit(3);
+        }
+      }
       arena::v1::BotMessage d;
       d.mutable_decision()->set_match_id(r.match_id());
       d.mutable_decision()->set_decision_id(r.decision_id());

@@ -381,6 +381,22 @@ TEST(ConfigValidation, TheRefereeRefusesABadConfigFileAtOnce) {
 // arena's command line: its own flag checks refuse what they refused (exit
 // 2, same words), and the values only ValidateConfig knows are refused too,
 // before any bot starts.
+// --connect_timeout_ms 0 is the default, 30 s, as config.proto says: the
+// bots have the time to connect, none is withdrawn.
+TEST(ConfigValidation, AZeroConnectTimeoutIsTheDefault) {
+  TempFolder tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  for (const std::string cmd : {"match", "tournament --games 2"}) {
+    Cmd r = Sh(absl::StrCat("timeout 120 ", kBin, "/arena ", cmd,
+                            " --game quasenbo --sandbox none --progress=false"
+                            " --connect_timeout_ms 0 --records ", tmp.path(), "/",
+                            cmd.substr(0, 1), " --bot a=", kBin, "/random_bot --bot b=", kBin,
+                            "/random_bot"));
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
+    EXPECT_THAT(r.output, ::testing::Not(HasSubstr("withdrawn"))) << cmd;
+  }
+}
+
 TEST(ConfigValidation, TheCommandLineRefusesBadFlags) {
   TempFolder tmp;
   ASSERT_FALSE(tmp.path().empty());

@@ -16,7 +16,9 @@
 //   Determinism      same seed and actions: the same record; another seed:
 //                    another deal;
 //   Simultaneous     a seat deciding at the same time as others is sent the
-//                    same request whatever the others choose in that step.
+//                    same request whatever the others choose in that step;
+//   Labels           the label of each chosen action, from its request alone
+//                    (State::ActionLabelFromRequest), is the one recorded.
 // ConformanceFaults plants a fault of each kind and shows the checks fail;
 // ConformanceEndToEnd runs `arena tournament` and `arena verify` per game.
 // A game outside the bundled ones (ARENA_EXTRA_GAMES, e.g. tests/toy_game)
@@ -32,6 +34,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -442,6 +445,46 @@ TEST_P(Conformance, Determinism) {
         << spec.match_id << ": seeds " << spec.seed << " and " << other.seed
         << " dealt the same";
   }
+}
+
+// ---------------------------------------------------------------------------
+// Labels from a request alone.
+
+TEST_P(Conformance, LabelsFromTheRequestAreTheRecordedOnes) {
+  const GridPoint& p = GetParam();
+  auto game = MakeGame(p);
+  ASSERT_NE(game, nullptr);
+  // A state of another deal: only the rules may be used.
+  const std::unique_ptr<State> reference = game->NewInitialState(SeedOf(p, 900));
+  int64_t compared = 0;
+  ForMatches(p, *game, [&](int, const MatchSpec& spec, int64_t* decisions) {
+    absl::Mutex mu;
+    std::map<std::pair<int, int>, std::string> labels;  // of the chosen action, by (step, seat)
+    auto random = testing::RandomPolicy(spec.seed);
+    auto m = testing::PlayLocal(
+        *game, spec, [&](int seat, const v1::MatchStart& start, const v1::DecisionRequest& r) {
+          absl::MutexLock lock(&mu);
+          const int a = random(seat, start, r);
+          labels[{r.step(), seat}] =
+              reference->ActionLabelFromRequest(seat, r.view(), r.legal_actions(a));
+          return a;
+        });
+    auto lines = ParseRecordLines(m.record_lines, spec.match_id);
+    ASSERT_TRUE(lines.ok()) << lines.status();
+    for (const v1::RecordLine& line : *lines) {
+      if (!line.has_decision()) continue;
+      ++*decisions;
+      for (const v1::SeatAction& a : line.decision().actions()) {
+        if (a.source() != v1::SeatAction::SOURCE_BOT) continue;
+        auto it = labels.find({static_cast<int>(line.decision().step()), a.seat()});
+        ASSERT_NE(it, labels.end()) << spec.match_id << " step " << line.decision().step();
+        ASSERT_EQ(it->second, a.label())
+            << spec.match_id << " step " << line.decision().step() << " seat " << a.seat();
+        ++compared;
+      }
+    }
+  });
+  EXPECT_GT(compared, 0);
 }
 
 // ---------------------------------------------------------------------------

@@ -75,6 +75,8 @@ PYEOF
 gate nobase 4 --candidate "new=$Q" --baseline "old=$T/does/not/exist"
 expect nobase BASELINE old "did not start"
 grep -q "does/not/exist: not found" "$T/nobase.out" || fail "nobase: no reason given"
+grep -q "/does/not/" "$T/nobase.xml" "$T/nobase.md" "$T/nobase.json" &&
+  fail "nobase: a path of the machine in the reports"
 played_at_most nobase baseline 4
 
 # The candidate does not exist.
@@ -115,7 +117,10 @@ import json, sys
 g = json.load(open(sys.argv[1]))
 assert g["no_verdict"] is True and g["decision"] == "no_verdict" and g["passed"] is False, g
 assert g["verdict"].startswith("no verdict: the gate could not run"), g["verdict"]
+# Public text: the commands' basenames, no path of the machine.
+assert "exec: a: not found" in g["verdict"] and "/nope/" not in g["verdict"], g["verdict"]
 PYEOF
+grep -q "/nope/" "$T/neither.xml" "$T/neither.md" && fail "neither: a path in the reports"
 $PY "$CHECK" junit "$T/neither.xml" --failing sprt --message "the gate could not run" \
   || fail "neither junit: $(cat "$T/neither.xml")"
 echo "ok: neither starts: $(head -c 200 "$T/neither.out")"

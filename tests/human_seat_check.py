@@ -79,7 +79,37 @@ def played(out_path, replay_path, seat):
         fail(f"seat {seat} forfeited: {forfeit}")
     if not replay.get("finished"):
         fail("the record is not finished")
-    print(f"ok: {len(blocks(out))} decisions shown, {len(shown)} card names")
+    labels = same_labels(out, replay, seat)
+    print(f"ok: {len(blocks(out))} decisions shown, {len(shown)} card names, "
+          f"{labels} moves by the record's labels")
+
+
+def same_labels(out, replay, seat):
+    """The moves offered at each step, and the one played, are worded as the
+    record's labels of that step's legal actions (the game's own words, as
+    the replay and the HTML give them); returns how many were compared."""
+    legal = {}
+    for step in replay["steps"]:
+        for a in step.get("actions", []):
+            if a.get("seat", 0) == seat and a.get("legal"):
+                legal[step["step"]] = a["legal"]
+    compared = 0
+    for step, text in blocks(out).items():
+        moves = re.findall(r"^  (\d+)\. (.*)$", text, flags=re.M)
+        if step not in legal:
+            continue  # a decision the match went on without (a timeout)
+        want = [f"{i + 1}. {label}" for i, label in enumerate(legal[step])]
+        got = [f"{n}. {m}" for n, m in moves]
+        if got != want:
+            fail(f"step {step}: the moves shown {got} are not the record's labels {want}")
+        compared += len(got)
+        for n, m in re.findall(r"^you play (\d+): (.*)$", text, flags=re.M):
+            if m != legal[step][int(n) - 1]:
+                fail(f"step {step}: 'you play {n}: {m}', but the record's label is "
+                     f"'{legal[step][int(n) - 1]}'")
+    if compared == 0:
+        fail("no move to compare with the record's labels")
+    return compared
 
 
 def forfeit(replay_path, seat, kind):

@@ -1,10 +1,12 @@
 #!/bin/sh
 # arena play, driven through its stdin as a person would type: a whole match
 # of every game (the toy game too when this build has it) against the random
-# bot, each record verified; garbage answers refused and asked again; the end
-# of the input and `q` leave the match as a forfeit; an answer after the
-# deadline is a timeout; no card of another seat's hidden hand is ever shown
-# (checked against the record, over several seeds); usage errors exit 2.
+# bot, each record verified, each move offered and played shown by the
+# record's label of it (the game's own words, no fields); garbage answers
+# refused and asked again; the end of the input and `q` leave the match as a
+# forfeit; an answer after the deadline is a timeout; no card of another
+# seat's hidden hand is ever shown (checked against the record, over several
+# seeds); usage errors exit 2.
 # Usage: human_seat_test.sh BIN_DIR SOURCE_DIR [CASE...]  (cases: games,
 # garbage, leave, timeout, noleak, usage; default all)
 set -u
@@ -74,9 +76,10 @@ assert int(h['time_control']['decision_ms'])==500, h['time_control']" "$T/late.j
       fail "the record's header does not hold the decision time"
     ;;
   noleak)
-    # Games whose moves name only cards in play (a Pesten draw carries card
-    # id 0, the 2 of Clubs, which the move list shows as is).
-    for g in quasenbo quodlibet; do
+    # Games whose moves name only cards in play; a Pesten draw is "draw a
+    # card", with no card of its action's default fields (id 0, the 2 of
+    # Clubs, which a move list of fields would show).
+    for g in quasenbo quodlibet pesten; do
       for seed in 1 2 3 4; do
         seat=$((seed % 2))
         play "leak-$g-$seed" "yes 1" --game "$g" --seed "$seed" --seat "$seat"

@@ -30,4 +30,10 @@ expect_usage_error replay
 expect_usage_error verify "$REC" --seat 1
 expect_usage_error match --game pesten --bot a=x --bot b=y --json=-
 expect_usage_error replay "$T/nonexistent.jsonl"
+# An empty record: the error names the file.
+for f in empty.jsonl empty.rec; do
+  : > "$T/$f"
+  expect_usage_error replay "$T/$f"
+  grep -q "$T/$f" "$T/err" || fail "replay of an empty record does not name it: $(cat "$T/err")"
+done
 echo PASS

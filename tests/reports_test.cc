@@ -4,12 +4,16 @@
 // back exactly.
 #include "arena/views/reports.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "arena/common/json_file.h"
+#include "arena/common/public_text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -230,6 +234,57 @@ TEST(Reports, GateJUnitAndMarkdownFailOnH0AndOnTheFaultRate) {
   EXPECT_THAT(GateMarkdown(g), HasSubstr("### arena gate: PASS"));
 }
 
+TEST(PublicText, AbsolutePathsKeepOnlyTheirLastComponent) {
+  EXPECT_EQ(PublicText("sh: 1: exec: /srv/contest/bots/alice/bot: not found"),
+            "sh: 1: exec: bot: not found");
+  EXPECT_EQ(PublicText("File \"/home/alice/my_bot.py\", line 27, in <module>"),
+            "File \"my_bot.py\", line 27, in <module>");
+  EXPECT_EQ(PublicText("(log: /srv/contest/records/logs/alice.log)"), "(log: alice.log)");
+  EXPECT_EQ(PublicText("/srv/bot --flag=/etc/weights/ x"), "bot --flag=weights x");
+  EXPECT_EQ(PublicText("1/2 done, a/b and http://x"), "1/2 done, a/b and http://x");
+}
+
+// A withdrawal's reason quotes the organiser's paths (the bot's command,
+// its log): the CI reports name the bot and its command's basename only.
+TEST(Reports, AWithdrawalReasonNamesNoPathOfTheOrganisersMachine) {
+  v1::Standings st;
+  st.set_game("quasenbo");
+  v1::StandingRow* row = st.add_rows();
+  row->set_bot("alice");
+  row->set_matches(4);
+  row->set_forfeits(4);
+  row->set_withdrawn(true);
+  row->set_withdrawn_reason(
+      "its process exited with code 127 before connecting; its last output: sh: 1: exec: "
+      "/srv/contest/bots/alice/bot: not found (log: /srv/contest/records/logs/alice.log)");
+  v1::EntrantReport* e = st.add_entrants();
+  e->set_bot("alice");
+  e->set_withdrawn(true);
+  e->set_reason(row->withdrawn_reason());
+  for (const std::string& text : {TournamentJUnit(st), TournamentMarkdown(st)}) {
+    EXPECT_THAT(text, Not(HasSubstr("/srv/"))) << text;
+    EXPECT_THAT(text, HasSubstr("exec: bot: not found")) << text;
+    EXPECT_THAT(text, HasSubstr("alice")) << text;
+  }
+}
+
+// A gate that stops mid deal group counts whole groups only: the reports say
+// how many of the matches played that is, in matches, never "games" beside
+// a count of matches.
+TEST(Reports, TheGateSaysWhichOfItsMatchesTheSprtCounted) {
+  v1::GateResult g;
+  g.set_game("quasenbo");
+  g.set_decision("H1");
+  g.set_deal_groups(208);
+  g.set_games(416);
+  g.set_candidate_matches(417);
+  g.set_candidate_fault_matches(0);
+  for (const std::string& text : {GateMarkdown(g), GateJUnit(g)}) {
+    EXPECT_THAT(text, HasSubstr("416 of 417 matches played (208 whole deal groups)")) << text;
+    EXPECT_THAT(text, Not(HasSubstr("games"))) << text;
+  }
+}
+
 TEST(Reports, AppendToFileAppends) {
   const testing::TestDir tmp = testing::FreshTempDir("reports-append");
   const std::string path = tmp.path() + "/summary.md";
@@ -239,6 +294,28 @@ TEST(Reports, AppendToFileAppends) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "one\ntwo\n");
   EXPECT_FALSE(AppendToFile(tmp.path() + "/no/such/dir/x.md", "x").ok());
+}
+
+// Under arena's umask of 077, a new summary gets the JUnit file's mode (the
+// one the starting umask allows); a summary that exists keeps its own.
+TEST(Reports, ANewSummaryHasTheModeOfTheJUnitFile) {
+  const testing::TestDir tmp = testing::FreshTempDir("reports-mode");
+  const mode_t before = ::umask(077);
+  const std::string md = tmp.path() + "/summary.md", xml = tmp.path() + "/junit.xml";
+  const absl::Status appended = AppendToFile(md, "one\n");
+  const absl::Status written = WriteFileAtomically(xml, "<testsuite/>");
+  ::umask(before);
+  ASSERT_TRUE(appended.ok()) << appended;
+  ASSERT_TRUE(written.ok()) << written;
+  struct stat a, b;
+  ASSERT_EQ(::stat(md.c_str(), &a), 0);
+  ASSERT_EQ(::stat(xml.c_str(), &b), 0);
+  EXPECT_EQ(a.st_mode & 0777, PublicFileMode());
+  EXPECT_EQ(a.st_mode & 0777, b.st_mode & 0777);
+  ASSERT_EQ(::chmod(md.c_str(), 0640), 0);
+  ASSERT_TRUE(AppendToFile(md, "two\n").ok());
+  ASSERT_EQ(::stat(md.c_str(), &a), 0);
+  EXPECT_EQ(a.st_mode & 0777, 0640u);
 }
 
 }  // namespace

@@ -2,10 +2,11 @@
 # Repro bundles with real processes: a tournament with a bot that hangs and
 # one that crashes writes a bundle for each faulty seat of each match (mode
 # 0600, named after the right matches, no seed in them); arena replay-bot
-# re-feeds a bundle to a bot that now answers (exit 0), to the bot that
-# hangs (the timeout reproduces, 1), to one that crashes (1, with its exit
-# status), and refuses malformed bundles and misuse (2); arena replay
-# --requests --seat S prints what the seat was sent, ready for a stdio bot.
+# re-feeds a bundle to a bot that now answers (exit 0, its answers by the
+# game's labels), to the bot that hangs (the timeout reproduces, 1), to one
+# that crashes (1, with its exit status), and refuses malformed bundles and
+# misuse (2); arena replay --requests --seat S prints what the seat was
+# sent, ready for a stdio bot.
 set -u
 BIN="$1"
 SRC="$2"
@@ -64,6 +65,9 @@ grep -q "same: #" "$T/o1" || fail "the answers before the fault are not the same
 "$BIN/arena" replay-bot "$HANG" -- "$BIN/random_bot" > "$T/o2" 2>&1; rc=$?
 [ $rc -eq 0 ] || fail "random bot: exit $rc: $(cat "$T/o2")"
 grep -q "the recorded fault no longer happens" "$T/o2" || fail "$(cat "$T/o2")"
+# Its answers in the game's words (the label records give), not fields.
+grep -q "now answers #[0-9]* (play [A-Z]" "$T/o2" || fail "no label: $(cat "$T/o2")"
+grep -q '{"quasenbo"\|"card"' "$T/o2" && fail "an action as fields: $(cat "$T/o2")"
 # A bot that crashes at its 2nd request: exit status and output shown.
 "$BIN/arena" replay-bot "$CRASH" --decision_ms 5000 -- "$BIN/bad_bot" --mode=crash_after --n=1 \
   > "$T/o3" 2>&1; rc=$?

@@ -443,7 +443,7 @@ TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
                       "/random_bot --baseline b=", kBin, "/random_bot --max_games 6",
                       " --records ", dir, "/none"));
   EXPECT_EQ(r.code, 3) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("no decision within 6 games"));
+  EXPECT_THAT(r.output, HasSubstr("no decision within 6 matches"));
 
   r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate a=", kBin,
                       "/random_bot --records ", dir, "/usage"));

@@ -95,7 +95,8 @@ ABSL_FLAG(std::string, on_bot_failure, "",
           "in time or keeps crashing: withdraw (its remaining matches are its "
           "forfeits; the default of tournament and gate) or abort (stop at once; "
           "the default of match)");
-ABSL_FLAG(int64_t, connect_timeout_ms, 30000, "how long to wait for a bot to connect");
+ABSL_FLAG(int64_t, connect_timeout_ms, 30000,
+          "how long to wait for a bot to connect (0: the default, 30 s)");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
 ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -20,6 +21,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
+#include "arena/records/repro_bundle.h"
 #include "arena/tournament/config.h"
 #include "arena/tournament/plan.h"
 #include "arena/views/replay.h"
@@ -63,6 +65,10 @@ class ProbeLink : public SeatLink {
     inner_->Start(seat, start);
   }
   void Send(int seat, OutMessage msg, int num_legal) override {
+    if (seat == seat_) {
+      absl::MutexLock lock(&mu_);
+      last_sent_ = absl::Now();
+    }
     if (seat == seat_ && probe_ != Probe::kNone) {
       const uint64_t id = msg->decision_request().decision_id();
       if (++asked_ == kProbeAt) Fire(id);
@@ -79,6 +85,11 @@ class ProbeLink : public SeatLink {
   uint64_t probed() const {
     absl::MutexLock lock(&mu_);
     return probed_;
+  }
+  // When the bot's seat was sent its latest request.
+  absl::Time last_sent() const {
+    absl::MutexLock lock(&mu_);
+    return last_sent_;
   }
 
  private:
@@ -112,6 +123,7 @@ class ProbeLink : public SeatLink {
   uint64_t previous_ = 0;  // likewise: the id of its latest one
   mutable absl::Mutex mu_;
   uint64_t probed_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time last_sent_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
 };
 
 struct Plan {
@@ -131,6 +143,8 @@ struct BotFault {
 // One match played, as its record tells it.
 struct Played {
   Plan plan;
+  int batch = 0;                // the matches played at once share it
+  absl::Time last_sent;         // when the bot's seat got its latest request
   std::string record;
   absl::Status record_status;
   std::vector<BotFault> faults;
@@ -147,7 +161,14 @@ struct CheckLine {
   std::string reason;
   const Played* where = nullptr;  // for a failure: the match that shows it
   int64_t step = -1;
+  BotFault fault;                 // and the bot's fault there, if any
 };
+
+// Faults that the end of the bot's process or stream brings to every
+// request it had open at once, in every match.
+bool EndsEveryOpenRequest(v1::FaultKind k) {
+  return k == v1::FAULT_KIND_CRASHED || k == v1::FAULT_KIND_DISCONNECTED;
+}
 
 std::string Where(const Plan& p) {
   return absl::StrCat(p.game, ", ", p.seats, " seats, the bot at seat ", p.bot_seat);
@@ -170,6 +191,17 @@ std::string NotProbed(const Played& p, const CheckLine& judged, int at) {
 }
 
 std::string Ms(int64_t us) { return absl::StrCat((us + 500) / 1000, " ms"); }
+
+// A line's reason, with where the docs tell the cause when the bot's output
+// shows a known one: a Python bot that cannot import the stubs the build
+// generates (the sandbox passes no PYTHONPATH).
+std::string WithCause(std::string reason) {
+  constexpr absl::string_view kNoStubs = "No module named 'arena'";
+  if (absl::StrContains(reason, kNoStubs)) {
+    absl::StrAppend(&reason, " (", kNoStubs, ": see docs/bots.md#python)");
+  }
+  return reason;
+}
 
 // The run inside the referee that arena/tournament/launch.h sets up.
 class Checker {
@@ -220,6 +252,7 @@ class Checker {
   BotHub* hub_ = nullptr;
   const TournamentHooks* hooks_ = nullptr;
   int64_t next_index_ = 0;
+  int batches_ = 0;
   std::vector<std::unique_ptr<std::vector<Played>>> kept_;  // what lines point into
   std::vector<CheckLine> lines_;
 };
@@ -277,12 +310,15 @@ absl::StatusOr<std::vector<Played>> Checker::Play(const std::vector<Plan>& plans
     mu.Await(absl::Condition(+[](size_t* n) { return *n == 0; }, &left));
   }
   std::vector<Played> played(plans.size());
+  const int batch = ++batches_;
   for (size_t i = 0; i < plans.size(); ++i) {
     Played& p = played[i];
     p.plan = plans[i];
+    p.batch = batch;
     p.record = slots[i].outcome.record_path;
     p.record_status = slots[i].outcome.record_status;
     p.probed = slots[i].link->probed();
+    p.last_sent = slots[i].link->last_sent();
     Read(&p);
   }
   return played;
@@ -322,16 +358,19 @@ CheckLine Checker::Judge(const std::string& name, const std::vector<Played>& pla
   line.name = name;
   line.reason = pass_reason;
   int failed = 0;
-  for (const Played& p : played) {
+  // The bot's first counted fault in each match (nullptr: none, or no whole
+  // record).
+  std::vector<const BotFault*> first(played.size(), nullptr);
+  for (size_t i = 0; i < played.size(); ++i) {
+    const Played& p = played[i];
     std::string why;
-    int64_t step = -1;
     if (!p.record_status.ok()) {
       why = absl::StrCat("no whole record: ", p.record_status.message());
     } else {
       for (const BotFault& f : p.faults) {
         if (!counts(f.kind)) continue;
         why = FaultText(f);
-        step = f.step;
+        first[i] = &f;
         break;
       }
     }
@@ -340,7 +379,27 @@ CheckLine Checker::Judge(const std::string& name, const std::vector<Played>& pla
       line.pass = false;
       line.reason = absl::StrCat(Where(p.plan), ": ", why);
       line.where = &p;
-      line.step = step;
+      if (first[i] != nullptr) {
+        line.step = first[i]->step;
+        line.fault = *first[i];
+      }
+    }
+  }
+  // A crash or a closed stream fails every request the bot had open, in
+  // every match played at once: the one that brought it about is the oldest
+  // of them (a bot reads its stream in order, and had answered every request
+  // before it), the one sent first. That match is the failure shown.
+  if (line.where != nullptr && EndsEveryOpenRequest(line.fault.kind)) {
+    for (size_t i = 0; i < played.size(); ++i) {
+      const BotFault* f = first[i];
+      if (f == nullptr || played[i].batch != line.where->batch || f->kind != line.fault.kind ||
+          played[i].last_sent >= line.where->last_sent) {
+        continue;
+      }
+      line.reason = absl::StrCat(Where(played[i].plan), ": ", FaultText(*f));
+      line.where = &played[i];
+      line.step = f->step;
+      line.fault = *f;
     }
   }
   if (failed > 1) absl::StrAppend(&line.reason, " (", failed, " of ", played.size(), " matches)");
@@ -515,19 +574,47 @@ absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
   return v1::Standings();
 }
 
-// The end of what the failing seat was sent and answered: the last steps of
+// The failure: the match, the request that faulted, its repro bundle
+// (written into `dir`'s repro/ folder) with the command that re-runs it, and
+// the end of what the failing seat was sent and answered: the last steps of
 // its replay (arena replay FILE --seat S).
-void PrintFailure(const CheckLine& line, std::ostream& out) {
+void PrintFailure(const CheckLine& line, const std::string& dir, const std::string& bot,
+                  const std::string& command, std::ostream& out) {
   const Played& p = *line.where;
-  out << "\nfirst failure: " << line.name << "\n  record: " << p.record << "\n";
+  out << "\nfirst failure: " << line.name << "\n  match: " << Where(p.plan) << "\n  record: "
+      << p.record << "\n";
   auto lines = ReadRecordFile(p.record);
   if (!lines.ok()) return;
   ReplayOptions ro;
   ro.seat = p.plan.bot_seat;
+  ro.source = p.record;
   auto replay = BuildReplay(*lines, ro);
   if (!replay.ok()) {
     out << "  (no replay: " << replay.status().message() << ")\n";
     return;
+  }
+  if (line.fault.kind != v1::FAULT_KIND_UNSPECIFIED) {
+    auto bundles = MakeReproBundles(*lines, p.record);
+    const absl::Status made = bundles.status();
+    if (!made.ok()) bundles = std::vector<v1::ReproBundle>();
+    const v1::ReproBundle* own = nullptr;
+    for (const v1::ReproBundle& b : *bundles) {
+      if (b.seat() == p.plan.bot_seat && b.exchanges_size() > 0) own = &b;
+    }
+    const std::string path =
+        own == nullptr ? "" : ReproBundlePath(dir, own->match_id(), bot, own->seat());
+    const absl::Status written = own == nullptr ? made : WriteReproBundle(path, *own);
+    out << "  the request that faulted: "
+        << (own != nullptr ? RequestText(own->match_start(),
+                                         own->exchanges(own->exchanges_size() - 1).request())
+                           : absl::StrCat("step ", line.fault.step))
+        << "\n";
+    if (own != nullptr && written.ok()) {
+      out << "  repro bundle: " << path << "\n  re-run it: arena replay-bot " << path << " -- "
+          << command << "\n";
+    } else if (!written.ok()) {
+      out << "  (no repro bundle: " << written.message() << ")\n";
+    }
   }
   constexpr int kStepsShown = 3;
   auto* steps = replay->mutable_steps();
@@ -688,13 +775,16 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
   int failed = 0;
   const CheckLine* first = nullptr;
   for (const CheckLine& l : lines) {
-    std::cout << (l.pass ? "PASS  " : "FAIL  ") << l.name << ": " << l.reason << "\n";
+    std::cout << (l.pass ? "PASS  " : "FAIL  ") << l.name << ": " << WithCause(l.reason)
+              << "\n";
     if (!l.pass && failed++ == 0) first = &l;
   }
   std::cout << "summary: " << lines.size() - failed << " of " << lines.size()
             << " checks passed, " << failed << " failed, in "
             << absl::StrFormat("%.1f", absl::ToDoubleSeconds(took)) << " s\n";
-  if (first != nullptr && first->where != nullptr) PrintFailure(*first, std::cout);
+  if (first != nullptr && first->where != nullptr) {
+    PrintFailure(*first, dir, name, command, std::cout);
+  }
   if (failed == 0 && temporary) {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

@@ -22,9 +22,18 @@
 // matches a timeout counts for `deadline` and an illegal index for `legal`),
 // on a match without a whole record, and, but for `reconnect`, on a bot that
 // connected again meanwhile (its process ended or it closed its stream). Each
-// check prints one line with PASS or FAIL and why, then a summary; for the
-// first failure the end of what its seat was sent and answered (the record,
-// through arena/views/replay.h, and its path). Matches are short (a decision
+// check prints one line with PASS or FAIL and why (for a cause the docs know,
+// a Python bot without the build's stubs, "No module named 'arena': see
+// docs/bots.md#python"), then a summary. For the first failure: its match,
+// the request that faulted (step, decision and legal actions by their labels),
+// a repro bundle of that match's seat in the records folder
+// (arena/records/repro_bundle.h) with the `arena replay-bot` command that
+// re-runs it, and the end of what its seat was sent and answered (the record,
+// through arena/views/replay.h, and its path). A crash or a closed stream
+// fails every request the bot had open, in every match played at once: the
+// failure shown is the one that brought it about, the oldest of them (the one
+// open longest; a bot that reads its stream in order had answered every
+// request before it), not one it ended as collateral. Matches are short (a decision
 // cap) so that a good bot passes in seconds.
 //
 // Thread safety: RunCheckBot blocks while the checks run; one at a time.

@@ -1,5 +1,6 @@
 #include "arena/cli/gate.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <string>
@@ -14,9 +15,11 @@
 #include "arena/cli/command.h"
 #include "arena/cli/repro_commands.h"
 #include "arena/common/json_file.h"
+#include "arena/common/public_text.h"
 #include "arena/stats/ratings.h"
 #include "arena/stats/sprt.h"
 #include "arena/stats/standings.h"
+#include "arena/tournament/config.h"
 #include "arena/tournament/schedule.h"
 #include "arena/views/reports.h"
 #include "google/protobuf/util/json_util.h"
@@ -82,7 +85,7 @@ std::vector<std::string> NoVerdictReasons(
       const int played = side.matches - side.no_show_matches;
       const std::string why =
           withdrawn && !entrant->reason().empty()
-              ? entrant->reason()
+              ? PublicText(entrant->reason())
               : absl::StrFormat("it did not show up for %d of its %d matches",
                                 side.no_show_matches, side.matches);
       reasons.push_back(
@@ -169,7 +172,7 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   const double elo0 = options.elo0, elo1 = options.elo1;
   const double alpha = options.alpha, beta = options.beta;
   const v1::TournamentConfig* const c = &config;
-  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
+  lo.connect_timeout = ConnectTimeout(*c);
   lo.show_progress = false;
   // The SPRT needs whole deal groups as it goes, so a group's rotations are
   // played together by the same processes (a CI gate's bots are trusted).
@@ -243,7 +246,7 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     g.set_max_fault_rate(options.max_fault_rate);
     g.set_no_verdict(true);
     g.set_no_verdict_reason(
-        absl::StrCat("the gate could not run: ", st.status().message()));
+        absl::StrCat("the gate could not run: ", PublicText(st.status().message())));
     g.set_verdict(absl::StrCat("no verdict: ", g.no_verdict_reason()));
     std::cout << g.verdict() << "\n";
     if (absl::Status s = WriteGateReports(options, g); !s.ok()) Fail(s);
@@ -274,11 +277,13 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
                                                                      : "none";
   std::cout << absl::StrFormat(
       "gate: %s (candidate) against %s (baseline), %s, %d seats, deal groups of %d\n"
-      "LLR %.3f (bounds %.3f, %.3f) after %d deal groups (%d games)\n"
+      "LLR %.3f (bounds %.3f, %.3f) after %d whole deal groups (%d of the %d matches "
+      "played)\n"
       "Elo %+.1f [%+.1f, %+.1f] (95%%)\n",
       cand, base, c->game(), c->seats(), group_size, decided.llr, decided.bounds.lower,
-      decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size), e.elo,
-      e.low, e.high);
+      decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size),
+      std::max(at_groups * static_cast<int>(group_size), sides[0].matches), e.elo, e.low,
+      e.high);
   if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
     std::cout << "(every deal group went the same way: the Elo is a bound)\n";
   }
@@ -294,7 +299,7 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     verdict = absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s", cand,
                               elo0, base);
   } else {
-    verdict = absl::StrFormat("no decision within %d games (--max_games)", options.max_games);
+    verdict = absl::StrFormat("no decision within %d matches (--max_games)", options.max_games);
   }
   if (no_verdict.empty()) std::cout << verdict << "\n";
 
@@ -304,6 +309,10 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     if (row.bot() == cand) *g.mutable_candidate_row() = row;
     if (row.bot() == base) *g.mutable_baseline_row() = row;
   }
+  // The reports are public text: no path of the organiser's machine.
+  for (v1::StandingRow* row : {g.mutable_candidate_row(), g.mutable_baseline_row()}) {
+    row->set_withdrawn_reason(PublicText(row->withdrawn_reason()));
+  }
   for (int i = 0; i < 2; ++i) {
     const v1::StandingRow* row = i == 0 ? &g.candidate_row() : &g.baseline_row();
     std::cout << absl::StrFormat("%s (%s): faults %s; %d forfeits in %d matches%s\n",
@@ -311,7 +320,8 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
                                  FaultKindsText(row->fault_kinds()),
                                  row->forfeits(), row->matches(),
                                  row->withdrawn()
-                                     ? absl::StrCat("; WITHDRAWN: ", row->withdrawn_reason())
+                                     ? absl::StrCat("; WITHDRAWN: ",
+                                                    PublicText(row->withdrawn_reason()))
                                      : std::string());
   }
   for (int i = 0; i < 2; ++i) {

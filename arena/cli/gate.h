@@ -63,7 +63,8 @@ inline constexpr int kGateNoVerdict = 4;
 // failed past its restarts; the gate stops at its first no-show), or the
 // candidate's or the baseline's fault rate is above max_fault_rate, the
 // verdict is "no verdict: CANDIDATE|BASELINE|FILLER 'NAME' ..." with the
-// reason, never H0 or H1. Returns the exit code: 0 H1 accepted, 1 H0
+// reason (as public text: no path of the organiser's machine,
+// arena/common/public_text.h), never H0 or H1. Returns the exit code: 0 H1 accepted, 1 H0
 // accepted, 3 no decision within max_games, kGateNoVerdict (4) no verdict,
 // 2 an error (printed on stderr).
 int RunGate(const GateOptions& options, const v1::TournamentConfig& config,

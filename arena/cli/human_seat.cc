@@ -125,8 +125,7 @@ int RunHumanSeat(const HumanSeatOptions& options, v1::TournamentConfig c, Launch
   lo.hub.reconnect_grace = absl::ZeroDuration();
   lo.show_progress = false;
   lo.fresh_bots_per_rotation = false;
-  lo.connect_timeout = absl::Milliseconds(c.connect_timeout_ms() > 0 ? c.connect_timeout_ms()
-                                                                     : 30000);
+  lo.connect_timeout = ConnectTimeout(c);
   // The referee's routine lines would break into the prompts.
   spdlog::set_level(spdlog::level::warn);
   std::atomic<bool> done{false};

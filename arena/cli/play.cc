@@ -11,6 +11,7 @@
 #include "arena/cli/repro_commands.h"
 #include "arena/common/json_file.h"
 #include "arena/stats/standings.h"
+#include "arena/tournament/config.h"
 #include "arena/views/html.h"
 #include "arena/views/reports.h"
 
@@ -28,7 +29,7 @@ int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptio
   v1::TournamentConfig* const c = &config;
   lo.resume = options.resume;
   lo.fresh_bots_per_rotation = options.fresh_bots_per_rotation;
-  lo.connect_timeout = absl::Milliseconds(c->connect_timeout_ms());
+  lo.connect_timeout = ConnectTimeout(*c);
   lo.show_progress = options.show_progress && !options.single;
   if (options.single) {
     if (c->seats() == 0) c->set_seats(c->bots_size());

@@ -52,6 +52,7 @@ int RunReplay(const ReplayCommandOptions& options) {
   ReplayOptions ro;
   ro.seat = options.seat;
   ro.step = options.step;
+  ro.source = options.file;
   auto replay = BuildReplay(*lines, ro);
   if (!replay.ok()) return Fail(replay.status());
   if (const std::string& json = options.json; json == "-") {

@@ -28,7 +28,7 @@
 #include "arena/records/repro_bundle.h"
 #include "arena/tournament/launch.h"
 #include "arena/v1/arena.grpc.pb.h"
-#include "google/protobuf/util/json_util.h"
+#include "arena/views/replay.h"
 #include "grpcpp/grpcpp.h"
 
 namespace arena {
@@ -282,14 +282,18 @@ class BotRun {
   std::string how_, log_;
 };
 
-// "#3 {"quasenbo":{"card":19}}": the legal action `index` of `r`.
-std::string ActionText(const v1::DecisionRequest& r, int index) {
+// The game's words for a match's actions: a state of its game (null if
+// unknown here) and its cards.
+struct Words {
+  std::unique_ptr<State> reference;
+  std::vector<v1::ReplayCard> cards;
+};
+
+// "#3 (play 7 of Moons)": the legal action `index` of `r`, by its label.
+std::string ActionText(const Words& words, const v1::DecisionRequest& r, int index) {
   if (index < 0 || index >= r.legal_actions_size()) return absl::StrCat("#", index);
-  std::string json;
-  google::protobuf::util::JsonPrintOptions po;
-  po.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(r.legal_actions(index), &json, po);
-  return absl::StrCat("#", index, " ", json);
+  return absl::StrCat("#", index, " (",
+                      LegalActionText(words.reference.get(), r, index, words.cards), ")");
 }
 
 // The recorded answer in words: "#0 (play Ace of Waves)" or the fault.
@@ -374,6 +378,9 @@ int RunReplayBot(const ReplayBotOptions& o) {
   }
   if (port > 0) address = absl::StrCat("127.0.0.1:", port);
 
+  Words words;
+  words.reference = ReferenceState(b.match_start());
+  if (words.reference != nullptr) words.cards = CardCatalogue(*words.reference);
   const int n = b.exchanges_size();
   std::cout << "replaying " << o.bundle << ": match " << b.match_id() << ", " << b.game()
             << ", seat " << b.seat() << " (" << b.bot() << "), " << n
@@ -492,7 +499,7 @@ int RunReplayBot(const ReplayBotOptions& o) {
     const int a = answer->action_index();
     const int64_t took = absl::ToInt64Milliseconds(answered - sent);
     if (answered > deadline) {
-      std::cout << "LATE: " << ActionText(r, a) << " after " << took << " ms, deadline "
+      std::cout << "LATE: " << ActionText(words, r, a) << " after " << took << " ms, deadline "
                 << deadline_ms << " ms; recorded: " << recorded << "\n";
       ++failures;
       continue;
@@ -513,12 +520,12 @@ int RunReplayBot(const ReplayBotOptions& o) {
     if (was.recorded() && was.fault() == v1::FAULT_KIND_UNSPECIFIED && was.action() == a) {
       std::cout << "same: #" << a << " (" << was.label() << ") in " << took << " ms\n";
     } else if (was.recorded() && was.fault() != v1::FAULT_KIND_UNSPECIFIED) {
-      std::cout << "now answers " << ActionText(r, a) << " in " << took
+      std::cout << "now answers " << ActionText(words, r, a) << " in " << took
                 << " ms; recorded: " << recorded << "\n";
       ++fixed;
     } else {
-      std::cout << "DIFFERENT: now " << ActionText(r, a) << " in " << took << " ms; recorded "
-                << recorded << " " << ActionText(r, was.action()) << "\n";
+      std::cout << "DIFFERENT: now " << ActionText(words, r, a) << " in " << took << " ms; recorded "
+                << recorded << "\n";
       ++differ;
     }
   }

@@ -12,8 +12,8 @@
 // going to a log in that folder, welcomes it, sends the bundle's MatchStart
 // and then each request in order, and waits for each answer under the
 // request's deadline (or `decision_ms`). For each request it prints one of:
-// the same answer as recorded; a different one (both, with the recorded
-// label and the new action); an illegal index; a late answer (and how late);
+// the same answer as recorded; a different one (both, each by the game's own
+// label, as records give it); an illegal index; a late answer (and how late);
 // no answer; or, when the process ends or its stream closes, the crash with
 // the exit status and the last lines of its output (and nothing more is
 // sent). After the last request it ends the stream (OK) as a tournament

@@ -132,18 +132,12 @@ void TerminalPlayer::PrintStart(const v1::MatchStart& start) {
   seat_ = start.seat();
   seat_bots_.assign(start.seat_bots().begin(), start.seat_bots().end());
   Options options(start.options().begin(), start.options().end());
-  auto game = CreateGame(start.game(), options, start.num_seats());
-  if (game.ok()) {
-    reference_ = (*game)->NewInitialState(0);
-    v1::Rules rules;
-    reference_->FillRules(&rules);
-    if (google::protobuf::util::MessageDifferencer::Equals(rules, start.rules())) {
-      cards_ = CardCatalogue(*reference_);
-    } else {
-      reference_.reset();
-      *out_ << "(this arena's rules for " << start.game()
-            << " differ from the match's: cards are shown by number)\n";
-    }
+  reference_ = ReferenceState(start);
+  if (reference_ != nullptr) {
+    cards_ = CardCatalogue(*reference_);
+  } else if (CreateGame(start.game(), options, start.num_seats()).ok()) {
+    *out_ << "(this arena's rules for " << start.game()
+          << " differ from the match's: cards are shown by number)\n";
   }
   *out_ << "\n== match " << start.match_id() << ": " << start.game() << ", "
         << start.num_seats() << " seats; you are seat " << seat_ << "; "
@@ -164,7 +158,7 @@ void TerminalPlayer::PrintRequest(const v1::DecisionRequest& r, absl::Duration l
   out << "you see: " << DescribeGamePart(r.view(), cards_) << "\n";
   out << "your moves:\n";
   for (int i = 0; i < r.legal_actions_size(); ++i) {
-    out << "  " << i + 1 << ". " << DescribeGamePart(r.legal_actions(i), cards_) << "\n";
+    out << "  " << i + 1 << ". " << LegalActionText(reference_.get(), r, i, cards_) << "\n";
   }
   out << "time left " << MinutesSeconds(left) << ". Your move (1-"
       << r.legal_actions_size() << ", q to leave the match): " << std::flush;
@@ -206,8 +200,8 @@ bool TerminalPlayer::Decide(const v1::DecisionRequest& r, absl::Time deadline,
       m.mutable_decision()->set_decision_id(r.decision_id());
       m.mutable_decision()->set_action_index(choice - 1);
       Send(m);
-      *out_ << "you play " << choice << ": " << DescribeGamePart(r.legal_actions(choice - 1), cards_)
-            << "\n" << std::flush;
+      *out_ << "you play " << choice << ": "
+            << LegalActionText(reference_.get(), r, choice - 1, cards_) << "\n" << std::flush;
       return true;
     }
     *out_ << "'" << answer.substr(0, 40) << "' is not a move: type a number from 1 to " << n

@@ -4,7 +4,8 @@
 // its token, one stream), living in arena's own process: it sees only what
 // the referee sends its seat. At each DecisionRequest it prints the seat's
 // view in words with card names (arena/views/replay.h), the events since its
-// previous decision, the legal moves numbered 1..N and the time left, then
+// previous decision, the legal moves numbered 1..N (each by the game's own
+// label, as records and replays give it) and the time left, then
 // reads a line from `input_fd`: a number in 1..N is sent as the decision;
 // anything else is refused with a one-line error and the time left, and
 // asked again; `q` (or the end of the input) leaves the match: the stream is
@@ -15,8 +16,8 @@
 //
 // Card names come from a reference State the player makes from MatchStart's
 // game, options and seats (the seed is irrelevant: only the catalogue and
-// the game's event words are used); if its rules differ from MatchStart's,
-// cards are shown by id.
+// the game's words for events and actions are used); if its rules differ
+// from MatchStart's, cards are shown by id and moves by their fields.
 //
 // Ownership and threads: Connect starts one reader thread (the stream's
 // messages); Play runs on the caller's thread; the destructor closes the

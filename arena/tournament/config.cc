@@ -135,6 +135,11 @@ absl::Status CheckRange(absl::string_view field, int64_t value, absl::string_vie
 
 }  // namespace
 
+absl::Duration ConnectTimeout(const v1::TournamentConfig& config) {
+  return absl::Milliseconds(config.connect_timeout_ms() > 0 ? config.connect_timeout_ms()
+                                                            : kDefaultConnectTimeoutMs);
+}
+
 absl::Status ValidateConfig(v1::TournamentConfig* c) {
   if (absl::Status s = CheckEnumValues(*c, ""); !s.ok()) return s;
   const GameInfo* info = FindGameInfo(c->game());

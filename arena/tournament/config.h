@@ -6,10 +6,12 @@
 #ifndef ARENA_ARENA_TOURNAMENT_CONFIG_H_
 #define ARENA_ARENA_TOURNAMENT_CONFIG_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "arena/tournament/secret.h"
 #include "arena/v1/config.pb.h"
 
@@ -33,6 +35,11 @@ bool IsValidBotName(const std::string& name);
 
 // Checks a config for mistakes (names each); fills in defaults.
 absl::Status ValidateConfig(v1::TournamentConfig* config);
+
+// How long a bot may take to connect: config.connect_timeout_ms, 0 meaning
+// the default, kDefaultConnectTimeoutMs (as config.proto documents it).
+inline constexpr int64_t kDefaultConnectTimeoutMs = 30'000;
+absl::Duration ConnectTimeout(const v1::TournamentConfig& config);
 
 // The tournament's secret: read from config.secret_file (created there if
 // the file does not exist), else derived from a public config.seed (with a

@@ -14,6 +14,8 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/game_api/game.h"
+#include "referee/games/registry.h"
+#include "google/protobuf/util/message_differencer.h"
 
 namespace arena {
 namespace {
@@ -204,6 +206,39 @@ std::string DescribeGamePart(const Message& message,
   return game != nullptr ? DescribeMessage(*game, cards) : "";
 }
 
+std::unique_ptr<State> ReferenceState(const v1::MatchStart& start) {
+  const Options options(start.options().begin(), start.options().end());
+  auto game = CreateGame(start.game(), options, start.num_seats());
+  if (!game.ok()) return nullptr;
+  std::unique_ptr<State> state = (*game)->NewInitialState(0);
+  v1::Rules rules;
+  state->FillRules(&rules);
+  if (!google::protobuf::util::MessageDifferencer::Equals(rules, start.rules())) return nullptr;
+  return state;
+}
+
+std::string LegalActionText(const State* reference, const v1::DecisionRequest& request,
+                            int index, const std::vector<v1::ReplayCard>& cards) {
+  const v1::Action& action = request.legal_actions(index);
+  if (reference != nullptr) {
+    std::string label = reference->ActionLabelFromRequest(request.seat(), request.view(), action);
+    if (!label.empty()) return label;
+  }
+  return DescribeGamePart(action, cards);
+}
+
+std::string RequestText(const v1::MatchStart& start, const v1::DecisionRequest& request) {
+  const std::unique_ptr<State> reference = ReferenceState(start);
+  const std::vector<v1::ReplayCard> cards =
+      reference != nullptr ? CardCatalogue(*reference) : std::vector<v1::ReplayCard>();
+  std::vector<std::string> legal;
+  for (int i = 0; i < request.legal_actions_size(); ++i) {
+    legal.push_back(LegalActionText(reference.get(), request, i, cards));
+  }
+  return absl::StrCat("step ", request.step(), ", decision ", request.decision_id(), ", ",
+                      legal.size(), " legal: ", absl::StrJoin(legal, " | "));
+}
+
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& o) {
   if (o.step < -1) {
@@ -305,7 +340,7 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
     current.Clear();
     replay.set_finished(true);
   };
-  absl::Status s = Resimulate(lines, "record", v, o.step);
+  absl::Status s = Resimulate(lines, o.source, v, o.step);
   if (!s.ok()) return s;
   if (!replay.finished() && (current.events_size() > 0)) {
     // Stopped early: the events after the last decision shown.

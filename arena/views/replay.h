@@ -1,5 +1,8 @@
 // Replays people and tools can read: `arena replay` (text or --json) and the
-// data behind the HTML replay pages (arena/views/html.h).
+// data behind the HTML replay pages (arena/views/html.h); the words of a
+// seat's requests for whoever holds only those (ReferenceState,
+// LegalActionText, RequestText: `arena play`'s human seat, `arena
+// replay-bot`, `arena check-bot`).
 //
 // BuildReplay re-simulates a record (checking it as `arena verify` does) and
 // gathers, step by step, the events in words with card names, what every
@@ -16,6 +19,7 @@
 #define ARENA_ARENA_VIEWS_REPLAY_H_
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,6 +35,7 @@ namespace arena {
 struct ReplayOptions {
   int seat = -1;       // -1: show everything; else only what this seat saw
   int64_t step = -1;   // -1: the whole match; else stop after this step
+  std::string source = "record";  // what errors name (the record's file)
 };
 
 // Re-simulates `lines` into a replay. Errors: a record that does not verify,
@@ -60,6 +65,22 @@ std::string EventText(const State* state, const v1::Event& event,
 // words, as DescribeMessage says it; empty if none is set.
 std::string DescribeGamePart(const google::protobuf::Message& message,
                              const std::vector<v1::ReplayCard>& cards);
+
+// A state of the match that `start` opens (its game, options and seats; any
+// deal), for the game's words of a seat's events and legal actions; null if
+// the game is unknown here or its rules differ from the ones `start` carries.
+std::unique_ptr<State> ReferenceState(const v1::MatchStart& start);
+
+// A request's legal action `index` in the game's words: its label as records
+// and replays give it (State::ActionLabelFromRequest of `reference`, which
+// may be null), else its fields (DescribeGamePart).
+std::string LegalActionText(const State* reference, const v1::DecisionRequest& request,
+                            int index, const std::vector<v1::ReplayCard>& cards);
+
+// A request in the game's words: "step 12, decision 9, 2 legal: draw a card |
+// play Jack of Hearts, wish Clubs", each legal action by LegalActionText
+// with the words of the match `start` opens.
+std::string RequestText(const v1::MatchStart& start, const v1::DecisionRequest& request);
 
 // The replay as text, step by step.
 void PrintReplayText(const v1::Replay& replay, std::ostream& out);

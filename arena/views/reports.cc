@@ -14,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "arena/common/json_file.h"
+#include "arena/common/public_text.h"
 #include "arena/stats/standings.h"
 
 namespace arena {
@@ -93,7 +95,7 @@ std::string BotProblems(const v1::Standings& st, const v1::StandingRow& r) {
   if (r.withdrawn()) {
     why.push_back(r.withdrawn_reason().empty()
                       ? "withdrawn"
-                      : absl::StrCat("withdrawn: ", r.withdrawn_reason()));
+                      : absl::StrCat("withdrawn: ", PublicText(r.withdrawn_reason())));
   }
   if (r.forfeits() > 0) why.push_back(absl::StrCat(r.forfeits(), " forfeit(s)"));
   if (r.fault_kinds().crashed() > 0) {
@@ -106,7 +108,7 @@ std::string BotProblems(const v1::Standings& st, const v1::StandingRow& r) {
     if (e.bot() != r.bot()) continue;
     if (e.restarts() > 0) why.push_back(absl::StrCat(e.restarts(), " restart(s)"));
     if (e.withdrawn() && !r.withdrawn()) {
-      why.push_back(absl::StrCat("withdrawn: ", e.reason()));
+      why.push_back(absl::StrCat("withdrawn: ", PublicText(e.reason())));
     }
   }
   // Anything else FailedEntrants counts as a program's failure.
@@ -116,6 +118,14 @@ std::string BotProblems(const v1::Standings& st, const v1::StandingRow& r) {
     }
   }
   return absl::StrJoin(why, "; ");
+}
+
+// The matches the SPRT counted beside those played: "416 of 417 matches
+// played (208 whole deal groups)"; a deal group counts once all its matches
+// are in, so a gate that stops leaves the rest of a group uncounted.
+std::string SprtMatches(const v1::GateResult& g) {
+  return absl::StrFormat("%d of %d matches played (%d whole deal groups)", g.games(),
+                         std::max(g.games(), g.candidate_matches()), g.deal_groups());
 }
 
 std::string Attr(absl::string_view name, absl::string_view value) {
@@ -129,7 +139,8 @@ std::string FaultRow(absl::string_view bot, absl::string_view role, const v1::St
   absl::StrAppend(&row, " ", r.matches(), " | ", r.forfeits(), " | ", f.timeout(), " | ",
                   f.illegal(), " | ", f.disconnected(), " | ", f.unavailable(), " | ",
                   f.crashed(), " | ", f.no_show(), " | ", f.cut_off(), " | ",
-                  r.withdrawn() ? absl::StrCat("yes: ", MarkdownEscape(r.withdrawn_reason()))
+                  r.withdrawn()
+                      ? absl::StrCat("yes: ", MarkdownEscape(PublicText(r.withdrawn_reason())))
                                 : std::string("no"),
                   " |\n");
   return row;
@@ -187,7 +198,19 @@ std::string MarkdownEscape(absl::string_view text) {
 }
 
 absl::Status AppendToFile(const std::string& path, absl::string_view text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0666);
+  // A new file is published as the JUnit file is (WriteFileAtomically), not
+  // with the process's umask of 077; one that exists keeps its mode.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOCTTY,
+                  0600);
+  if (fd >= 0 && ::fchmod(fd, PublicFileMode()) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot set the mode of ", path, ": ", std::strerror(err)));
+  }
+  if (fd < 0 && errno == EEXIST) {
+    fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+  }
   if (fd < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot open ", path, " to append to: ", std::strerror(errno)));
@@ -331,7 +354,7 @@ std::string GateJUnit(const v1::GateResult& g) {
                 ? absl::StrFormat("H0 accepted: %s is at most %g Elo stronger than %s "
                                   "(LLR %.3f <= %.3f)",
                                   g.candidate(), g.elo0(), g.baseline(), g.llr(), g.lower_bound())
-                : absl::StrFormat("no decision within %d games (LLR %.3f, bounds %.3f, %.3f)",
+                : absl::StrFormat("no decision within %d matches (LLR %.3f, bounds %.3f, %.3f)",
                                   g.games(), g.llr(), g.lower_bound(), g.upper_bound());
   const bool fault_failed = g.fault_rate_exceeded() || g.baseline_fault_rate_exceeded();
   std::vector<std::string> fault_parts;
@@ -374,10 +397,9 @@ std::string GateJUnit(const v1::GateResult& g) {
   }
   absl::StrAppend(
       &out, "      <system-out>",
-      XmlEscape(absl::StrFormat("%s: LLR %.3f (bounds %.3f, %.3f) after %d deal groups (%d "
-                                "games); Elo %+.1f [%+.1f, %+.1f]",
+      XmlEscape(absl::StrFormat("%s: LLR %.3f (bounds %.3f, %.3f), %s; Elo %+.1f [%+.1f, %+.1f]",
                                 g.decision(), g.llr(), g.lower_bound(), g.upper_bound(),
-                                g.deal_groups(), g.games(), g.elo(), g.elo_low(), g.elo_high())),
+                                SprtMatches(g), g.elo(), g.elo_low(), g.elo_high())),
       "</system-out>\n    </testcase>\n");
   absl::StrAppend(&out, "    <testcase", Attr("name", "fault_rate"), Attr("classname", classname),
                   ">\n");
@@ -424,7 +446,7 @@ std::string GateMarkdown(const v1::GateResult& g) {
                         g.alpha(), g.beta());
   absl::StrAppendFormat(&out, "| Elo | %+.1f [%+.1f, %+.1f] (95%%) |\n", g.elo(), g.elo_low(),
                         g.elo_high());
-  absl::StrAppendFormat(&out, "| games | %d (%d deal groups) |\n", g.games(), g.deal_groups());
+  absl::StrAppendFormat(&out, "| matches in the SPRT | %s |\n", SprtMatches(g));
   absl::StrAppendFormat(&out, "| fault rate, candidate | %d of %d matches (%s), limit %s%s |\n",
                         g.candidate_fault_matches(), g.candidate_matches(),
                         Percent(g.fault_rate()), Percent(g.max_fault_rate()),

@@ -18,7 +18,9 @@
 // game options) is hostile input: XML is escaped (&, <, >, ", ', line breaks
 // as character references; characters XML 1.0 forbids and bytes that are not
 // UTF-8 become U+FFFD), markdown cells are escaped so that no name can open
-// a tag, a link, emphasis or a new cell or row.
+// a tag, a link, emphasis or a new cell or row. A withdrawal's reason is
+// public text (arena/common/public_text.h): no path of the organiser's
+// machine, only the last component of each.
 //
 // Thread safety: pure functions.
 #ifndef ARENA_ARENA_VIEWS_REPORTS_H_
@@ -50,8 +52,10 @@ std::string TournamentMarkdown(const v1::Standings& standings);
 std::string GateJUnit(const v1::GateResult& gate);
 std::string GateMarkdown(const v1::GateResult& gate);
 
-// Appends `text` to `path` (created if missing), as $GITHUB_STEP_SUMMARY
-// expects of every step that writes to it; errors name the path.
+// Appends `text` to `path` (created if missing, with the mode the JUnit file
+// gets: PublicFileMode(), arena/common/json_file.h; a file that exists keeps
+// its mode), as $GITHUB_STEP_SUMMARY expects of every step that writes to
+// it; errors name the path.
 absl::Status AppendToFile(const std::string& path, absl::string_view text);
 
 // One line on a bot's faults by kind, e.g. "3 timeout, 1 crashed" ("none").

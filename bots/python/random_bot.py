@@ -2,11 +2,18 @@
 """A random bot in Python: the bot protocol with nothing but gRPC.
 
 Plays a uniformly random legal action in any game. Run it under Debian's
-/usr/bin/python3 (python3-grpcio, python3-protobuf) with the stubs that the
-build generates from proto/ (build/python) on PYTHONPATH:
+/usr/bin/python3 (python3-grpcio, python3-protobuf), from the checkout's top
+folder, as arena starts a bot:
 
-    PYTHONPATH=build/python /usr/bin/python3 bots/python/random_bot.py \
-        --address 127.0.0.1:50051 --token SECRET
+    build/bin/arena match --game quasenbo --bot me="python3 bots/python/random_bot.py" \
+        --bot rnd=build/bin/random_bot
+
+It finds the stubs the build generates from proto/ (build/python) by itself,
+from its own folder or the working folder (see STUBS below): the sandbox
+passes no PYTHONPATH. A copy of it as my_bot.py in the checkout's top folder
+runs the same way. By hand, against a referee of your own:
+
+    /usr/bin/python3 bots/python/random_bot.py --address 127.0.0.1:50051 --token SECRET
 
 The address and token may also come from ARENA_ADDRESS and ARENA_TOKEN. With
 ARENA_TLS_CA (a PEM file) it connects with TLS, trusting that CA. A broken
@@ -22,10 +29,22 @@ import random
 import sys
 import time
 
-import grpc
+# The stubs the build generates (build/python), found beside this file (a
+# copy in the checkout's top folder), two folders up (bots/python/) or under
+# the working folder, go before PYTHONPATH: arena's sandbox passes no
+# PYTHONPATH and starts a bot in the folder arena runs in
+# (docs/bots.md#python).
+HERE = os.path.dirname(os.path.abspath(__file__))
+STUBS = [os.path.join(top, "build", "python")
+         for top in (HERE, os.path.dirname(os.path.dirname(HERE)), os.getcwd())]
+for stubs in reversed(STUBS):
+    if os.path.isfile(os.path.join(stubs, "arena", "v1", "arena_pb2.py")):
+        sys.path.insert(0, stubs)
 
-from arena.v1 import arena_pb2
-from arena.v1 import arena_pb2_grpc
+import grpc  # noqa: E402 (after the stubs' folder is on sys.path)
+
+from arena.v1 import arena_pb2  # noqa: E402
+from arena.v1 import arena_pb2_grpc  # noqa: E402
 
 
 def seed_commitment(match_id: str, seed: int, salt: str) -> str:

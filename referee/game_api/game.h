@@ -79,6 +79,18 @@ class State {
   // Human-readable label of a legal action, for records and replays.
   virtual std::string ActionLabel(int seat, int action) const = 0;
 
+  // The same label, for whoever holds only a request: one of `seat`'s legal
+  // actions as FillLegalActions sent it, with the seat's View sent beside it
+  // (arena play's human seat, arena replay-bot). Called on any state of the
+  // match's game, options and seats (only its rules are used, as for
+  // DescribeEvent), it must equal ActionLabel of the state that sent the
+  // request (the conformance suite checks it); empty if the game cannot
+  // tell, and callers then show the action's fields.
+  virtual std::string ActionLabelFromRequest(int seat, const v1::View& view,
+                                             const v1::Action& action) const {
+    return "";
+  }
+
   // Everything `seat` may know now (the events are added by the runner).
   virtual void FillView(int seat, v1::View* view) const = 0;
 

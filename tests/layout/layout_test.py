@@ -24,6 +24,7 @@ LONG = {
         "the rules of Quodlibet's 12 contracts and its partie",
     "referee/games/quabble/quabble.cc": "the rules of Quabble",
     "referee/games/pesten/pesten.cc": "the rules of Pesten",
+    "referee/games/quasenbo/quasenbo.cc": "the rules of Quasenbo",
 }
 # Games outside referee/games/ that this tree builds (the guide's example).
 EXTRA_GAMES = ["tests/toy_game"]

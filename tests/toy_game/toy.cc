@@ -128,6 +128,13 @@ std::string ToyState::ActionLabel(int seat, int action) const {
   return absl::StrCat("play ", CardName(hands_[seat][action]));
 }
 
+std::string ToyState::ActionLabelFromRequest(int, const arena::v1::View&,
+                                             const arena::v1::Action& action) const {
+  ToyAction a;
+  if (!action.other().UnpackTo(&a)) return "";
+  return absl::StrCat("play ", CardName(a.card()));
+}
+
 void ToyState::FillView(int seat, arena::v1::View* view) const {
   ToyView v;
   v.set_round(round_);

@@ -62,6 +62,8 @@ class ToyState : public arena::State {
   void FillLegalActions(
       int seat, google::protobuf::RepeatedPtrField<arena::v1::Action>* out) const override;
   std::string ActionLabel(int seat, int action) const override;
+  std::string ActionLabelFromRequest(int seat, const arena::v1::View& view,
+                                     const arena::v1::Action& action) const override;
   void FillView(int seat, arena::v1::View* view) const override;
   void Apply(absl::Span<const int> actions) override;
   arena::v1::MatchResult Result() const override;

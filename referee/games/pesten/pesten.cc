@@ -638,7 +638,23 @@ std::string PestenState::ActionLabel(int seat, int action) const {
   if (action < 0 || action >= NumLegalActions(seat)) {
     return absl::StrCat("illegal action ", action);
   }
-  const Move m = LegalMove(seat, action);
+  return MoveLabel(LegalMove(seat, action), obligation_);
+}
+
+std::string PestenState::ActionLabelFromRequest(int, const v1::View& view,
+                                                const v1::Action& action) const {
+  if (!action.has_pesten()) return "";
+  const v1::PestenAction& a = action.pesten();
+  Move m;
+  m.kind = a.kind();
+  m.card = a.card();
+  m.wish = a.wish();
+  m.announce = a.announce();
+  if (m.kind == v1::PESTEN_ACTION_KIND_UNSPECIFIED) return "";
+  return MoveLabel(m, view.pesten().draw_obligation());
+}
+
+std::string PestenState::MoveLabel(const Move& m, int obligation) {
   switch (m.kind) {
     case v1::PESTEN_ACTION_KIND_PLAY: {
       std::string label = absl::StrCat("play ", CardName(m.card));
@@ -649,13 +665,13 @@ std::string PestenState::ActionLabel(int seat, int action) const {
     case v1::PESTEN_ACTION_KIND_DRAW:
       return "draw a card";
     case v1::PESTEN_ACTION_KIND_TAKE_OBLIGATION:
-      return absl::StrCat("take the obligation (", obligation_, " cards)");
+      return absl::StrCat("take the obligation (", obligation, " cards)");
     case v1::PESTEN_ACTION_KIND_WISH:
       return absl::StrCat("wish ", SuitName(m.wish));
     case v1::PESTEN_ACTION_KIND_PASS_CARD:
       return absl::StrCat("pass ", CardName(m.card), " left");
     default:
-      return absl::StrCat("illegal action ", action);
+      return "";
   }
 }
 

@@ -141,6 +141,8 @@ class PestenState : public State {
       int seat,
       google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
   std::string ActionLabel(int seat, int action) const override;
+  std::string ActionLabelFromRequest(int seat, const v1::View& view,
+                                     const v1::Action& action) const override;
   void FillView(int seat, v1::View* view) const override;
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
@@ -172,6 +174,8 @@ class PestenState : public State {
   int FindMove(int seat, const Move& m) const;
 
  private:
+  // The label of a move, with the draw obligation it would take.
+  static std::string MoveLabel(const Move& move, int obligation);
   friend class PestenGame;
   PestenState(const PestenGame& game, uint64_t seed);
 

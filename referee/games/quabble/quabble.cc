@@ -763,6 +763,31 @@ std::string QuabbleState::ActionLabel(int seat, int action) const {
   return "?";
 }
 
+std::string QuabbleState::ActionLabelFromRequest(int seat, const v1::View& view,
+                                                 const v1::Action& action) const {
+  const Catalogue& cat = *catalogue_;
+  const v1::QuabbleAction& a = action.quabble();
+  const bool known = a.card() >= 0 && a.card() < static_cast<int>(cat.card_asset.size());
+  switch (a.kind()) {
+    case v1::QUABBLE_ACTION_KIND_OFFER:
+      if (!known) return "";
+      return absl::StrCat(
+          "offer ", CardName(cat, a.card()), " to seat ",
+          Next(seat, view.quabble().direction() == v1::QUABBLE_DIRECTION_RIGHT ? -1 : 1));
+    case v1::QUABBLE_ACTION_KIND_CLAIM:
+      if (!known) return "";
+      if (a.own_offer()) return absl::StrCat("claim ", CardName(cat, a.card()), " (own offer)");
+      return absl::StrCat("claim ", CardName(cat, a.card()), " (offered by seat ", a.seat(), ")");
+    case v1::QUABBLE_ACTION_KIND_SNATCH:
+      if (!known) return "";
+      return absl::StrCat("snatch ", CardName(cat, a.card()), " from seat ", a.seat());
+    case v1::QUABBLE_ACTION_KIND_SNATCH_NOTHING:
+      return "take nothing";
+    default:
+      return "";
+  }
+}
+
 void QuabbleState::FillView(int seat, v1::View* view) const {
   v1::QuabbleView* q = view->mutable_quabble();
   q->Clear();

@@ -108,6 +108,8 @@ class QuabbleState : public State {
       int seat,
       google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
   std::string ActionLabel(int seat, int action) const override;
+  std::string ActionLabelFromRequest(int seat, const v1::View& view,
+                                     const v1::Action& action) const override;
   void FillView(int seat, v1::View* view) const override;
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;

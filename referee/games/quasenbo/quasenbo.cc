@@ -608,8 +608,19 @@ std::string QuasenboState::ActionLabel(int seat, int action) const {
       action >= static_cast<int>(legal_.size())) {
     return absl::StrCat("illegal action ", action);
   }
-  const int card = legal_[action] & 0xff;
-  const int decree = legal_[action] >> 8;
+  return PlayLabel(legal_[action] & 0xff, legal_[action] >> 8);
+}
+
+std::string QuasenboState::ActionLabelFromRequest(int, const v1::View&,
+                                                  const v1::Action& action) const {
+  if (!action.has_quasenbo() || action.quasenbo().card() < 0 ||
+      action.quasenbo().card() >= static_cast<int>(catalogue_->cards.size())) {
+    return "";
+  }
+  return PlayLabel(action.quasenbo().card(), action.quasenbo().decree());
+}
+
+std::string QuasenboState::PlayLabel(int card, int decree) const {
   std::string label = absl::StrCat("play ", catalogue_->cards[card].name);
   if (decree != 0) absl::StrAppend(&label, ", decree ", SuitName(decree));
   return label;

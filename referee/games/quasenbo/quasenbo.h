@@ -137,6 +137,8 @@ class QuasenboState : public State {
       int seat,
       google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
   std::string ActionLabel(int seat, int action) const override;
+  std::string ActionLabelFromRequest(int seat, const v1::View& view,
+                                     const v1::Action& action) const override;
   void FillView(int seat, v1::View* view) const override;
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
@@ -161,6 +163,8 @@ class QuasenboState : public State {
   int LegalDecree(int action) const { return legal_[action] >> 8; }
 
  private:
+  // "play CARD", with ", decree SUIT" for a decree.
+  std::string PlayLabel(int card, int decree) const;
   friend class QuasenboGame;
   QuasenboState(const QuasenboGame& game, uint64_t seed);
 

@@ -1003,7 +1003,28 @@ std::string QuodlibetState::ActionLabel(int seat, int action) const {
       action >= static_cast<int>(legal_.size())) {
     return absl::StrCat("illegal action ", action);
   }
-  const int a = legal_[action];
+  return LegalLabel(legal_[action], phase_);
+}
+
+std::string QuodlibetState::ActionLabelFromRequest(int, const v1::View& view,
+                                                   const v1::Action& action) const {
+  const v1::QuodlibetAction& q = action.quodlibet();
+  int phase = kPhaseTricks;
+  if (view.quodlibet().phase() == v1::QUODLIBET_PHASE_QUADRATURE) phase = kPhaseQuadrature;
+  if (view.quodlibet().phase() == v1::QUODLIBET_PHASE_SNACK) phase = kPhaseSnack;
+  switch (q.kind_case()) {
+    case v1::QuodlibetAction::kContract: return LegalLabel(kActContract + q.contract(), phase);
+    case v1::QuodlibetAction::kCard:
+      return q.card() >= 0 && q.card() < kNumCards ? LegalLabel(kActCard + q.card(), phase) : "";
+    case v1::QuodlibetAction::kSlot:
+      return q.slot() >= 0 && q.slot() < kNumCards ? LegalLabel(kActSlot + q.slot(), phase) : "";
+    case v1::QuodlibetAction::kPickUp: return LegalLabel(kActPickUp, phase);
+    case v1::QuodlibetAction::kEndTurn: return LegalLabel(kActEndTurn, phase);
+    default: return "";
+  }
+}
+
+std::string QuodlibetState::LegalLabel(int a, int phase) {
   if (a == kActPickUp) return "pick up a packet";
   if (a == kActEndTurn) return "end turn";
   if (a >= kActContract) {
@@ -1011,7 +1032,7 @@ std::string QuodlibetState::ActionLabel(int seat, int action) const {
                         ContractDisplayName(static_cast<Contract>(a - kActContract)));
   }
   if (a >= kActSlot) return absl::StrCat("play slot ", a - kActSlot);
-  switch (phase_) {
+  switch (phase) {
     case kPhaseQuadrature: return absl::StrCat("lead ", CardName(a));
     case kPhaseSnack: return absl::StrCat("lay out ", CardName(a));
     default: return absl::StrCat("play ", CardName(a));

@@ -104,6 +104,8 @@ class QuodlibetState : public State {
       int seat,
       google::protobuf::RepeatedPtrField<v1::Action>* out) const override;
   std::string ActionLabel(int seat, int action) const override;
+  std::string ActionLabelFromRequest(int seat, const v1::View& view,
+                                     const v1::Action& action) const override;
   void FillView(int seat, v1::View* view) const override;
   void Apply(absl::Span<const int> actions) override;
   v1::MatchResult Result() const override;
@@ -135,6 +137,8 @@ class QuodlibetState : public State {
   static constexpr int kActEndTurn = 301;
 
  private:
+  // The label of an encoded legal action (kAct*) in a phase (kPhase*).
+  static std::string LegalLabel(int action, int phase);
   enum Phase {
     kPhaseChoose,
     kPhaseTricks,
