@@ -672,6 +672,7 @@ bool BotHub::WaitForBots(const std::vector<std::string>& bots,
 std::unique_ptr<SeatLink> BotHub::NewMatchLink(
     const std::string& match_id, const std::vector<std::string>& seat_bots) {
   auto link = std::make_shared<HubMatchLink>(this, match_id, seat_bots);
+  std::shared_ptr<const MatchObserver> observer;
   {
     absl::MutexLock lock(&mu_);
     if (links_.count(match_id) != 0) {
@@ -679,20 +680,41 @@ std::unique_ptr<SeatLink> BotHub::NewMatchLink(
                     match_id);
     }
     links_[match_id] = link;
+    observer = match_observer_;
   }
-  return std::make_unique<LinkHandle>(link,
-                                      [this, match_id] { RemoveLink(match_id); });
+  std::vector<std::string> bots;
+  if (observer != nullptr) {
+    bots = seat_bots;
+    std::sort(bots.begin(), bots.end());
+    bots.erase(std::unique(bots.begin(), bots.end()), bots.end());
+    (*observer)(bots, true);
+  }
+  return std::make_unique<LinkHandle>(
+      link, [this, match_id, observer, bots = std::move(bots)] {
+        RemoveLink(match_id, observer, bots);
+      });
 }
 
-void BotHub::RemoveLink(const std::string& match_id) {
+void BotHub::SetMatchObserver(MatchObserver observer) {
+  auto shared = std::make_shared<const MatchObserver>(std::move(observer));
+  absl::MutexLock lock(&mu_);
+  match_observer_ = std::move(shared);
+}
+
+void BotHub::RemoveLink(const std::string& match_id,
+                        const std::shared_ptr<const MatchObserver>& observer,
+                        const std::vector<std::string>& bots) {
   std::shared_ptr<HubMatchLink> link;
   {
     absl::MutexLock lock(&mu_);
     auto it = links_.find(match_id);
-    if (it == links_.end()) return;
-    link = std::move(it->second);
-    links_.erase(it);
+    if (it != links_.end()) {
+      link = std::move(it->second);
+      links_.erase(it);
+    }
   }
+  if (observer != nullptr) (*observer)(bots, false);
+  if (link == nullptr) return;
   // Its timeouts outlive it a while: the late answer to the decision that
   // ended the match is the common one.
   std::vector<HubMatchLink::TimedOut> timed_out = link->TimedOutDecisions();
