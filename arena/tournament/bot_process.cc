@@ -237,6 +237,7 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
 
 void BotSupervisor::Pool::Take(Slot& s) {
   s.live = true;
+  s.last_used = absl::Now();  // idle from its start, not from before
   ++live;
   counts.peak_live = std::max(counts.peak_live, live);
 }

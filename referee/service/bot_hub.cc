@@ -395,11 +395,18 @@ void BotHub::ReaperLoop() {
         ++it;
       }
     }
-    std::vector<std::pair<std::string, uint64_t>> gone;
+    struct Gone {
+      std::string bot;
+      uint64_t last_conn;
+      bool seated;  // holds a seat in a live match
+    };
+    std::vector<Gone> gone;
     for (auto& [name, b] : bots_) {
       if (b.away && now - b.away_since >= options_.reconnect_grace) {
         b.away = false;
-        gone.emplace_back(name, b.last_conn);
+        bool seated = false;
+        for (const auto& [id, link] : links_) seated = seated || link->Has(name);
+        gone.push_back({name, b.last_conn, seated});
       }
     }
     std::vector<std::string> notes, cut_notes;
@@ -450,10 +457,18 @@ void BotHub::ReaperLoop() {
     }
     for (const auto& n : notes) spdlog::warn("{}", n);
     for (const auto& n : cut_notes) spdlog::error("{}", n);
-    for (const auto& [bot, last] : gone) {
-      spdlog::warn("bot {} did not come back within {}; its open decisions fail",
-                   bot, absl::FormatDuration(options_.reconnect_grace));
-      BotGone(bot, last, v1::FAULT_KIND_DISCONNECTED, GoneDetail(bot));
+    for (const Gone& g : gone) {
+      // A bot between matches (arena stopped its process while it was idle)
+      // loses nothing: said, not warned.
+      if (g.seated) {
+        spdlog::warn("bot {} did not come back within {}; its open decisions fail",
+                     g.bot, absl::FormatDuration(options_.reconnect_grace));
+      } else {
+        spdlog::info("bot {} did not come back within {} (it holds no seat in a "
+                     "live match)",
+                     g.bot, absl::FormatDuration(options_.reconnect_grace));
+      }
+      BotGone(g.bot, g.last_conn, v1::FAULT_KIND_DISCONNECTED, GoneDetail(g.bot));
     }
     mu_.Lock();
   }
@@ -696,7 +711,8 @@ std::unique_ptr<SeatLink> BotHub::NewMatchLink(
 }
 
 void BotHub::SetMatchObserver(MatchObserver observer) {
-  auto shared = std::make_shared<const MatchObserver>(std::move(observer));
+  std::shared_ptr<const MatchObserver> shared;
+  if (observer) shared = std::make_shared<const MatchObserver>(std::move(observer));
   absl::MutexLock lock(&mu_);
   match_observer_ = std::move(shared);
 }

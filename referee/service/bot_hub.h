@@ -129,7 +129,7 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // thread that ends the match, before the match's `done` runs), so that a
   // bot's live matches are those told as live and not yet as ended. Called
   // outside the hub's lock; it must not call NewMatchLink. Set it before the
-  // first link; links made before are not told.
+  // first link; links made before are not told (an empty one: none).
   using MatchObserver =
       std::function<void(const std::vector<std::string>& bots, bool live)>;
   void SetMatchObserver(MatchObserver observer);
