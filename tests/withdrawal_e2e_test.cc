@@ -646,6 +646,20 @@ TEST(Withdrawal, IdleEntrantsAreStoppedWithoutCountingAsFailures) {
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
   EXPECT_EQ(v.code, 0) << v.output;
 
+  // Two matches at a time under a bound of one match's bots: a match waits
+  // for room until the one before it ends, and nothing is lost.
+  const std::string dir_jobs = w.path() + "/jobs";
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 24",
+                      " --jobs 2 --max_live_bots 2 --progress=false --records ", dir_jobs,
+                      bots, " --bot d=", kBin, "/random_bot"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(PeakLive(r.output, 2), 2) << r.output;
+  const v1::Standings jobs_st = ReadStandings(dir_jobs);
+  EXPECT_EQ(jobs_st.matches_played(), 24);
+  for (const auto& row : jobs_st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
+  v = Sh(absl::StrCat(kBin, "/arena verify ", dir_jobs));
+  EXPECT_EQ(v.code, 0) << v.output;
+
   // The same field under the default bound (1 * 2 + 2 = 4): as before.
   const std::string dir2 = w.path() + "/r2";
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 12",
