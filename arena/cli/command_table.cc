@@ -41,7 +41,8 @@ const std::vector<CommandHelp>& Commands() {
       "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
-      "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit", "record_format", "compress", "html", "progress",
+      "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
+      "record_format", "compress", "html", "progress",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());

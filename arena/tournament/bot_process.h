@@ -32,7 +32,7 @@
 // BotHub::SetMatchObserver). Ensure pins its bot until a match with it
 // starts, so the bots of a match being prepared are not stopped while the
 // others are ensured. Such stops are not crashes: they count neither as
-// restarts nor as exits. With fewer bots than max_live, every process lives
+// restarts nor as exits. With no more bots than max_live, every process lives
 // through the tournament as above.
 //
 // Thread safety: BotProcess and BotSupervisor may be used from any thread.

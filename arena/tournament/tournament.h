@@ -17,8 +17,8 @@
 // are rewritten every `standings_every` recorded matches and at the end.
 // Before a match the tournament asks `ensure_bot` for each of its bots (arena starts
 // bot processes on demand and restarts dead ones there); a bot that cannot be had is
-// still seated, and the fault policy decides (a forfeit, by default). Every finished match's record is
-// written whole before it counts in the standings.
+// still seated, and the fault policy decides (a forfeit, by default). Every finished
+// match's record is written whole before it counts in the standings.
 //
 // Thread safety: RunTournament blocks; its matches run on gRPC's threads and
 // the deadline timer, and it books them (standings, hooks) on its own thread.
