@@ -756,6 +756,44 @@ TEST_F(ServiceTest, MatchesWithTheSameRulesShareOneCopyOfThem) {
   EXPECT_EQ(host.SharedRules(b).get(), pa.get());
 }
 
+// The match observer hears each match's bots, once each, when its link is
+// made and again when the match lets go of it.
+TEST_F(ServiceTest, TheMatchObserverHearsEachMatchStartAndEnd) {
+  absl::Mutex mu;
+  std::vector<std::pair<std::vector<std::string>, bool>> heard;
+  hub_->SetMatchObserver([&](const std::vector<std::string>& bots, bool live) {
+    absl::MutexLock lock(&mu);
+    heard.emplace_back(bots, live);
+  });
+  const std::vector<std::string> both = {"good1", "good2"};
+  {
+    auto link = hub_->NewMatchLink("watched", {"good2", "good1", "good2"});
+    absl::MutexLock lock(&mu);
+    ASSERT_EQ(heard.size(), 1u);
+    EXPECT_EQ(heard[0].first, both);
+    EXPECT_TRUE(heard[0].second);
+  }
+  {
+    absl::MutexLock lock(&mu);
+    ASSERT_EQ(heard.size(), 2u);
+    EXPECT_EQ(heard[1].first, both);
+    EXPECT_FALSE(heard[1].second);
+  }
+  // A match played to its end: live while it runs, ended once its link goes.
+  Played p = Play("played", {"good1", "good2"});
+  EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
+  {
+    absl::MutexLock lock(&mu);
+    ASSERT_EQ(heard.size(), 4u);
+    EXPECT_TRUE(heard[2].second);
+    EXPECT_FALSE(heard[3].second);
+  }
+  hub_->SetMatchObserver(nullptr);
+  { auto link = hub_->NewMatchLink("unwatched", both); }
+  absl::MutexLock lock(&mu);
+  EXPECT_EQ(heard.size(), 4u);
+}
+
 TEST_F(ServiceTest, OneNoticeKindForAnyDecisionIdNotTheSeatsOpenOne) {
   RawBot bad(address_, "t-bad");
   RawBot other(address_, "t-bad2");

@@ -2,16 +2,23 @@
 // crashes again and again, or never connects costs only its own matches.
 // Real processes throughout: arena, the bundled bots, shell-script entrants
 // that fail on purpose and tests/bad_bot, in arena's sandbox.
+#include <dirent.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
@@ -475,6 +482,197 @@ TEST(Withdrawal, StandaloneRefereeWithdrawsABotThatNeverCame) {
   EXPECT_EQ(RowOf(st, "two")->forfeits(), 0);
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/records"));
   EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// Every process: its pid, its parent's and its command line.
+struct Proc {
+  pid_t pid, ppid;
+  std::string cmdline;
+};
+std::vector<Proc> Processes() {
+  std::vector<Proc> out;
+  DIR* d = ::opendir("/proc");
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    int pid;
+    if (!absl::SimpleAtoi(e->d_name, &pid)) continue;
+    const std::string stat = ReadFile(absl::StrCat("/proc/", pid, "/stat"));
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    // After "pid (comm)": the state, then the parent's pid.
+    std::vector<std::string> f = absl::StrSplit(stat.substr(paren + 2), ' ');
+    int ppid;
+    if (f.size() < 2 || !absl::SimpleAtoi(f[1], &ppid)) continue;
+    std::string cmd = ReadFile(absl::StrCat("/proc/", pid, "/cmdline"));
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    out.push_back({pid, ppid, cmd});
+  }
+  ::closedir(d);
+  return out;
+}
+
+// Runs `cmd` (an arena command whose line holds `mark`) while counting the
+// child processes of that arena process every few ms: the most at once.
+Cmd RunCountingChildren(const std::string& cmd, const std::string& mark, int* most) {
+  std::atomic<bool> done{false};
+  Cmd r;
+  std::thread run([&] {
+    r = Sh(cmd);
+    done.store(true);
+  });
+  *most = 0;
+  const std::string arena = kBin + "/arena ";
+  while (!done.load()) {
+    const std::vector<Proc> all = Processes();
+    for (const Proc& p : all) {
+      if (!absl::StartsWith(p.cmdline, arena) || !absl::StrContains(p.cmdline, mark)) continue;
+      int children = 0;
+      for (const Proc& c : all) children += c.ppid == p.pid ? 1 : 0;
+      *most = std::max(*most, children);
+    }
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  run.join();
+  return r;
+}
+
+// "bot processes: at most N live at once (bound B..." in arena's log: N, or
+// -1.
+int PeakLive(const std::string& output, int bound) {
+  const std::string tail = absl::StrCat(" live at once (bound ", bound);
+  const size_t end = output.find(tail);
+  const std::string head = "bot processes: at most ";
+  const size_t start = output.rfind(head, end);
+  int n = -1;
+  if (end == std::string::npos || start == std::string::npos ||
+      !absl::SimpleAtoi(output.substr(start + head.size(), end - start - head.size()), &n)) {
+    return -1;
+  }
+  return n;
+}
+
+// A field larger than the bound on live processes: each entrant's process
+// starts when its matches come up and is stopped to make room (or when
+// idle), never more than the bound at once (counted by arena and, outside
+// it, here); every match is recorded and verifies; a bot that cannot start
+// is still withdrawn with its matches as no-shows; the stops are neither
+// restarts nor crashes; each rotation of the duplicate deals gets fresh
+// processes.
+TEST(Withdrawal, EntrantsOnDemandStayWithinTheBoundOfLiveProcesses) {
+  Workdir w("ondemand");
+  const std::string broken = w.Script("broken.sh", "echo 'no model' >&2\nexit 1\n");
+  const std::string dir = w.path() + "/r";
+  std::string bots;
+  for (int i = 0; i < 12; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  int most_children = 0;
+  Cmd r = RunCountingChildren(
+      absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 84 --jobs 1",
+                   " --max_live_bots 4 --bot_idle_ms 300 --progress=false --records ", dir,
+                   bots, " --bot broken=", broken),
+      dir, &most_children);
+  EXPECT_EQ(r.code, 1) << r.output;  // broken is withdrawn
+  const int peak = PeakLive(r.output, 4);
+  EXPECT_GE(peak, 2) << r.output;
+  EXPECT_LE(peak, 4) << r.output;
+  EXPECT_GE(most_children, 2) << r.output;
+  EXPECT_LE(most_children, 4) << r.output;
+  std::cout << "bot processes at once: " << peak << " by arena's count, "
+            << most_children << " seen (bound 4)\n";
+  EXPECT_THAT(r.output, HasSubstr("13 bots, at most 4 bot processes at once"));
+  EXPECT_THAT(r.output, HasSubstr("its place goes to bot"));
+  EXPECT_THAT(r.output, HasSubstr("each bot's next match starts a fresh one"));
+
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 84);
+  EXPECT_EQ(st.matches_unrecorded(), 0);
+  const v1::StandingRow* row = RowOf(st, "broken");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("exited with code 1 before connecting"));
+  EXPECT_GT(row->matches(), 0);
+  EXPECT_EQ(row->fault_kinds().no_show(), row->matches());
+  ASSERT_EQ(st.entrants_size(), 13);
+  for (const auto& e : st.entrants()) {
+    if (e.bot() == "broken") {
+      EXPECT_EQ(e.restarts(), 3);
+      EXPECT_EQ(e.exits_size(), 4);  // its first start and three restarts
+      continue;
+    }
+    EXPECT_FALSE(e.withdrawn()) << e.bot();
+    EXPECT_EQ(e.restarts(), 0) << e.bot();  // stops for room are not restarts
+    EXPECT_EQ(e.exits_size(), 0) << e.bot();
+    const v1::StandingRow* other = RowOf(st, e.bot());
+    ASSERT_NE(other, nullptr);
+    EXPECT_GT(other->matches(), 0) << e.bot();
+    EXPECT_EQ(other->faults(), 0) << e.bot();
+  }
+  const RecordFacts f = ReadFacts(dir);
+  EXPECT_EQ(f.records, 84);
+  EXPECT_EQ(f.forfeits.size(), 1u);  // only the broken bot forfeited
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// Stops when idle: with a bound of 2 for 3 entrants and no idle time
+// allowed, processes are stopped between matches and started again, and
+// the tournament ends clean (exit 0: no restart, no crash). A field that
+// fits the default bound keeps one process per bot throughout.
+TEST(Withdrawal, IdleEntrantsAreStoppedWithoutCountingAsFailures) {
+  Workdir w("idle");
+  const std::string dir = w.path() + "/r";
+  const std::string bots = absl::StrCat(" --bot a=", kBin, "/random_bot --bot b=", kBin,
+                                        "/random_bot --bot c=", kBin, "/random_bot");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 24",
+                          " --jobs 1 --max_live_bots 2 --bot_idle_ms 0 --progress=false",
+                          " --records ", dir, bots));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("without a match"));
+  EXPECT_LE(PeakLive(r.output, 2), 2) << r.output;
+  EXPECT_GE(PeakLive(r.output, 2), 2) << r.output;
+  // More starts than bots: each was stopped and started again.
+  int starts = 0;
+  for (size_t at = r.output.find("started bot "); at != std::string::npos;
+       at = r.output.find("started bot ", at + 1)) {
+    ++starts;
+  }
+  EXPECT_GT(starts, 3) << r.output;
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 24);
+  for (const auto& e : st.entrants()) {
+    EXPECT_EQ(e.restarts(), 0) << e.bot();
+    EXPECT_EQ(e.exits_size(), 0) << e.bot();
+  }
+  for (const auto& row : st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+
+  // Two matches at a time under a bound of one match's bots: a match waits
+  // for room until the one before it ends, and nothing is lost.
+  const std::string dir_jobs = w.path() + "/jobs";
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 24",
+                      " --jobs 2 --max_live_bots 2 --progress=false --records ", dir_jobs,
+                      bots, " --bot d=", kBin, "/random_bot"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(PeakLive(r.output, 2), 2) << r.output;
+  const v1::Standings jobs_st = ReadStandings(dir_jobs);
+  EXPECT_EQ(jobs_st.matches_played(), 24);
+  for (const auto& row : jobs_st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
+  v = Sh(absl::StrCat(kBin, "/arena verify ", dir_jobs));
+  EXPECT_EQ(v.code, 0) << v.output;
+
+  // The same field under the default bound (1 * 2 + 2 = 4): as before.
+  const std::string dir2 = w.path() + "/r2";
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 12",
+                      " --jobs 1 --progress=false --records ", dir2, bots));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(PeakLive(r.output, 4), 3) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("each bot's process lives through the tournament"));
+  EXPECT_THAT(r.output, Not(HasSubstr("stopping bot")));
+  // A bound below the seats of a match cannot play: refused up front.
+  r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 2",
+                      " --max_live_bots 1 --progress=false --records ", w.path(), "/r3", bots));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("needs at least 2 bot processes at once"));
 }
 
 }  // namespace

@@ -97,6 +97,12 @@ ABSL_FLAG(std::string, on_bot_failure, "",
           "the default of match)");
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000,
           "how long to wait for a bot to connect (0: the default, 30 s)");
+ABSL_FLAG(int, max_live_bots, 0,
+          "bot processes live at once (0: jobs * seats + seats); with more bots, "
+          "each bot's process starts for its matches and stops when idle");
+ABSL_FLAG(int64_t, bot_idle_ms, 5000,
+          "with more bots than --max_live_bots: stop a bot's process after this "
+          "long without a match, in ms");
 ABSL_FLAG(int, seat, -1, "replay: show only what this seat saw");
 ABSL_FLAG(int64_t, step, -1, "replay: stop after this step");
 ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
@@ -384,6 +390,17 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
     }
     *l.out = l.value * l.scale;
   }
+  if (absl::GetFlag(FLAGS_max_live_bots) < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_live_bots=", absl::GetFlag(FLAGS_max_live_bots),
+        ": must be 0 (jobs * seats + seats) or more"));
+  }
+  lo->max_live_bots = absl::GetFlag(FLAGS_max_live_bots);
+  if (absl::GetFlag(FLAGS_bot_idle_ms) < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--bot_idle_ms=", absl::GetFlag(FLAGS_bot_idle_ms), ": must be 0 or more"));
+  }
+  lo->bot_idle_timeout = absl::Milliseconds(absl::GetFlag(FLAGS_bot_idle_ms));
   return absl::OkStatus();
 }
 

@@ -41,8 +41,9 @@ const std::vector<CommandHelp>& Commands() {
   static const std::vector<std::string> kPlay = {
       "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
-      "on_bot_failure", "connect_timeout_ms", "duplicate", "fresh_bots_per_rotation", "gauntlet",
-      "standings_every", "resume", "fail_on_forfeit", "record_format", "compress", "html", "progress",
+      "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
+      "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
+      "record_format", "compress", "html", "progress",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -83,7 +84,7 @@ const std::vector<CommandHelp>& Commands() {
              "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
              "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",
              "decision_cap", "auto_moves", "record_format", "compress", "max_restarts", "on_bot_failure",
-             "connect_timeout_ms", "log_file"},
+             "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "log_file"},
             kSandbox)},
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
        {"out", "replays", "log_file"}},

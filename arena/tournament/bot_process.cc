@@ -186,8 +186,43 @@ void BotProcess::Stop(absl::Duration grace) {
   pid_ = -1;
 }
 
+namespace {
+
+// Why a process that was to connect did not: how it ended and its last
+// output, or that it runs without connecting.
+std::string NotConnectedReason(BotProcess& p, absl::Duration timeout) {
+  if (p.Running()) {
+    return absl::StrCat("its process runs but did not connect within ",
+                        absl::FormatDuration(timeout));
+  }
+  return EndedProcess(p, p.exit_status(), " before connecting");
+}
+
+}  // namespace
+
 BotSupervisor::BotSupervisor(BotHub* hub, SupervisorOptions options)
-    : hub_(hub), options_(options) {}
+    : hub_(hub), options_(options) {
+  // The pool, not the supervisor: a match could end after it is gone.
+  hub_->SetMatchObserver([pool = pool_](const std::vector<std::string>& bots,
+                                        bool live) {
+    absl::MutexLock lock(&pool->mu);
+    const absl::Time now = absl::Now();
+    for (const std::string& b : bots) {
+      auto it = pool->slots.find(b);
+      if (it == pool->slots.end()) continue;  // not a bot arena starts
+      Pool::Slot& s = it->second;
+      if (live) {
+        ++s.matches;
+        ++pool->live_matches;
+        s.pinned = false;  // its match holds it now
+      } else {
+        --s.matches;
+        --pool->live_matches;
+      }
+      s.last_used = now;
+    }
+  });
+}
 
 BotSupervisor::~BotSupervisor() { StopAll(); }
 
@@ -196,6 +231,173 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
   const std::string name = p->name();
   e->process = std::move(p);
   bots_[name] = std::move(e);
+  absl::MutexLock lock(&pool_->mu);
+  pool_->slots[name];
+}
+
+void BotSupervisor::Pool::Take(Slot& s) {
+  s.live = true;
+  s.last_used = absl::Now();  // idle from its start, not from before
+  ++live;
+  counts.peak_live = std::max(counts.peak_live, live);
+}
+
+BotSupervisor::Pool::Slot* BotSupervisor::Pool::Victim(const std::string& self,
+                                                       std::string* name) {
+  Slot* best = nullptr;
+  bool freeing = false;  // a process is being stopped: its slot comes free
+  for (auto& [n, s] : slots) {
+    freeing = freeing || (s.live && s.stopping);
+    if (n == self || !s.live || s.stopping || s.matches > 0 || s.pinned) continue;
+    if (best == nullptr || s.last_used < best->last_used) {
+      best = &s;
+      *name = n;
+    }
+  }
+  if (best != nullptr || live_matches > 0 || freeing) return best;
+  // Every live process without a match is pinned, none is being stopped and
+  // no match can end to free one: the oldest pin is one whose match never
+  // started (the bots of the match being prepared are pinned last, and
+  // fewer than a match's seats, which max_live is at least).
+  for (auto& [n, s] : slots) {
+    if (n == self || !s.live || s.stopping || s.matches > 0) continue;
+    if (best == nullptr || s.pinned_at < best->pinned_at) {
+      best = &s;
+      *name = n;
+    }
+  }
+  return best;
+}
+
+void BotSupervisor::TakeSlot(const std::string& bot) {
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  if (!s.live) pool_->Take(s);
+}
+
+void BotSupervisor::FreeSlot(const std::string& bot) {
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  if (!s.live) return;
+  s.live = false;
+  --pool_->live;
+}
+
+bool BotSupervisor::Live(const std::string& bot) const {
+  absl::MutexLock lock(&pool_->mu);
+  return pool_->slots[bot].live;
+}
+
+ProcessCounts BotSupervisor::Counts() const {
+  absl::MutexLock lock(&pool_->mu);
+  ProcessCounts c = pool_->counts;
+  c.on_demand = on_demand_;
+  c.max_live = options_.max_live;
+  return c;
+}
+
+bool BotSupervisor::StopPicked(const std::string& bot, Entry& e,
+                               absl::Time pinned_at,
+                               int64_t ProcessCounts::*counter,
+                               const std::string& why) {
+  {
+    absl::MutexLock lock(&pool_->mu);
+    Pool::Slot& s = pool_->slots[bot];
+    const absl::Time pin = s.pinned ? s.pinned_at : absl::InfinitePast();
+    if (!s.live || s.matches > 0 || pin != pinned_at || e.withdrawn) {
+      s.stopping = false;
+      return false;
+    }
+  }
+  spdlog::info("stopping bot {}: {}", bot, why);
+  e.process->Stop(options_.stop_grace);
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  s.stopping = false;
+  s.live = false;
+  --pool_->live;
+  ++(pool_->counts.*counter);
+  return true;
+}
+
+void BotSupervisor::MakeRoom(const std::string& bot) {
+  Pool& pool = *pool_;
+  for (;;) {
+    std::string victim;
+    absl::Time pinned_at;
+    {
+      absl::MutexLock lock(&pool.mu);
+      Pool::Slot& self = pool.slots[bot];
+      if (self.live) return;
+      auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool.mu) {
+        std::string unused;
+        return pool.live < options_.max_live || pool.Victim(bot, &unused) != nullptr;
+      };
+      if (!ready()) {
+        spdlog::debug("bot {} waits for room: {} processes live, each in a match",
+                      bot, pool.live);
+      }
+      pool.mu.Await(absl::Condition(&ready));
+      if (pool.live < options_.max_live) {
+        pool.Take(self);
+        ++pool.counts.demand_starts;
+        return;
+      }
+      Pool::Slot* v = pool.Victim(bot, &victim);
+      v->stopping = true;
+      pinned_at = v->pinned ? v->pinned_at : absl::InfinitePast();
+    }
+    Entry& v = *bots_.at(victim);
+    // Not waited for: whoever holds it (the watcher, a restart) lets go
+    // soon, and two makers of room must not wait on each other.
+    if (v.mu.TryLock()) {
+      StopPicked(victim, v, pinned_at, &ProcessCounts::evictions,
+                 absl::StrCat("no live match; its place goes to bot ", bot));
+      v.mu.Unlock();
+    } else {
+      {
+        absl::MutexLock lock(&pool.mu);
+        pool.slots[victim].stopping = false;
+      }
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+  }
+}
+
+bool BotSupervisor::StartOnDemand(const std::string& bot, Entry& e) {
+  const int before = hub_->Connections(bot);
+  if (absl::Status s = e.process->Start(); !s.ok()) {
+    return Revive(bot, e, std::string(s.message()));
+  }
+  if (AwaitConnection(bot, e, before)) return true;
+  return Revive(bot, e, NotConnectedReason(*e.process, options_.connect_timeout));
+}
+
+void BotSupervisor::StopIdle() {
+  std::vector<std::string> picked;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    const absl::Time now = absl::Now();
+    for (auto& [name, s] : pool_->slots) {
+      if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
+          now - s.last_used >= options_.idle_timeout) {
+        s.stopping = true;
+        picked.push_back(name);
+      }
+    }
+  }
+  for (const std::string& name : picked) {
+    Entry& e = *bots_.at(name);
+    if (e.mu.TryLock()) {
+      StopPicked(name, e, absl::InfinitePast(), &ProcessCounts::idle_stops,
+                 absl::StrCat("no match for ", absl::FormatDuration(options_.idle_timeout),
+                              " (it starts again for its next one)"));
+      e.mu.Unlock();
+    } else {
+      absl::MutexLock lock(&pool_->mu);
+      pool_->slots[name].stopping = false;
+    }
+  }
 }
 
 void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string& how) {
@@ -234,25 +436,13 @@ void BotSupervisor::Withdraw(const std::string& bot, Entry& e, const std::string
   e.withdrawn = true;
   e.reason = why;
   e.process->Stop(absl::Seconds(1));
+  FreeSlot(bot);
   spdlog::error("bot {} withdrawn after {} restart(s): {}; each of its remaining "
                 "matches is recorded as its forfeit (no show); its log: {}",
                 bot, e.restarts, why, e.process->log_path());
   hub_->SetBotDown(bot, v1::FAULT_KIND_NO_SHOW, absl::StrCat("withdrawn: ", why));
 }
 
-namespace {
-
-// Why a process that was to connect did not: how it ended and its last
-// output, or that it runs without connecting.
-std::string NotConnectedReason(BotProcess& p, absl::Duration timeout) {
-  if (p.Running()) {
-    return absl::StrCat("its process runs but did not connect within ",
-                        absl::FormatDuration(timeout));
-  }
-  return EndedProcess(p, p.exit_status(), " before connecting");
-}
-
-}  // namespace
 
 bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
   for (;;) {
@@ -279,21 +469,24 @@ bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
   }
 }
 
-absl::Status BotSupervisor::StartAll() {
+absl::Status BotSupervisor::StartGroup(const std::vector<std::string>& names) {
   struct Pending {
     Entry* e;
     int before;
   };
   std::map<std::string, Pending> pending;
-  for (auto& [name, e] : bots_) {
-    absl::MutexLock lock(&e->mu);
+  for (const std::string& name : names) {
+    Entry& e = *bots_.at(name);
+    absl::MutexLock lock(&e.mu);
+    if (e.withdrawn) continue;
     const int before = hub_->Connections(name);
-    if (absl::Status s = e->process->Start(); !s.ok()) {
+    TakeSlot(name);
+    if (absl::Status s = e.process->Start(); !s.ok()) {
       if (options_.on_failure == v1::BOT_FAILURE_POLICY_ABORT) return s;
-      Withdraw(name, *e, std::string(s.message()));
+      Withdraw(name, e, std::string(s.message()));
       continue;
     }
-    pending[name] = {e.get(), before};
+    pending[name] = {&e, before};
   }
   // Every bot connects, or fails, on its own: one that exits at once (a
   // wrong command, a crash at start) is seen at once, not at the timeout.
@@ -323,6 +516,46 @@ absl::Status BotSupervisor::StartAll() {
       it = pending.erase(it);
     }
     if (!pending.empty()) absl::SleepFor(absl::Milliseconds(10));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BotSupervisor::StartAll() {
+  std::vector<std::string> names;
+  for (const auto& [name, e] : bots_) names.push_back(name);
+  const size_t group =
+      options_.max_live > 0 ? static_cast<size_t>(options_.max_live) : names.size();
+  on_demand_ = names.size() > group;
+  if (!on_demand_) {
+    if (absl::Status s = StartGroup(names); !s.ok()) return s;
+  } else {
+    const bool every_bot = options_.on_failure == v1::BOT_FAILURE_POLICY_ABORT;
+    spdlog::info("{} bots, at most {} bot processes at once: each bot's process "
+                 "starts when its matches come up and stops after {} without "
+                 "one; {}",
+                 names.size(), group, absl::FormatDuration(options_.idle_timeout),
+                 every_bot ? "each bot is started once first, to abort early"
+                           : "the first ones are started now");
+    for (size_t i = 0; i < names.size(); i += group) {
+      const std::vector<std::string> part(
+          names.begin() + i, names.begin() + std::min(names.size(), i + group));
+      if (absl::Status s = StartGroup(part); !s.ok()) return s;
+      bool connected = false;
+      for (const std::string& name : part) {
+        Entry& e = *bots_.at(name);
+        absl::MutexLock lock(&e.mu);
+        connected = connected || !e.withdrawn;
+      }
+      if (i + group >= names.size() || (connected && !every_bot)) break;
+      // Room for the next group: these start again for their matches.
+      for (const std::string& name : part) {
+        Entry& e = *bots_.at(name);
+        absl::MutexLock lock(&e.mu);
+        if (e.withdrawn) continue;
+        e.process->Stop(options_.stop_grace);
+        FreeSlot(name);
+      }
+    }
   }
   std::vector<std::string> reasons;
   for (auto& [name, e] : bots_) {
@@ -362,6 +595,7 @@ void BotSupervisor::WatchLoop() {
       }
       e->mu.Unlock();
     }
+    if (on_demand_) StopIdle();
   }
 }
 
@@ -369,8 +603,19 @@ bool BotSupervisor::Ensure(const std::string& bot) {
   auto it = bots_.find(bot);
   if (it == bots_.end()) return hub_->IsConnected(bot);
   Entry& e = *it->second;
+  if (on_demand_) {
+    // Pinned before its lock: whoever picks a process to stop sees it.
+    absl::MutexLock lock(&pool_->mu);
+    Pool::Slot& s = pool_->slots[bot];
+    s.pinned = true;
+    s.pinned_at = s.last_used = absl::Now();
+  }
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
+  if (on_demand_ && !Live(bot)) {
+    MakeRoom(bot);
+    return StartOnDemand(bot, e);
+  }
   if (auto how = e.process->PollUnexpectedEnd()) NoteEnd(bot, e, *how);
   if (hub_->IsConnected(bot)) return true;
   if (e.process->Running()) {
@@ -390,6 +635,19 @@ bool BotSupervisor::Ensure(const std::string& bot) {
 }
 
 void BotSupervisor::RenewAll() {
+  if (on_demand_) {
+    int stopped = 0;
+    for (auto& [name, e] : bots_) {
+      absl::MutexLock lock(&e->mu);
+      if (e->withdrawn || !Live(name)) continue;
+      e->process->Stop(absl::Seconds(2));
+      FreeSlot(name);
+      ++stopped;
+    }
+    spdlog::info("bot processes stopped for fresh ones: {}; each bot's next "
+                 "match starts a fresh one", stopped);
+    return;
+  }
   std::map<std::string, int> before;  // connections of each bot so far
   for (auto& [name, e] : bots_) {
     absl::MutexLock lock(&e->mu);

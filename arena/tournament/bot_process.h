@@ -22,6 +22,19 @@
 //    recorded as its forfeit. With BOT_FAILURE_POLICY_ABORT the first such
 //    failure at start is an error instead (the tournament stops).
 //
+// Entrants on demand (SupervisorOptions::max_live): when there are more bots
+// than max_live, at most max_live bot processes live at once. A bot's
+// process is started by Ensure when its match comes up and stopped once it
+// has had no live match for idle_timeout (the watcher does it). When
+// max_live are live, Ensure stops the least recently used one that has no
+// live match and is not pinned to make room, or waits until one has none
+// (the hub tells the supervisor of every match's start and end,
+// BotHub::SetMatchObserver). Ensure pins its bot until a match with it
+// starts, so the bots of a match being prepared are not stopped while the
+// others are ensured. Such stops are not crashes: they count neither as
+// restarts nor as exits. With no more bots than max_live, every process lives
+// through the tournament as above.
+//
 // Thread safety: BotProcess and BotSupervisor may be used from any thread.
 #ifndef ARENA_ARENA_TOURNAMENT_BOT_PROCESS_H_
 #define ARENA_ARENA_TOURNAMENT_BOT_PROCESS_H_
@@ -88,6 +101,24 @@ struct SupervisorOptions {
   absl::Duration backoff_first = absl::Milliseconds(200);
   absl::Duration backoff_max = absl::Seconds(3);
   absl::Duration watch_every = absl::Milliseconds(50);
+  // Entrants on demand: the most bot processes live at once (0: no bound).
+  // With more bots than this, processes start and stop on demand (see the
+  // top of this file); it must then be at least the seats of a match.
+  int max_live = 0;
+  // On demand: a process with no live match for this long is stopped.
+  absl::Duration idle_timeout = absl::Seconds(5);
+  // On demand: SIGTERM to SIGKILL when an idle process is stopped.
+  absl::Duration stop_grace = absl::Seconds(1);
+};
+
+// What a supervisor's bot processes came to (for the log and tests).
+struct ProcessCounts {
+  bool on_demand = false;   // more bots than max_live
+  int max_live = 0;         // the bound (0: none)
+  int peak_live = 0;        // the most processes live at once
+  int64_t demand_starts = 0;  // started by Ensure when not live
+  int64_t idle_stops = 0;   // stopped after idle_timeout without a match
+  int64_t evictions = 0;    // stopped, idle, to make room for another bot
 };
 
 class BotSupervisor {
@@ -98,18 +129,27 @@ class BotSupervisor {
   void Add(std::unique_ptr<BotProcess> p);
   // Starts every bot and waits until each is connected or withdrawn. An
   // error with BOT_FAILURE_POLICY_ABORT when a bot fails, or when no bot at
-  // all could be had (nothing to play). Starts the watcher.
+  // all could be had (nothing to play). Starts the watcher. On demand, bots
+  // are started max_live at a time in name order: under
+  // BOT_FAILURE_POLICY_ABORT every bot is started once (each group stopped
+  // when it has connected, but the last), otherwise only until a group has
+  // a bot that connected; the others start in Ensure, where one that fails
+  // is withdrawn (whatever the policy).
   absl::Status StartAll();
-  // Makes sure `bot` is connected before a match, restarting it if needed;
-  // false if it is withdrawn (its requests then fail as NO_SHOW).
+  // Makes sure `bot` is connected before a match, starting it (on demand)
+  // or restarting it if needed; false if it is withdrawn (its requests then
+  // fail as NO_SHOW). On demand it pins `bot` (not stopped until a match
+  // with it starts) and may wait for room (see the top of this file).
   bool Ensure(const std::string& bot);
   // Replaces every bot process that is not withdrawn by a fresh one (a new
   // sandbox, no memory of the matches before) and waits until each is
   // connected; a fresh process that fails is handled as by Ensure. Does not
-  // count against max_restarts.
+  // count against max_restarts. On demand it only stops every live process
+  // (call it with no match live): each bot's next Ensure starts a fresh one.
   void RenewAll();
   // What the run knew of each bot, in name order.
   std::vector<v1::EntrantReport> Reports() const;
+  ProcessCounts Counts() const;
   // Stops noticing processes that end (call before the referee closes the
   // streams, which ends the bots' processes as expected).
   void StopWatching();
@@ -142,9 +182,62 @@ class BotSupervisor {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   void WatchLoop();
 
+  // The accounting of live processes (all modes), shared with the hub's
+  // match observer, which may outlive the supervisor. A leaf lock: taken
+  // after an Entry's mu, never before it.
+  struct Pool {
+    struct Slot {
+      bool live = false;      // a process started and not stopped (a slot)
+      bool stopping = false;  // picked to be stopped; not picked again
+      bool pinned = false;    // ensured, its match not started yet
+      absl::Time pinned_at;
+      int matches = 0;        // live matches
+      absl::Time last_used;   // latest ensure, match start or match end
+    };
+    absl::Mutex mu;
+    std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
+    int live ABSL_GUARDED_BY(mu) = 0;
+    int live_matches ABSL_GUARDED_BY(mu) = 0;  // summed over the bots
+    ProcessCounts counts ABSL_GUARDED_BY(mu);
+    void Take(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+    // The bot to stop to make room for `self`, if any: the least recently
+    // used live one without a live match that is not pinned, else, if no
+    // match is live at all and no process is being stopped (no slot can
+    // free up), the one pinned longest ago (a pin whose match never
+    // started).
+    Slot* Victim(const std::string& self, std::string* name)
+        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  };
+  // The process is started: a slot taken, counted.
+  void TakeSlot(const std::string& bot);
+  // Its process stopped (or never ran): its slot freed.
+  void FreeSlot(const std::string& bot);
+  bool Live(const std::string& bot) const;
+  // On demand: a slot for `bot` (whose mu is held), stopping an idle
+  // process or waiting for one if max_live are live.
+  void MakeRoom(const std::string& bot);
+  // Starts the process of `bot` (holding its slot) and waits until it is
+  // connected; false if it is withdrawn.
+  bool StartOnDemand(const std::string& bot, Entry& e)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Starts the bots named and waits until each is connected or withdrawn
+  // (StartAll's first part).
+  absl::Status StartGroup(const std::vector<std::string>& names);
+  // Stops idle processes (on demand; the watcher).
+  void StopIdle();
+  // Stops the live process of `bot` that was picked (Slot::stopping, its
+  // pin then `pinned_at`, InfinitePast if none) if it still has no live
+  // match and no newer pin, and counts it in `counter`; `why` for the log.
+  // Clears the pick either way; false if it was not stopped.
+  bool StopPicked(const std::string& bot, Entry& e, absl::Time pinned_at,
+                  int64_t ProcessCounts::*counter, const std::string& why)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+
   BotHub* const hub_;
   const SupervisorOptions options_;
   std::map<std::string, std::unique_ptr<Entry>> bots_;  // fixed after Add
+  const std::shared_ptr<Pool> pool_ = std::make_shared<Pool>();
+  bool on_demand_ = false;  // set by StartAll
   absl::Mutex watch_mu_;
   bool stop_watch_ ABSL_GUARDED_BY(watch_mu_) = false;
   std::thread watcher_;

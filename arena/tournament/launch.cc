@@ -105,6 +105,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
   auto secret = ResolveSecret(config);
   if (!secret.ok()) return secret.status();
+  // Every live match's bots and the next match's.
+  const int max_live = options.max_live_bots > 0
+                           ? options.max_live_bots
+                           : std::max(1, config.jobs()) * config.seats() + config.seats();
+  if (options.start_bots && max_live < config.seats()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_live_bots ", max_live, ": a match of ", config.seats(),
+        " seats needs at least ", config.seats(), " bot processes at once"));
+  }
   // The folder is checked, and the seating said, before any bot starts.
   if (!options.resume) {
     if (absl::Status s = CheckRecordsFolderIsNew(config.records_dir()); !s.ok()) return s;
@@ -216,6 +225,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   so.on_failure = config.on_bot_failure() == v1::BOT_FAILURE_POLICY_UNSPECIFIED
                       ? v1::BOT_FAILURE_POLICY_WITHDRAW
                       : config.on_bot_failure();
+  so.max_live = max_live;
+  so.idle_timeout = options.bot_idle_timeout;
   BotSupervisor supervisor(&hub, so);
   std::vector<std::string> names;
   for (const auto& b : config.bots()) names.push_back(b.name());
@@ -304,6 +315,21 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
     result = options.run_instead ? options.run_instead(config, *secret, hub, hooks)
                                  : RunTournament(config, *secret, hub, hooks);
+    if (options.start_bots) {
+      const ProcessCounts pc = supervisor.Counts();
+      if (pc.on_demand) {
+        spdlog::info(
+            "bot processes: at most {} live at once (bound {}); {} started for "
+            "their matches, {} stopped after {} without a match, {} stopped "
+            "to make room",
+            pc.peak_live, pc.max_live, pc.demand_starts, pc.idle_stops,
+            absl::FormatDuration(so.idle_timeout), pc.evictions);
+      } else {
+        spdlog::info("bot processes: at most {} live at once (bound {}: each "
+                     "bot's process lives through the tournament)",
+                     pc.peak_live, pc.max_live);
+      }
+    }
     // The descriptors kept in reserve are for the final standings: written
     // again here, so that a flood of connections cannot make them fail.
     reserve.Release();

@@ -38,6 +38,14 @@ struct LaunchOptions {
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const MatchSummary&)> on_recorded;
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
+  // Entrants on demand (start_bots; arena/tournament/bot_process.h): the most
+  // bot processes live at once, 0 for jobs * seats + seats (every live match
+  // and the next one's bots), at least the seats. With more bots than that,
+  // a bot's process starts when its matches come up and stops once it has
+  // had no match for bot_idle_timeout; with fewer, each lives through the
+  // tournament.
+  int max_live_bots = 0;
+  absl::Duration bot_idle_timeout = absl::Seconds(5);
   // Bots that arena does not start even with start_bots (their command may
   // be empty): they connect by themselves, such as arena play's person at
   // the terminal, from this process. on_listening gets the address this

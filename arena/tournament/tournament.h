@@ -15,10 +15,10 @@
 // tokens, the number of matches planned; with --shard I/N, the config names
 // the shard and only its deal groups are planned); the standings (arena/stats/standings.h)
 // are rewritten every `standings_every` recorded matches and at the end.
-// Before a match the tournament asks `ensure_bot` for each of its bots (arena restarts dead bot
-// processes there); a bot that cannot be had is still seated, and the fault
-// policy decides (a forfeit, by default). Every finished match's record is
-// written whole before it counts in the standings.
+// Before a match the tournament asks `ensure_bot` for each of its bots (arena starts
+// bot processes on demand and restarts dead ones there); a bot that cannot be had is
+// still seated, and the fault policy decides (a forfeit, by default). Every finished
+// match's record is written whole before it counts in the standings.
 //
 // Thread safety: RunTournament blocks; its matches run on gRPC's threads and
 // the deadline timer, and it books them (standings, hooks) on its own thread.
@@ -42,6 +42,11 @@ namespace arena {
 
 struct TournamentHooks {
   // Makes sure `bot` is connected before a match; false if it cannot be.
+  // Called for each bot of a match just before that match starts (its link
+  // is made, BotHub::NewMatchLink), one match at a time: arena may start the
+  // bot's process here (entrants on demand, arena/tournament/bot_process.h),
+  // and keeps a bot it ensured from being stopped until a match with it
+  // starts. It may wait for a live match to end (for room).
   std::function<bool(const std::string& bot)> ensure_bot;
   // Fixed seating for every match (arena match): bot indices by seat.
   std::vector<int> fixed_seating;

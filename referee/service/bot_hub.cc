@@ -395,11 +395,18 @@ void BotHub::ReaperLoop() {
         ++it;
       }
     }
-    std::vector<std::pair<std::string, uint64_t>> gone;
+    struct Gone {
+      std::string bot;
+      uint64_t last_conn;
+      bool seated;  // holds a seat in a live match
+    };
+    std::vector<Gone> gone;
     for (auto& [name, b] : bots_) {
       if (b.away && now - b.away_since >= options_.reconnect_grace) {
         b.away = false;
-        gone.emplace_back(name, b.last_conn);
+        bool seated = false;
+        for (const auto& [id, link] : links_) seated = seated || link->Has(name);
+        gone.push_back({name, b.last_conn, seated});
       }
     }
     std::vector<std::string> notes, cut_notes;
@@ -450,10 +457,18 @@ void BotHub::ReaperLoop() {
     }
     for (const auto& n : notes) spdlog::warn("{}", n);
     for (const auto& n : cut_notes) spdlog::error("{}", n);
-    for (const auto& [bot, last] : gone) {
-      spdlog::warn("bot {} did not come back within {}; its open decisions fail",
-                   bot, absl::FormatDuration(options_.reconnect_grace));
-      BotGone(bot, last, v1::FAULT_KIND_DISCONNECTED, GoneDetail(bot));
+    for (const Gone& g : gone) {
+      // A bot between matches (arena stopped its process while it was idle)
+      // loses nothing: said, not warned.
+      if (g.seated) {
+        spdlog::warn("bot {} did not come back within {}; its open decisions fail",
+                     g.bot, absl::FormatDuration(options_.reconnect_grace));
+      } else {
+        spdlog::info("bot {} did not come back within {} (it holds no seat in a "
+                     "live match)",
+                     g.bot, absl::FormatDuration(options_.reconnect_grace));
+      }
+      BotGone(g.bot, g.last_conn, v1::FAULT_KIND_DISCONNECTED, GoneDetail(g.bot));
     }
     mu_.Lock();
   }
@@ -672,6 +687,7 @@ bool BotHub::WaitForBots(const std::vector<std::string>& bots,
 std::unique_ptr<SeatLink> BotHub::NewMatchLink(
     const std::string& match_id, const std::vector<std::string>& seat_bots) {
   auto link = std::make_shared<HubMatchLink>(this, match_id, seat_bots);
+  std::shared_ptr<const MatchObserver> observer;
   {
     absl::MutexLock lock(&mu_);
     if (links_.count(match_id) != 0) {
@@ -679,20 +695,42 @@ std::unique_ptr<SeatLink> BotHub::NewMatchLink(
                     match_id);
     }
     links_[match_id] = link;
+    observer = match_observer_;
   }
-  return std::make_unique<LinkHandle>(link,
-                                      [this, match_id] { RemoveLink(match_id); });
+  std::vector<std::string> bots;
+  if (observer != nullptr) {
+    bots = seat_bots;
+    std::sort(bots.begin(), bots.end());
+    bots.erase(std::unique(bots.begin(), bots.end()), bots.end());
+    (*observer)(bots, true);
+  }
+  return std::make_unique<LinkHandle>(
+      link, [this, match_id, observer, bots = std::move(bots)] {
+        RemoveLink(match_id, observer, bots);
+      });
 }
 
-void BotHub::RemoveLink(const std::string& match_id) {
+void BotHub::SetMatchObserver(MatchObserver observer) {
+  std::shared_ptr<const MatchObserver> shared;
+  if (observer) shared = std::make_shared<const MatchObserver>(std::move(observer));
+  absl::MutexLock lock(&mu_);
+  match_observer_ = std::move(shared);
+}
+
+void BotHub::RemoveLink(const std::string& match_id,
+                        const std::shared_ptr<const MatchObserver>& observer,
+                        const std::vector<std::string>& bots) {
   std::shared_ptr<HubMatchLink> link;
   {
     absl::MutexLock lock(&mu_);
     auto it = links_.find(match_id);
-    if (it == links_.end()) return;
-    link = std::move(it->second);
-    links_.erase(it);
+    if (it != links_.end()) {
+      link = std::move(it->second);
+      links_.erase(it);
+    }
   }
+  if (observer != nullptr) (*observer)(bots, false);
+  if (link == nullptr) return;
   // Its timeouts outlive it a while: the late answer to the decision that
   // ended the match is the common one.
   std::vector<HubMatchLink::TimedOut> timed_out = link->TimedOutDecisions();

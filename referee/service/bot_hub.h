@@ -71,6 +71,7 @@
 #define ARENA_REFEREE_SERVICE_BOT_HUB_H_
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -121,6 +122,17 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // A link for one match; the match id must be unique while it lives.
   std::unique_ptr<SeatLink> NewMatchLink(const std::string& match_id,
                                          const std::vector<std::string>& seat_bots);
+
+  // Told of every match's bots (each once, however many seats it holds)
+  // when its link is made (`live` true, on the thread of NewMatchLink, after
+  // the link is registered) and when the match lets go of it (false, on the
+  // thread that ends the match, before the match's `done` runs), so that a
+  // bot's live matches are those told as live and not yet as ended. Called
+  // outside the hub's lock; it must not call NewMatchLink. Set it before the
+  // first link; links made before are not told (an empty one: none).
+  using MatchObserver =
+      std::function<void(const std::vector<std::string>& bots, bool live)>;
+  void SetMatchObserver(MatchObserver observer);
 
   // Ends every open stream (the bots see the stream finish); no grace after.
   void CloseAll();
@@ -234,7 +246,9 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // warning level.
   void Log(const std::string& who, spdlog::level::level_enum level,
            const std::string& text);
-  void RemoveLink(const std::string& match_id);
+  void RemoveLink(const std::string& match_id,
+                  const std::shared_ptr<const MatchObserver>& observer,
+                  const std::vector<std::string>& bots);
 
   // Lets go of a pin on `conn`: deleted if gRPC is done with it and no one
   // else holds one.
@@ -289,6 +303,7 @@ class BotHub final : public ConnectionHost, public LinkHost {
   std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const MatchObserver> match_observer_ ABSL_GUARDED_BY(mu_);
   uint64_t next_conn_id_ ABSL_GUARDED_BY(mu_) = 0;
   bool closing_all_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
