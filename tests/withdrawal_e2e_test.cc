@@ -282,6 +282,35 @@ TEST(Withdrawal, StdioBotWithAWrongScriptPathIsNamedWithTheCause) {
   EXPECT_EQ(v.code, 0) << v.output;
 }
 
+// A bot whose program is not there: the public text (standings,
+// entrants.json, the records) names it by its basename, never by a folder
+// of the organiser's machine; the organiser's log keeps the whole path.
+TEST(Withdrawal, AMissingProgramIsNamedWithoutTheOrganisersPath) {
+  Workdir w("nopath");
+  const std::string dir = w.path() + "/r";
+  const std::string missing = w.path() + "/secret-folder/bot";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
+                          " --progress=false --max_restarts 0 --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot gone=", missing));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(missing));  // the organiser's log
+  const v1::Standings st = ReadStandings(dir);
+  const v1::StandingRow* row = RowOf(st, "gone");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("bot"));
+  EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr("secret-folder")));
+  EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr(w.path())));
+  std::ifstream in(dir + "/entrants.json");
+  std::stringstream entrants;
+  entrants << in.rdbuf();
+  EXPECT_THAT(entrants.str(), Not(HasSubstr("secret-folder")));
+  const RecordFacts f = ReadFacts(dir);
+  for (const auto& [key, detail] : f.first_detail) {
+    EXPECT_THAT(detail, Not(HasSubstr("secret-folder"))) << key;
+  }
+}
+
 // A bot that runs but never connects is withdrawn after the connect
 // timeout, once (another try of a silent program would cost as much again).
 TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {

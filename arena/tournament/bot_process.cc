@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "arena/common/public_text.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -434,13 +435,15 @@ bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
 
 void BotSupervisor::Withdraw(const std::string& bot, Entry& e, const std::string& why) {
   e.withdrawn = true;
-  e.reason = why;
+  // The reason is public (standings, entrants.json, the HTML): no path of
+  // this machine; the log below keeps the full text.
+  e.reason = PublicText(why);
   e.process->Stop(absl::Seconds(1));
   FreeSlot(bot);
   spdlog::error("bot {} withdrawn after {} restart(s): {}; each of its remaining "
                 "matches is recorded as its forfeit (no show); its log: {}",
                 bot, e.restarts, why, e.process->log_path());
-  hub_->SetBotDown(bot, v1::FAULT_KIND_NO_SHOW, absl::StrCat("withdrawn: ", why));
+  hub_->SetBotDown(bot, v1::FAULT_KIND_NO_SHOW, absl::StrCat("withdrawn: ", PublicText(why)));
 }
 
 
