@@ -74,7 +74,8 @@ PYEOF
 # 1. The baseline does not exist.
 gate nobase 4 --candidate "new=$Q" --baseline "old=$T/does/not/exist"
 expect nobase BASELINE old "did not start"
-grep -q "does/not/exist: not found" "$T/nobase.out" || fail "nobase: no reason given"
+# The reason, in public words: the command by its basename, no folder.
+grep -q "exec: exist: not found" "$T/nobase.out" || fail "nobase: no reason given"
 grep -q "/does/not/" "$T/nobase.xml" "$T/nobase.md" "$T/nobase.json" &&
   fail "nobase: a path of the machine in the reports"
 played_at_most nobase baseline 4
