@@ -219,7 +219,7 @@ void Walk(const Descriptor* d, const std::string& prefix, std::vector<std::strin
 TEST(ConfigValidation, EveryFieldHasAnEntry) {
   std::vector<std::string> fields;
   Walk(v1::TournamentConfig::descriptor(), "", &fields);
-  // The walk reaches the sub-messages the task names.
+  // The walk reaches the config's sub-messages (time control, bots).
   EXPECT_THAT(fields, ::testing::Contains("bots.command"));
   EXPECT_THAT(fields, ::testing::Contains("time_control.decision_ms"));
   const std::map<std::string, Entry> table = Table();

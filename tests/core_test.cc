@@ -355,7 +355,7 @@ TEST(SentLog, MakesItsFileOnlyWhenItFirstWrites) {
 
 // Live logs hold no descriptor: with many logs each past several flushes
 // (their files made) and read back, the process has as many descriptors
-// open as before, so live matches are not bounded by the open-file limit.
+// open as before them, so live matches are not bounded by the open-file limit.
 TEST(SentLog, HoldsNoDescriptorBetweenCalls) {
   auto open_fds = [] {
     size_t n = 0;

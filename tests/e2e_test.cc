@@ -301,7 +301,7 @@ TEST(EndToEnd, BotThatExitsAtStartIsReportedAtOnce) {
                                    "/random_bot --bot b=", script));
   // Far less than the 10-minute connect timeout: it did not wait it out.
   EXPECT_LT(absl::Now() - t0, absl::Minutes(5));
-  // arena match aborts on a bot that cannot play (issue 12): 1.
+  // arena match aborts on a bot that cannot play: exit 1.
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("bot b: its process exited with code 3 before connecting"));
   EXPECT_THAT(r.output, HasSubstr("cannot load my model"));

@@ -127,7 +127,7 @@ TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   EXPECT_THAT(r.output, HasSubstr("already holds a tournament"));
 }
 
-// The reactor referee (issue 13): 4,096 matches live at the same time, on
+// The reactor referee: 4,096 matches live at the same time, on
 // the arena's fixed threads. The holder bot answers nothing until it holds
 // 4,096 open decisions, one per match, so every match is live at once; then
 // all of them finish, and every record verifies. If they were not all live

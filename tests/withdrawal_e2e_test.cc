@@ -60,7 +60,7 @@ class Workdir {
   testing::TestDir dir_;
 };
 
-// The eight bundled entrants of the contest (C++ and Python).
+// A contest of eight entrants, the bundled bots among them (C++ and Python).
 std::string EightBundledBots() {
   std::string out;
   const char* kinds[] = {"random_bot", "quasenbo_bot", "random_bot", "quasenbo_bot",
@@ -689,7 +689,7 @@ TEST(Withdrawal, IdleEntrantsAreStoppedWithoutCountingAsFailures) {
   v = Sh(absl::StrCat(kBin, "/arena verify ", dir_jobs));
   EXPECT_EQ(v.code, 0) << v.output;
 
-  // The same field under the default bound (1 * 2 + 2 = 4): as before.
+  // The same field under the default bound (1 * 2 + 2 = 4): every process up front.
   const std::string dir2 = w.path() + "/r2";
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 12",
                       " --jobs 1 --progress=false --records ", dir2, bots));

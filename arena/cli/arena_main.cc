@@ -7,13 +7,20 @@
 // (record_commands.h), RunCheckBot (check_bot.h), RunReplayBot
 // (replay_bot.h), RunHumanSeat (human_seat.h).
 //
-//   arena match      --game G --bot NAME=COMMAND ... [--seed N] [--records DIR]
-//   arena tournament --game G --bot NAME=COMMAND ... [--seats S] --games N
-//                    --jobs J --records DIR [--option KEY=VALUE ...]
-//   arena replay FILE [--seat S] [--step K] [--json]
-//   arena verify FILE|DIR
-//   arena standings DIR...
-//   arena html DIR [--out OUT] [--replays N]
+// The commands (`arena help COMMAND` gives each one's flags, from the
+// command table):
+//   arena match       one match, one bot per seat
+//   arena tournament  a round robin, rounds or an adaptive contest; --resume, --shard
+//   arena gate        an SPRT of a candidate against a baseline
+//   arena play        a person at the terminal against bots
+//   arena check-bot   a bot's checklist before a contest
+//   arena standings   the standings rebuilt from records (one folder or several)
+//   arena verify      records re-simulated, and a folder's standings checked
+//   arena replay      a record step by step, in words; --requests: what a seat was sent
+//   arena replay-bot  a repro bundle re-fed to a bot
+//   arena cat         records of any format as JSON lines
+//   arena html        the static site of a records folder
+//   arena games       the games and their options
 #include <sys/stat.h>
 
 #include <algorithm>

@@ -161,7 +161,7 @@ struct CheckLine {
   std::string reason;
   const Played* where = nullptr;  // for a failure: the match that shows it
   int64_t step = -1;
-  BotFault fault;                 // and the bot's fault there, if any
+  BotFault fault{};               // and the bot's fault there, if any
 };
 
 // Faults that the end of the bot's process or stream brings to every

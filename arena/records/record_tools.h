@@ -1,7 +1,9 @@
 // Re-simulating match records: `arena verify` (and, through Resimulate,
 // `arena replay` and `arena html`).
 //
-// Both read a record (RecordLine JSON Lines), make the game from its header
+// Both read a record (its RecordLines, in any of the formats of
+// docs/records.md: compact binary by default, or JSON lines, plain or
+// compressed), make the game from its header
 // and play the recorded actions again from the recorded seed. Verification
 // checks, line by line, that every event (deals, draws, reshuffles) comes
 // out the same, that every recorded action was legal for the seats that had

@@ -35,10 +35,12 @@ namespace arena {
 
 using Options = std::map<std::string, std::string>;
 
-// An event and who may see it. `public_event` is what everyone (including the
-// record) is told; seats in `private_seats` (and the record) see
-// `private_event` instead, when set. `record_only` events are seen by nobody
-// but the record (the order of a shuffled deck).
+// An event and who may see it. The record always holds `event`. A public
+// event is seen by every seat; otherwise only the seats in `seats_mask` see
+// `event`, and the other seats see `redacted` when `has_redacted` is set
+// (a card drawn, without its face), else nothing. An event with no seat in
+// its mask and nothing redacted is the record's alone (the order of a
+// shuffled deck).
 struct LoggedEvent {
   v1::Event event;             // the full event, as the record holds it
   bool is_public = false;      // everyone may see `event`

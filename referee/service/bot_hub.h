@@ -33,7 +33,7 @@
 // client that opens max_unauthenticated streams per that age refuse every
 // newcomer). A stream whose valid Hello is read is registered at once and
 // never evicted; one evicted while its Hello is being read is not
-// registered. Unknown tokens are slowed as before for a guesser that leaves
+// registered. Unknown tokens are still slowed (above) for a guesser that leaves
 // room; one that fills the room itself gets its refusals early, which tells
 // it no more than the missing Welcome already did. A stream's outbound queue
 // is bounded in bytes (a bot that does not read is cut off); more than

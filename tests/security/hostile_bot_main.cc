@@ -1,5 +1,5 @@
 // A hostile bot, for the security tests: it plays random legal moves and,
-// while it plays, tries every attack of issue 9 on the tournament it is in,
+// while it plays, tries every attack of docs/security.md on the tournament it is in,
 // printing one line per attempt to its log (stdout):
 //
 //   ATTACK <name> blocked|SUCCEEDED [detail]

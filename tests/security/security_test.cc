@@ -1,4 +1,4 @@
-// Security, tried as a hostile bot author would (issue 9): a hostile bot
+// Security, tried as a hostile bot author would: a hostile bot
 // plays a tournament beside a victim and tries every attack it can; each
 // must fail, and the victim's results must not suffer. The same bot run
 // with the protections off (a control) succeeds at the attacks, so the
