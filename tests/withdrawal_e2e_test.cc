@@ -335,6 +335,30 @@ TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {
   EXPECT_EQ(v.code, 0) << v.output;
 }
 
+// A bot that floods the referee with invalid messages is cut off each time
+// it does; withdrawn in the end, its reason says so, not only that its
+// process "runs but is not connected".
+TEST(Withdrawal, AFloodersReasonNamesItsCutOffs) {
+  Workdir w("flood");
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
+                          " --progress=false --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
+                          " --bot flooder='", kBin, "/bad_bot --mode=flood --n=300'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  const v1::Standings st = ReadStandings(dir);
+  const v1::StandingRow* row = RowOf(st, "flooder");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("cut off by the referee "));
+  EXPECT_THAT(row->withdrawn_reason(),
+              HasSubstr("(the last for more than 100 invalid messages in one second)"));
+  const v1::StandingRow* a = RowOf(st, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_FALSE(a->withdrawn());
+  EXPECT_EQ(a->withdrawn_reason(), "");
+}
+
 // Under the random-move fault policy a withdrawn bot still forfeits (random
 // moves would give it results it did not earn), and such records verify.
 TEST(Withdrawal, WithdrawnBotForfeitsUnderTheRandomMovePolicyToo) {

@@ -433,7 +433,14 @@ bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
   }
 }
 
-void BotSupervisor::Withdraw(const std::string& bot, Entry& e, const std::string& why) {
+void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) {
+  // A bot the referee cut off (for flooding it, or for not reading) is
+  // usually withdrawn as one that "runs but is not connected": the cut-offs
+  // are the cause, so the reason names them first.
+  if (const int cuts = hub_->CutOffs(bot); cuts > 0) {
+    why = absl::StrCat("cut off by the referee ", cuts, cuts == 1 ? " time" : " times",
+                       " (the last for ", hub_->LastCutOffReason(bot), "); ", why);
+  }
   e.withdrawn = true;
   // The reason is public (standings, entrants.json, the HTML): no path of
   // this machine; the log below keeps the full text.

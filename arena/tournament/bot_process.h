@@ -178,7 +178,9 @@ class BotSupervisor {
   // what happened so far, for the reason.
   bool Revive(const std::string& bot, Entry& e, std::string why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
-  void Withdraw(const std::string& bot, Entry& e, const std::string& why)
+  // Withdraws the bot with `why` as its public reason, led by its cut-offs
+  // (how many, the last one's cause) if the referee ever cut it off.
+  void Withdraw(const std::string& bot, Entry& e, std::string why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   void WatchLoop();
 
