@@ -187,6 +187,11 @@ void BotProcess::Stop(absl::Duration grace) {
   pid_ = -1;
 }
 
+void BotProcess::ExpectEnd() {
+  absl::MutexLock lock(&mu_);
+  if (pid_ > 0) stopping_ = true;
+}
+
 namespace {
 
 // Why a process that was to connect did not: how it ended and its last
@@ -700,8 +705,15 @@ void BotSupervisor::StopWatching() {
   if (watcher_.joinable()) watcher_.join();
 }
 
-void BotSupervisor::StopAll() {
+void BotSupervisor::StopAll(absl::Duration own_exit) {
   StopWatching();
+  for (auto& [name, e] : bots_) e->process->ExpectEnd();
+  const absl::Time until = absl::Now() + own_exit;
+  for (auto& [name, e] : bots_) {
+    while (e->process->Running() && absl::Now() < until) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+  }
   for (auto& [name, e] : bots_) e->process->Stop(absl::Seconds(3));
 }
 
