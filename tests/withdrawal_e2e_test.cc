@@ -207,6 +207,17 @@ TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
   EXPECT_LE(row->fault_kinds().crashed(), 6);
   EXPECT_EQ(row->fault_kinds().timeout(), 0);  // a crash is not a timeout
   EXPECT_EQ(row->fault_kinds().crashed() + row->fault_kinds().no_show(), row->forfeits());
+  // Each crashed match has its repro bundle (fewer than the cap of a bot);
+  // the no-shows after the withdrawal have none, and the output says why.
+  int bundles = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/repro/crashy", ec)) {
+    if (absl::EndsWith(e.path().string(), ".json")) ++bundles;
+  }
+  EXPECT_EQ(bundles, row->fault_kinds().crashed());
+  EXPECT_THAT(r.output, HasSubstr(absl::StrCat(
+                            row->fault_kinds().no_show(),
+                            " matches with a fault have only no-shows of a withdrawn bot")));
   const RecordFacts f = ReadFacts(dir);
   EXPECT_THAT(f.first_detail.at("crashy/FAULT_KIND_CRASHED"),
               HasSubstr("crashed: its process exited with code 3"));
