@@ -40,8 +40,8 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
   // At the end each bot, the Python one too, ends on its own when the
   // referee ends its stream: no SIGTERM.
   for (const char* bot : {"random", "smart", "python"}) {
-    EXPECT_THAT(r.output, ContainsRegex(absl::StrCat("bot ", bot,
-                                                     " \\(pid [0-9]+\\) stopped: exited with code 0")))
+    EXPECT_THAT(r.output, ContainsRegex(absl::StrCat(
+                              "bot ", bot, " \\(pid [0-9]+\\) stopped: exited with code 0")))
         << r.output;
   }
   // (A rotation's fresh processes replace the old ones by SIGTERM: only the
