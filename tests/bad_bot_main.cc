@@ -8,6 +8,12 @@
 //                                      then answers them all, and every
 //                                      later one at once; exits 4 if the
 //                                      stream ends before it got there
+//   bad_bot --mode=flood --n=300       sends n decisions for no match at
+//                                      once (a flood of invalid messages)
+//                                      on each stream; once the referee
+//                                      cuts it off, waits 3 s and connects
+//                                      again, for as long as it runs
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -21,7 +27,7 @@
 #include "grpcpp/grpcpp.h"
 
 ABSL_FLAG(std::string, mode, "crash_after",
-          "crash_after, hang_after or hold_until");
+          "crash_after, hang_after, hold_until or flood");
 ABSL_FLAG(int, n, 3, "decisions answered before misbehaving");
 
 int main(int argc, char** argv) {
@@ -31,6 +37,26 @@ int main(int argc, char** argv) {
   if (!address || !token) return 2;
   auto stub = arena::v1::Referee::NewStub(
       grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  if (absl::GetFlag(FLAGS_mode) == "flood") {
+    for (;;) {
+      grpc::ClientContext ctx;
+      auto stream = stub->Play(&ctx);
+      arena::v1::BotMessage hello;
+      hello.mutable_hello()->set_token(token);
+      stream->Write(hello);
+      for (int i = 0; i < absl::GetFlag(FLAGS_n); ++i) {
+        arena::v1::BotMessage d;
+        d.mutable_decision()->set_match_id("no-such-match");
+        d.mutable_decision()->set_decision_id(i + 1);
+        if (!stream->Write(d)) break;
+      }
+      arena::v1::RefereeMessage m;
+      while (stream->Read(&m)) {
+      }
+      (void)stream->Finish();
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+    }
+  }
   grpc::ClientContext ctx;
   auto stream = stub->Play(&ctx);
   arena::v1::BotMessage hello;

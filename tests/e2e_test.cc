@@ -18,7 +18,9 @@
 namespace arena {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::Cmd;
 using testing::FreshTempDir;
 using testing::kBin;
@@ -35,6 +37,18 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
                           " --games 36 --jobs 4 --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("36/36 matches"));
+  // At the end each bot, the Python one too, ends on its own when the
+  // referee ends its stream: no SIGTERM.
+  for (const char* bot : {"random", "smart", "python"}) {
+    EXPECT_THAT(r.output, ContainsRegex(absl::StrCat(
+                              "bot ", bot, " \\(pid [0-9]+\\) stopped: exited with code 0")))
+        << r.output;
+  }
+  // (A rotation's fresh processes replace the old ones by SIGTERM: only the
+  // end of the run is checked.)
+  const size_t end = r.output.find(" matches played, at most ");
+  ASSERT_NE(end, std::string::npos) << r.output;
+  EXPECT_THAT(r.output.substr(end), Not(HasSubstr("killed by signal")));
   v1::Standings st = ReadStandings(dir);
   EXPECT_EQ(st.matches_played(), 36);
   EXPECT_TRUE(st.balanced());

@@ -337,6 +337,31 @@ TEST(ReproBundleWriter, ABotThatFaultsEveryMatchGetsItsFirstMatchesBundledOnly) 
   EXPECT_EQ(t.written, 0);
   EXPECT_EQ(t.failed, cap + 1);
   EXPECT_EQ(t.capped, 8);
+  EXPECT_EQ(t.no_show, 1);
+}
+
+// A bot withdrawn after a few crashes has a few bundles and many matches
+// forfeited as no-shows: those are counted as such, apart from the cap, so
+// that the report says why they have none.
+TEST(ReproBundleWriter, NoShowsAreCountedApartFromTheCap) {
+  const testing::TestDir dir = testing::FreshTempDir(absl::StrCat("bundlenoshow-", ::getpid()));
+  ReproBundleWriter writer(dir.path());
+  auto match = [](const std::string& id, v1::FaultKind kind) {
+    MatchSummary m;
+    m.match_id = id;
+    m.seat_bots = {"gone", "fine"};
+    m.faults.push_back({0, kind});
+    return m;
+  };
+  for (int i = 0; i < 8; ++i) writer.Add(match(absl::StrCat("c", i), v1::FAULT_KIND_CRASHED));
+  for (int i = 0; i < 362; ++i) writer.Add(match(absl::StrCat("n", i), v1::FAULT_KIND_NO_SHOW));
+  MatchSummary clean = match("ok", v1::FAULT_KIND_NO_SHOW);
+  clean.faults.clear();
+  writer.Add(clean);
+  const ReproBundleWriter::Totals t = writer.Finish();
+  EXPECT_EQ(t.failed, 8);  // no records in the folder: queued, then failed
+  EXPECT_EQ(t.capped, 0);
+  EXPECT_EQ(t.no_show, 362);
 }
 
 class ReadBundle : public ::testing::Test {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "absl/strings/str_format.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace arena {
@@ -83,6 +85,34 @@ TEST(Sprt, EloEstimateOfAnEvenMatchIsZero) {
   // 400 log10(19) = 511.5 Elo, a bound rather than infinity.
   e = EstimateElo({0, 0, 0, 0, 10});
   EXPECT_NEAR(e.elo, 511.5, 0.1);
+}
+
+// 199 of 200 groups won outright, one nearly: the mean score is past the
+// clamp, so the estimate and the upper end sit on it ("+926.4 [+916.6,
+// +926.4]" read as an estimate on its interval's edge). Only the lower end
+// is known: the text is a bound.
+TEST(Sprt, AnEstimateOnTheClampIsPrintedAsABound) {
+  const EloEstimate e = EstimateElo({0, 0, 0, 1, 199});
+  EXPECT_DOUBLE_EQ(e.elo, e.high);
+  ASSERT_LT(e.low, e.elo);
+  const std::string text = EloText(e.elo, e.low, e.high, 200);
+  EXPECT_EQ(text, absl::StrFormat("at least %+.1f (95%%)", e.low));
+  EXPECT_EQ(text.find('['), std::string::npos);
+  // The same lost, from the candidate's side.
+  const EloEstimate l = EstimateElo({199, 1, 0, 0, 0});
+  EXPECT_EQ(EloText(l.elo, l.low, l.high, 200), absl::StrFormat("at most %+.1f (95%%)", l.high));
+}
+
+// The estimate inside, the upper end on the clamp: that end is open.
+TEST(Sprt, AnIntervalEndOnTheClampIsOpen) {
+  const EloEstimate e = EstimateElo({0, 0, 0, 3, 197});
+  ASSERT_LT(e.elo, e.high);
+  EXPECT_EQ(EloText(e.elo, e.low, e.high, 200),
+            absl::StrFormat("%+.1f [%+.1f, no upper bound] (95%%)", e.elo, e.low));
+  // Away from the clamp both ends are printed.
+  const EloEstimate m = EstimateElo({10, 20, 40, 20, 10});
+  EXPECT_EQ(EloText(m.elo, m.low, m.high, 100),
+            absl::StrFormat("%+.1f [%+.1f, %+.1f] (95%%)", m.elo, m.low, m.high));
 }
 
 }  // namespace

@@ -207,6 +207,17 @@ TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
   EXPECT_LE(row->fault_kinds().crashed(), 6);
   EXPECT_EQ(row->fault_kinds().timeout(), 0);  // a crash is not a timeout
   EXPECT_EQ(row->fault_kinds().crashed() + row->fault_kinds().no_show(), row->forfeits());
+  // Each crashed match has its repro bundle (fewer than the cap of a bot);
+  // the no-shows after the withdrawal have none, and the output says why.
+  int bundles = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/repro/crashy", ec)) {
+    if (absl::EndsWith(e.path().string(), ".json")) ++bundles;
+  }
+  EXPECT_EQ(bundles, row->fault_kinds().crashed());
+  EXPECT_THAT(r.output, HasSubstr(absl::StrCat(
+                            row->fault_kinds().no_show(),
+                            " matches with a fault have only no-shows of a withdrawn bot")));
   const RecordFacts f = ReadFacts(dir);
   EXPECT_THAT(f.first_detail.at("crashy/FAULT_KIND_CRASHED"),
               HasSubstr("crashed: its process exited with code 3"));
@@ -333,6 +344,30 @@ TEST(Withdrawal, BotThatNeverConnectsIsWithdrawnAfterTheConnectTimeout) {
   EXPECT_EQ(row->fault_kinds().no_show(), row->matches());
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
   EXPECT_EQ(v.code, 0) << v.output;
+}
+
+// A bot that floods the referee with invalid messages is cut off each time
+// it does; withdrawn in the end, its reason says so, not only that its
+// process "runs but is not connected".
+TEST(Withdrawal, AFloodersReasonNamesItsCutOffs) {
+  Workdir w("flood");
+  const std::string dir = w.path() + "/r";
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
+                          " --progress=false --records ", dir,
+                          " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
+                          " --bot flooder='", kBin, "/bad_bot --mode=flood --n=300'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  const v1::Standings st = ReadStandings(dir);
+  const v1::StandingRow* row = RowOf(st, "flooder");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("cut off by the referee "));
+  EXPECT_THAT(row->withdrawn_reason(),
+              HasSubstr("(the last for more than 100 invalid messages in one second)"));
+  const v1::StandingRow* a = RowOf(st, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_FALSE(a->withdrawn());
+  EXPECT_EQ(a->withdrawn_reason(), "");
 }
 
 // Under the random-move fault policy a withdrawn bot still forfeits (random

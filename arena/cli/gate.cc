@@ -279,11 +279,11 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
       "gate: %s (candidate) against %s (baseline), %s, %d seats, deal groups of %d\n"
       "LLR %.3f (bounds %.3f, %.3f) after %d whole deal groups (%d of the %d matches "
       "played)\n"
-      "Elo %+.1f [%+.1f, %+.1f] (95%%)\n",
+      "Elo %s\n",
       cand, base, c->game(), c->seats(), group_size, decided.llr, decided.bounds.lower,
       decided.bounds.upper, at_groups, at_groups * static_cast<int>(group_size),
-      std::max(at_groups * static_cast<int>(group_size), sides[0].matches), e.elo, e.low,
-      e.high);
+      std::max(at_groups * static_cast<int>(group_size), sides[0].matches),
+      EloText(e.elo, e.low, e.high, at_groups));
   if (at_groups > 0 && (at.front() == at_groups || at.back() == at_groups)) {
     std::cout << "(every deal group went the same way: the Elo is a bound)\n";
   }

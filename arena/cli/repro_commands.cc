@@ -37,6 +37,10 @@ void ReportReproBundles(const ReproBundleWriter::Totals& totals,
     std::cout << totals.capped << " more matches with a fault have no repro bundle (at most "
               << ReproBundleWriter::kMaxMatchesPerBot << " matches a bot, its first)\n";
   }
+  if (totals.no_show > 0) {
+    std::cout << totals.no_show << " matches with a fault have only no-shows of a withdrawn "
+              << "bot: no repro bundle (it was sent nothing; its cause is in its withdrawal)\n";
+  }
   if (totals.failed > 0) {
     std::cerr << "arena: " << totals.failed
               << " repro bundles could not be written (see the log); the records are whole\n";

@@ -263,7 +263,9 @@ std::function<bool(const MatchSummary&)> ReproBundleWriter::Hook(
 
 void ReproBundleWriter::Add(const MatchSummary& m) {
   std::vector<std::string> due;  // the faulty bots whose bundle is missing
+  bool only_no_shows = !m.faults.empty();
   for (const SeatFault& f : m.faults) {
+    if (f.kind != v1::FAULT_KIND_NO_SHOW) only_no_shows = false;
     if (f.kind == v1::FAULT_KIND_NO_SHOW || f.seat < 0 ||
         f.seat >= static_cast<int>(m.seat_bots.size())) {
       continue;
@@ -271,6 +273,11 @@ void ReproBundleWriter::Add(const MatchSummary& m) {
     struct stat st;
     const std::string path = ReproBundlePath(dir_, m.match_id, m.seat_bots[f.seat], f.seat);
     if (::stat(path.c_str(), &st) != 0) due.push_back(m.seat_bots[f.seat]);
+  }
+  if (only_no_shows) {
+    absl::MutexLock lock(&mu_);
+    if (!finishing_) ++totals_.no_show;
+    return;
   }
   if (due.empty()) return;
   absl::MutexLock lock(&mu_);

@@ -100,6 +100,10 @@ class ReproBundleWriter {
     // every match of a long tournament costs neither the disk nor the
     // writer's time without bound, and its first faults are the ones kept.
     int capped = 0;
+    // Faulty matches whose every fault is a no-show: a withdrawn bot is sent
+    // nothing, so there is nothing to bundle (nor is its cap touched). A
+    // bot withdrawn early has few bundles and many such matches.
+    int no_show = 0;
   };
   static constexpr int kMaxMatchesPerBot = 32;
   // Waits until every queued match is done; Add after it is ignored.

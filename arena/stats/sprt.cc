@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "absl/strings/str_format.h"
 
 namespace arena {
 namespace {
@@ -106,6 +109,19 @@ EloEstimate EstimateElo(const std::vector<double>& counts) {
   e.low = elo(mean - 1.959963984540054 * se);
   e.high = elo(mean + 1.959963984540054 * se);
   return e;
+}
+
+std::string EloText(double elo, double low, double high, int groups) {
+  if (groups <= 0) return absl::StrFormat("%+.1f [%+.1f, %+.1f] (95%%)", elo, low, high);
+  // EstimateElo's clamp, as an Elo; a little slack for the text's rounding.
+  const double top = EloFromScore(1 - 0.5 / groups) - 1e-6;
+  if (elo >= top) return absl::StrFormat("at least %+.1f (95%%)", low);
+  if (elo <= -top) return absl::StrFormat("at most %+.1f (95%%)", high);
+  const std::string lo_text =
+      low <= -top ? std::string("no lower bound") : absl::StrFormat("%+.1f", low);
+  const std::string hi_text =
+      high >= top ? std::string("no upper bound") : absl::StrFormat("%+.1f", high);
+  return absl::StrFormat("%+.1f [%s, %s] (95%%)", elo, lo_text, hi_text);
 }
 
 SprtState Evaluate(const std::vector<double>& counts, double elo0, double elo1,

@@ -35,6 +35,7 @@
 #define ARENA_ARENA_STATS_SPRT_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "arena/stats/ratings.h"
@@ -67,6 +68,14 @@ struct EloEstimate {
   double elo = 0, low = 0, high = 0;
 };
 EloEstimate EstimateElo(const std::vector<double>& counts);
+
+// The estimate and its interval for people, from `groups` deal groups:
+// "+190.8 [+150.2, +231.4] (95%)". An end the clamp above holds (a score
+// within half a group of 0 or 1, which `groups` groups cannot tell from a
+// clean sweep, of infinite Elo) is open: "+850.0 [+800.0, no upper bound]
+// (95%)"; with the estimate on it too, only the other end is known and the
+// text is a bound: "at least +916.6 (95%)", "at most -916.6 (95%)".
+std::string EloText(double elo, double low, double high, int groups);
 
 enum class SprtDecision { kNone, kH0, kH1 };
 struct SprtState {

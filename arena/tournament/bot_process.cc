@@ -187,6 +187,11 @@ void BotProcess::Stop(absl::Duration grace) {
   pid_ = -1;
 }
 
+void BotProcess::ExpectEnd() {
+  absl::MutexLock lock(&mu_);
+  if (pid_ > 0) stopping_ = true;
+}
+
 namespace {
 
 // Why a process that was to connect did not: how it ended and its last
@@ -433,7 +438,14 @@ bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
   }
 }
 
-void BotSupervisor::Withdraw(const std::string& bot, Entry& e, const std::string& why) {
+void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) {
+  // A bot the referee cut off (for flooding it, or for not reading) is
+  // usually withdrawn as one that "runs but is not connected": the cut-offs
+  // are the cause, so the reason names them first.
+  if (const int cuts = hub_->CutOffs(bot); cuts > 0) {
+    why = absl::StrCat("cut off by the referee ", cuts, cuts == 1 ? " time" : " times",
+                       " (the last for ", hub_->LastCutOffReason(bot), "); ", why);
+  }
   e.withdrawn = true;
   // The reason is public (standings, entrants.json, the HTML): no path of
   // this machine; the log below keeps the full text.
@@ -693,8 +705,15 @@ void BotSupervisor::StopWatching() {
   if (watcher_.joinable()) watcher_.join();
 }
 
-void BotSupervisor::StopAll() {
+void BotSupervisor::StopAll(absl::Duration own_exit) {
   StopWatching();
+  for (auto& [name, e] : bots_) e->process->ExpectEnd();
+  const absl::Time until = absl::Now() + own_exit;
+  for (auto& [name, e] : bots_) {
+    while (e->process->Running() && absl::Now() < until) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+  }
   for (auto& [name, e] : bots_) e->process->Stop(absl::Seconds(3));
 }
 

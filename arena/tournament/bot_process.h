@@ -70,6 +70,9 @@ class BotProcess {
   std::optional<std::string> PollUnexpectedEnd();
   // SIGTERM to the group, then SIGKILL after `grace`.
   void Stop(absl::Duration grace);
+  // The process is to end now (its stream was closed): its end from here on
+  // is logged as a stop, not as an unexpected one, and sends no signal.
+  void ExpectEnd();
   const std::string& name() const { return name_; }
   const std::string& log_path() const { return log_path_; }
   // How the process last ended, empty while it runs or before it first ends.
@@ -153,7 +156,10 @@ class BotSupervisor {
   // Stops noticing processes that end (call before the referee closes the
   // streams, which ends the bots' processes as expected).
   void StopWatching();
-  void StopAll();
+  // Waits up to `own_exit` for the processes to end by themselves (as a bot
+  // does when the referee ends its stream), then stops those still running
+  // (BotProcess::Stop: SIGTERM, SIGKILL 3 s later).
+  void StopAll(absl::Duration own_exit = absl::ZeroDuration());
 
  private:
   struct Entry {
@@ -178,7 +184,9 @@ class BotSupervisor {
   // what happened so far, for the reason.
   bool Revive(const std::string& bot, Entry& e, std::string why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
-  void Withdraw(const std::string& bot, Entry& e, const std::string& why)
+  // Withdraws the bot with `why` as its public reason, led by its cut-offs
+  // (how many, the last one's cause) if the referee ever cut it off.
+  void Withdraw(const std::string& bot, Entry& e, std::string why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   void WatchLoop();
 

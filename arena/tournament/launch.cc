@@ -355,7 +355,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   }
   supervisor.StopWatching();  // the bots end as the streams close: expected
   hub.CloseAll();
-  supervisor.StopAll();
+  // A bot ends when its stream does (the SDKs do): a moment for that before
+  // SIGTERM, so that the log shows how each one exited.
+  supervisor.StopAll(absl::Seconds(2));
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   return result;
 }

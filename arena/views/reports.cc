@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "arena/common/json_file.h"
 #include "arena/common/public_text.h"
+#include "arena/stats/sprt.h"
 #include "arena/stats/standings.h"
 
 namespace arena {
@@ -397,9 +398,9 @@ std::string GateJUnit(const v1::GateResult& g) {
   }
   absl::StrAppend(
       &out, "      <system-out>",
-      XmlEscape(absl::StrFormat("%s: LLR %.3f (bounds %.3f, %.3f), %s; Elo %+.1f [%+.1f, %+.1f]",
-                                g.decision(), g.llr(), g.lower_bound(), g.upper_bound(),
-                                SprtMatches(g), g.elo(), g.elo_low(), g.elo_high())),
+      XmlEscape(absl::StrFormat("%s: LLR %.3f (bounds %.3f, %.3f), %s; Elo %s", g.decision(),
+                                g.llr(), g.lower_bound(), g.upper_bound(), SprtMatches(g),
+                                EloText(g.elo(), g.elo_low(), g.elo_high(), g.deal_groups()))),
       "</system-out>\n    </testcase>\n");
   absl::StrAppend(&out, "    <testcase", Attr("name", "fault_rate"), Attr("classname", classname),
                   ">\n");
@@ -444,8 +445,8 @@ std::string GateMarkdown(const v1::GateResult& g) {
                                                  : g.decision() + " accepted",
                         g.llr(), g.lower_bound(), g.upper_bound(), g.elo0(), g.elo1(),
                         g.alpha(), g.beta());
-  absl::StrAppendFormat(&out, "| Elo | %+.1f [%+.1f, %+.1f] (95%%) |\n", g.elo(), g.elo_low(),
-                        g.elo_high());
+  absl::StrAppendFormat(&out, "| Elo | %s |\n",
+                        EloText(g.elo(), g.elo_low(), g.elo_high(), g.deal_groups()));
   absl::StrAppendFormat(&out, "| matches in the SPRT | %s |\n", SprtMatches(g));
   absl::StrAppendFormat(&out, "| fault rate, candidate | %d of %d matches (%s), limit %s%s |\n",
                         g.candidate_fault_matches(), g.candidate_matches(),

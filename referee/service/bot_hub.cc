@@ -522,6 +522,7 @@ void BotHub::MarkCutOff(BotConnection* conn, const std::string& reason) {
     if (!conn->hub_record().cut_reason.empty()) return;  // once (a flood may overflow too)
     conn->hub_record().cut_reason = reason;
     ++cut_offs_[conn->bot_name()];
+    last_cut_reason_[conn->bot_name()] = reason;
     // Not through Log: the bot's own warnings may have used that budget, and
     // this is the line that says why it lost its matches.
     LogBudget& lb = budgets_[conn->who()];
@@ -545,6 +546,12 @@ int BotHub::CutOffs(const std::string& bot) const {
   absl::MutexLock lock(&mu_);
   auto it = cut_offs_.find(bot);
   return it == cut_offs_.end() ? 0 : it->second;
+}
+
+std::string BotHub::LastCutOffReason(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = last_cut_reason_.find(bot);
+  return it == last_cut_reason_.end() ? "" : it->second;
 }
 
 int BotHub::Unauthenticated() const {

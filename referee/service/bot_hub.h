@@ -180,6 +180,9 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // Times a bot was cut off for a full outbound queue or for too many
   // invalid messages (for tests and logs).
   int CutOffs(const std::string& bot) const;
+  // Why the bot was last cut off (the reason CutOffs counted), or "" if it
+  // never was.
+  std::string LastCutOffReason(const std::string& bot) const;
 
  private:
   class Service;
@@ -267,6 +270,7 @@ class BotHub final : public ConnectionHost, public LinkHost {
   std::map<std::string, BotState> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::string> last_cut_reason_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
   // The timeouts of matches that have ended (RemoveLink), latest last, so
   // that a late answer to one is told how late it came.
