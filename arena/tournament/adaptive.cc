@@ -63,9 +63,12 @@ void AdaptivePlanner::Observe(absl::Span<const int> seat_entrants,
     }
   }
   max_seats_ = std::max(max_seats_, n);
+  fit_.reset();
 }
 
 AdaptivePlanner::Fit AdaptivePlanner::FitNow() const {
+  // Check() and the NextRound() after it fit the same results: once.
+  if (fit_ != nullptr) return *fit_;
   const int b = entrants();
   Fit f;
   f.r = FitBradleyTerry(counts_, kPriorDraws);
@@ -117,6 +120,7 @@ AdaptivePlanner::Fit AdaptivePlanner::FitNow() const {
   }
   f.met = std::all_of(f.comparisons.begin(), f.comparisons.end(),
                       [](const AdaptiveComparison& c) { return c.separated; });
+  fit_ = std::make_shared<const Fit>(f);
   return f;
 }
 
@@ -229,11 +233,9 @@ std::vector<std::vector<int>> AdaptivePlanner::NextRound(int max_tables) {
   // its rotations with duplicate deals).
   const double per_table = design_.duplicate() ? s : 1.0;
   Eigen::MatrixXd& w = f.w;
+  // The open comparisons' variances once the exploration's tables are in
+  // (set below, before the first pick).
   std::vector<double> open_var(open.size());
-  for (size_t u = 0; u < open.size(); ++u) {
-    const auto [a, c] = open[u];
-    open_var[u] = std::max(1e-12, w(a, a) + w(c, c) - 2 * w(a, c));
-  }
   auto info = [&](int i, int j) {
     const double p = Sigmoid(f.r[i] - f.r[j]);
     return per_table * p * (1 - p);

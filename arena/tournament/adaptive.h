@@ -40,6 +40,7 @@
 #define ARENA_ARENA_TOURNAMENT_ADAPTIVE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,8 @@ class AdaptivePlanner {
   PairCounts counts_;
   int max_seats_ = 2;
   std::vector<int> last_round_;  // by entrant: the last round it played (-1: none)
+  // The fit of the results so far, until the next Observe().
+  mutable std::shared_ptr<const Fit> fit_;
 };
 
 }  // namespace arena

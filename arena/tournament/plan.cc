@@ -202,8 +202,7 @@ absl::Status CheckSchedule(const v1::TournamentConfig& config,
         "--schedule adaptive plans each round from the results of the last, so "
         "its shards cannot run apart; run it unsharded (docs/contests.md)");
   }
-  const int per_table =
-      config.deal_mode() != v1::DEAL_MODE_INDEPENDENT ? seats : 1;
+  const int per_table = MatchesPerTable(config);
   const int round_tables = a.round_tables() > 0 ? a.round_tables() : bots / seats;
   const int64_t round = static_cast<int64_t>(round_tables) * per_table;
   if (config.matches() < round) {
@@ -216,6 +215,10 @@ absl::Status CheckSchedule(const v1::TournamentConfig& config,
         ", ", round, " matches"));
   }
   return absl::OkStatus();
+}
+
+int MatchesPerTable(const v1::TournamentConfig& config) {
+  return config.deal_mode() != v1::DEAL_MODE_INDEPENDENT ? config.seats() : 1;
 }
 
 AdaptiveOptions AdaptiveOptionsFor(const v1::TournamentConfig& config) {
@@ -257,7 +260,7 @@ absl::StatusOr<Schedule> ScheduleFor(const v1::TournamentConfig& config,
   if (kind == v1::SCHEDULE_KIND_ROUNDS) {
     const int bots = config.bots_size(), seats = config.seats();
     BalancedDesign design(bots, seats, duplicate, schedule_seed);
-    const int per_table = duplicate ? seats : 1;
+    const int per_table = MatchesPerTable(config);
     int64_t tables = (static_cast<int64_t>(config.matches()) + per_table - 1) / per_table;
     std::vector<std::vector<int>> all;
     while (tables > 0) {

@@ -36,6 +36,9 @@ v1::ScheduleKind ScheduleKindFor(const v1::TournamentConfig& config,
 // round, an adaptive schedule with shards.
 absl::Status CheckSchedule(const v1::TournamentConfig& config,
                            const std::vector<int>& fixed_seating);
+// Matches a table (a deal group of rounds or adaptive) plays: one per
+// rotation with duplicate deals, else one.
+int MatchesPerTable(const v1::TournamentConfig& config);
 // The adaptive schedule's settings, defaults filled in.
 AdaptiveOptions AdaptiveOptionsFor(const v1::TournamentConfig& config);
 // Matches of `tables` (seatings): with duplicate deals every distinct

@@ -144,7 +144,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   if (absl::Status s = CheckSchedule(config, hooks.fixed_seating); !s.ok()) return s;
   const bool adaptive = kind == v1::SCHEDULE_KIND_ADAPTIVE;
   const bool duplicate = config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
-  const int per_table = duplicate ? config.seats() : 1;
+  const int per_table = MatchesPerTable(config);
   // Every match planned so far: the whole schedule, or an adaptive
   // schedule's rounds up to the one being played.
   Schedule schedule;
@@ -460,6 +460,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       spdlog::error("{}", s.ToString());
     }
   };
+  // (An adaptive schedule has no fixed seating: CheckSchedule.)
+  if (duplicate && !hooks.new_bot_processes && hooks.fixed_seating.empty()) {
+    spdlog::warn(
+        "duplicate deals with bot processes that live through the whole "
+        "tournament: a bot that remembers a deal from one rotation knows "
+        "other seats' hands when it comes round again; between untrusted "
+        "bots, use independent deals");
+  }
   if (!adaptive) {
     auto todo = to_play_of(mine);
     if (!todo.ok()) return todo.status();
@@ -467,13 +475,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       absl::MutexLock lock(&mu);
       to_play = static_cast<int64_t>(todo->size());
       progress_every = std::max<int64_t>(1, to_play / 10);
-    }
-    if (duplicate && !hooks.new_bot_processes && hooks.fixed_seating.empty()) {
-      spdlog::warn(
-          "duplicate deals with bot processes that live through the whole "
-          "tournament: a bot that remembers a deal from one rotation knows "
-          "other seats' hands when it comes round again; between untrusted "
-          "bots, use independent deals");
     }
     stopped.store(stop_at_start);
     play(*std::move(todo));
@@ -489,13 +490,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       absl::MutexLock lock(&mu);
       to_play = config.matches();
       progress_every = std::max<int64_t>(1, to_play / 10);
-    }
-    if (duplicate && !hooks.new_bot_processes) {
-      spdlog::warn(
-          "duplicate deals with bot processes that live through the whole "
-          "tournament: a bot that remembers a deal from one rotation knows "
-          "other seats' hands when it comes round again; between untrusted "
-          "bots, use independent deals");
     }
     for (;;) {
       const AdaptiveCheck check = planner->Check();
