@@ -98,7 +98,8 @@ class HubMatchLink : public SeatLink,
   void DoStart(int seat, const v1::MatchStart& start, bool hold);
 
   // Starts the clock of a request that will not be written as such (kept
-  // for a bot within its grace: a resync sends it): as before leaving.
+  // for a bot within its grace: a resync sends it), as if it were leaving
+  // now.
   void StartClockNow(uint64_t decision_id);
 
   // A decision just kept for the bot's return (its stream 0): if meanwhile
