@@ -21,8 +21,9 @@
 // threads. Memory is bounded whatever the match length: after every step the
 // state's new events are written to the record and queued, serialized, for
 // each seat that may see them (until its next request), and the state's log
-// is emptied; the record is streamed to its file, and a seat's history for a
-// resync is read back from that file.
+// is emptied; the record spills to its file past a few KiB
+// (referee/records/record.h), and what each seat was sent goes to the
+// match's sent log (referee/match/sent_log.h), read back only for a resync.
 //
 // Thread safety: a Match may be driven from any thread; it serialises its own
 // work. RunMatch blocks its caller until the match is over.
@@ -69,7 +70,8 @@ class SeatLink {
     // not wait for it (any more): its deadline passed, or the match ended.
     virtual bool OnReply(int seat, uint64_t decision_id, SeatReply reply) = 0;
     // Every event `seat` has been sent so far in its requests, as the
-    // serialized events of a View (for a Resync). Reads the record back.
+    // serialized events of a View (for a Resync). Reads the match's sent log
+    // back (referee/match/sent_log.h).
     virtual absl::StatusOr<std::string> SentEvents(int seat) = 0;
     // Request `decision_id` of `seat` left for the bot at `at` (was handed
     // to the network): from a link that ReportsLeaving, the decision's
@@ -186,8 +188,9 @@ const char* FaultName(v1::FaultKind fault);
 
 // One match in play. Create it, then Start it; `done` is called once, on
 // the thread that finishes the match, with the outcome (the record is then
-// finished and closed). The game, link and writer must outlive the match's
-// end; the Match keeps itself alive until then.
+// finished and closed). The game must outlive the match's end; the Match
+// shares the link and the writer, listens on the link through a weak
+// pointer, and keeps itself alive from Start until it has finished.
 class Match : public SeatLink::Listener,
               public std::enable_shared_from_this<Match> {
  public:
