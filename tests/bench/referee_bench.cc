@@ -20,7 +20,8 @@
 //                     in floor1 (the like-for-like comparison with it).
 //   ref64x2           As ref64, but the 64 matches share 2 bots (2 streams).
 //   ref1disk          As ref1 with the records on disk (--disk_dir): shows
-//                     the cost of each match's fsync.
+//                     what writing them to a disk costs (no fsync: a record
+//                     is flushed and renamed).
 //   relay1, relay64   Diagnostic: the floor of the referee's message pattern
 //                     with a stream per seat. Streams in pairs (1 and 64
 //                     pairs, a process per stream); a message read on one
