@@ -35,7 +35,7 @@ def main():
     work = tempfile.mkdtemp(prefix="referee_lag_")
     records = os.path.join(work, "records")
     cmd = [arena, "tournament", "--game", "quasenbo", "--seats", "2",
-           "--bot", "a=" + bot, "--bot", "b=" + bot, "--games", "400",
+           "--bot", "a=" + bot, "--bot", "b=" + bot, "--games", "800",
            "--jobs", "2", "--decision_ms", str(DECISION_MS),
            "--sandbox", "none", "--record_format", "jsonl",
            "--fresh_bots_per_rotation=false",
@@ -87,8 +87,8 @@ def main():
         failures.append(f"only {stalls} stalls happened during the run")
     timeouts = restarted = lag_us = 0
     files = sorted(glob.glob(os.path.join(records, "*.jsonl")))
-    if len(files) != 400:
-        failures.append(f"{len(files)} records, expected 400")
+    if len(files) != 800:
+        failures.append(f"{len(files)} records, expected 800")
     for path in files:
         with open(path) as f:
             for line in f:
