@@ -103,6 +103,13 @@ struct LoadSample {
   int64_t requests = 0;
   int64_t send_lag_us_sum = 0;
   int64_t send_lag_us_max = 0;
+  // The referee's lag rule (referee/match/match_runner.h): clocks restarted
+  // and the time so given back; matches whose start waited for the referee
+  // to catch up with its clock, and how long they waited.
+  int64_t clock_restarts = 0;
+  int64_t referee_lag_us_sum = 0;
+  int64_t start_holds = 0;
+  int64_t start_hold_us = 0;
 };
 
 struct LoadVerdict {

@@ -30,6 +30,7 @@
 #ifndef ARENA_REFEREE_MATCH_MATCH_RUNNER_H_
 #define ARENA_REFEREE_MATCH_MATCH_RUNNER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -169,7 +170,24 @@ struct MatchTiming {
   int64_t left = 0;
   int64_t send_lag_us_sum = 0;
   int64_t send_lag_us_max = 0;
+  // Decisions whose clock restarted because the referee's own timer ran
+  // late (kMaxClockRestarts), and the time so given back, summed.
+  int64_t clock_restarts = 0;
+  int64_t referee_lag_us_sum = 0;
 };
+
+// The referee's lag rule. A decision times out only when the referee is on
+// time: if the deadline timer fires more than RefereeLagTolerance late (the
+// process was stalled, starved of a core, or the clock jumped), the bot's
+// answer may be waiting, unread, behind the referee itself, so each due
+// decision's clock restarts from that moment, a whole decision time, and
+// the record's SeatAction.referee_lag_us says how much was given back. A
+// decision restarts at most kMaxClockRestarts times; a timeout after that
+// stands, and its detail says the referee was behind.
+inline constexpr int kMaxClockRestarts = 3;
+inline absl::Duration RefereeLagTolerance(int64_t decision_ms) {
+  return std::max(absl::Milliseconds(5), absl::Milliseconds(decision_ms) / 10);
+}
 
 struct MatchOutcome {
   v1::MatchResult result;
@@ -213,13 +231,23 @@ MatchOutcome RunMatch(const Game& game, const MatchSpec& spec, SeatLink& link,
 
 // The timer behind every match's deadline: one thread, a heap of times.
 // Each live match keeps at most one entry (re-armed when it fires early), so
-// the heap holds no more than the live matches.
+// the heap holds no more than the live matches. It is also the process's
+// measure of how far the referee is behind its own clock (Behind), which a
+// tournament reads before it starts a match. Thread-safe.
 class DeadlineTimer {
  public:
   // The process's timer (started on first use, never destroyed).
   static DeadlineTimer& Shared();
   // Calls `fn` on the timer's thread at `when` (at once if past).
   void At(absl::Time when, std::function<void()> fn);
+  // Notes a lag of the referee's own: a request that waited `lag` between
+  // its match handing it over and its leaving for the bot.
+  void NoteLag(absl::Duration lag);
+  // How far the referee is behind now: how long the earliest due entry has
+  // waited past its time, or the largest lag noted (NoteLag, or an entry
+  // fired late) in the last kLagWindow, whichever is more.
+  absl::Duration Behind();
+  static constexpr absl::Duration kLagWindow = absl::Milliseconds(50);
 
  private:
   DeadlineTimer();
