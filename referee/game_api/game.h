@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/record.pb.h"
@@ -188,6 +189,14 @@ std::string EnumWords(const google::protobuf::EnumValueDescriptor* value);
 // Whether `seat` may see a logged event, and which version of it.
 // Returns nullptr if the seat sees nothing of it.
 const v1::Event* EventForSeat(const LoggedEvent& e, int seat);
+
+// Ends the process on a broken promise of the State interface (an illegal
+// action index given to Apply, a rule that cannot be reached): prints
+// "<game>: <message>" to stderr and aborts. Such a call is a bug in the
+// caller or the engine, never a bot's doing: bots' choices are checked
+// before Apply.
+[[noreturn]] void EngineFatal(absl::string_view game,
+                              absl::string_view message);
 
 }  // namespace arena
 

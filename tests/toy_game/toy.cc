@@ -1,8 +1,6 @@
 #include "toy.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -14,11 +12,6 @@ using arena::v1::Action;
 using arena::v1::Event;
 
 namespace {
-
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "toy: %s\n", message.c_str());
-  std::abort();
-}
 
 std::string CardList(const google::protobuf::RepeatedField<int32_t>& cards) {
   std::vector<std::string> names;
@@ -146,12 +139,12 @@ void ToyState::FillView(int seat, arena::v1::View* view) const {
 
 void ToyState::Apply(absl::Span<const int> actions) {
   if (acting_.empty() || actions.size() != acting_.size()) {
-    Fatal(absl::StrCat("Apply: ", actions.size(), " actions for ", acting_.size(),
+    arena::EngineFatal("toy", absl::StrCat("Apply: ", actions.size(), " actions for ", acting_.size(),
                        " acting seats at step ", step_));
   }
   for (size_t i = 0; i < actions.size(); ++i) {
     if (actions[i] < 0 || actions[i] >= NumLegalActions(acting_[i])) {
-      Fatal(absl::StrCat("Apply: illegal action ", actions[i], " at step ", step_));
+      arena::EngineFatal("toy", absl::StrCat("Apply: illegal action ", actions[i], " at step ", step_));
     }
   }
   ++step_;
