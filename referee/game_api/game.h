@@ -60,6 +60,10 @@ struct GameInfo {
   bool higher_score_wins = false;
   // Option name -> one-line help, for `arena --help` and config errors.
   std::map<std::string, std::string> options;
+  // The .proto files of the game's own messages (its rules, views, events
+  // and actions; e.g. v1::PestenView::descriptor()->file()): replays and the
+  // HTML site put the values of their enums in words (EnumWords).
+  std::vector<const google::protobuf::FileDescriptor*> proto_files;
 };
 
 class State {

@@ -33,6 +33,8 @@ const arena::GameInfo& ToyInfo() {
     i->default_decision_cap = 100;
     i->higher_score_wins = true;
     i->options = {{"hand_size", "2..4 (default 3): cards dealt to each seat"}};
+    // toy.proto: its enums get words in replays and the HTML site.
+    i->proto_files = {ToyView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -134,6 +136,7 @@ void ToyState::FillView(int seat, arena::v1::View* view) const {
   for (int c : hands_[seat]) v.add_hand(c);
   for (int c : played_) v.add_played_cards(c);
   for (int x : scores_) v.add_scores(x);
+  v.set_phase(IsTerminal() ? v1::TOY_PHASE_FINISHED : v1::TOY_PHASE_PLAYING);
   view->mutable_other()->PackFrom(v);
 }
 

@@ -168,6 +168,7 @@ const GameInfo& QuasenboInfo() {
          "true/false (default false): penalty = same-suit run length - 2"},
         {"hand_size", "1..20 (default 7): cards dealt to each seat"},
     };
+    i->proto_files = {v1::QuasenboView::descriptor()->file()};
     return i;
   }();
   return *info;

@@ -169,6 +169,7 @@ const GameInfo& QuodlibetInfo() {
          "a contract name (e.g. minus, snack): every kingdom is one deal of "
          "it, nobody chooses"},
     };
+    i->proto_files = {v1::QuodlibetView::descriptor()->file()};
     return i;
   }();
   return *info;
