@@ -60,6 +60,10 @@ struct GameInfo {
   bool higher_score_wins = false;
   // Option name -> one-line help, for `arena --help` and config errors.
   std::map<std::string, std::string> options;
+  // Whether some decisions are taken by several seats at once (ActingSeats()
+  // returns more than one seat): the conformance suite then requires
+  // matches to have such steps, and a game that says false to have none.
+  bool simultaneous_steps = false;
   // The .proto files of the game's own messages (its rules, views, events
   // and actions; e.g. v1::PestenView::descriptor()->file()): replays and the
   // HTML site put the values of their enums in words (EnumWords).

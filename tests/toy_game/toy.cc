@@ -33,6 +33,8 @@ const arena::GameInfo& ToyInfo() {
     i->default_decision_cap = 100;
     i->higher_score_wins = true;
     i->options = {{"hand_size", "2..4 (default 3): cards dealt to each seat"}};
+    // Every round is a decision of all seats at once.
+    i->simultaneous_steps = true;
     // toy.proto: its enums get words in replays and the HTML site.
     i->proto_files = {ToyView::descriptor()->file()};
     return i;

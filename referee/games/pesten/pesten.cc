@@ -112,6 +112,7 @@ const GameInfo& PestenInfo() {
         {"winning_points",
          "1..100 (default 2): round wins that end the match"},
     };
+    i->simultaneous_steps = true;
     i->proto_files = {v1::PestenView::descriptor()->file()};
     return i;
   }();

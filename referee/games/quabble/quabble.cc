@@ -36,6 +36,7 @@ const GameInfo& QuabbleInfo() {
          "path of a text-format QuabbleAssetList (default: the list shipped "
          "in referee/games/quabble/assets.textproto, compiled in)"},
     };
+    i->simultaneous_steps = true;
     i->proto_files = {v1::QuabbleView::descriptor()->file()};
     return i;
   }();
