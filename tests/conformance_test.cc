@@ -17,6 +17,8 @@
 //                    another deal;
 //   Simultaneous     a seat deciding at the same time as others is sent the
 //                    same request whatever the others choose in that step;
+//                    a game has such steps if and only if it declares them
+//                    (GameInfo::simultaneous_steps);
 //   Labels           the label of each chosen action, from its request alone
 //                    (State::ActionLabelFromRequest), is the one recorded.
 // ConformanceFaults plants a fault of each kind and shows the checks fail;
@@ -536,13 +538,19 @@ Requests PlayScripted(const Game& game, const MatchSpec& spec, Script* script,
   return requests;
 }
 
+struct SimultaneousSteps {
+  int met = 0;    // steps with several acting seats, in the matches played
+  int tried = 0;  // of those, played again with another choice
+};
+
 // Over a few matches, for simultaneous steps: play again with one acting
 // seat choosing otherwise in that step; every other acting seat's request
-// of that step must be the same. Returns the steps tried; reports failures.
-int CheckSimultaneous(const GridPoint& p, const Game& game, bool leak,
-                      std::vector<std::string>* failures) {
-  int tried = 0;
-  for (int i = 0; i < 6 && tried < 6; ++i) {
+// of that step must be the same. Returns the steps met and tried; reports
+// failures.
+SimultaneousSteps CheckSimultaneous(const GridPoint& p, const Game& game, bool leak,
+                                    std::vector<std::string>* failures) {
+  SimultaneousSteps steps;
+  for (int i = 0; i < 6 && steps.tried < 6; ++i) {
     const MatchSpec spec = SpecFor(p, game, SeedOf(p, 700 + i), i);
     Script first;
     first.rng = Rng(spec.seed);
@@ -553,6 +561,7 @@ int CheckSimultaneous(const GridPoint& p, const Game& game, bool leak,
     for (const auto& [key, bytes] : a) by_step[key.first].push_back(key.second);
     int here = 0;
     for (const auto& [step, seats] : by_step) {
+      if (seats.size() >= 2) ++steps.met;
       if (seats.size() < 2 || here >= 2) continue;
       v1::DecisionRequest r0;
       r0.ParseFromString(a.at({step, seats[0]}));
@@ -568,7 +577,7 @@ int CheckSimultaneous(const GridPoint& p, const Game& game, bool leak,
       second.forced[{step, seats[0]}] = first.chosen[{step, seats[0]}] + 1;
       std::vector<std::string> record_b;
       const Requests b = PlayScripted(game, spec, &second, leak, &record_b);
-      ++tried;
+      ++steps.tried;
       ++here;
       if (record_a == record_b) {
         failures->push_back(absl::StrCat(spec.match_id, " step ", step,
@@ -584,7 +593,25 @@ int CheckSimultaneous(const GridPoint& p, const Game& game, bool leak,
       }
     }
   }
-  return tried;
+  return steps;
+}
+
+// A game's simultaneous steps against what `info` declares: a game that
+// declares them must have had some with a choice in the matches played (a
+// check that ran on none would prove nothing), and one that does not must
+// have had none. The problem, or "".
+std::string SimultaneousDeclarationProblem(const GridPoint& p, const GameInfo& info,
+                                           const SimultaneousSteps& steps) {
+  if (info.simultaneous_steps && steps.tried == 0) {
+    return absl::StrCat(ParamName(p), " declares simultaneous steps (GameInfo::",
+                        "simultaneous_steps) but had none with a choice (", steps.met,
+                        " with several acting seats)");
+  }
+  if (!info.simultaneous_steps && steps.met > 0) {
+    return absl::StrCat(ParamName(p), " had ", steps.met, " steps with several acting seats ",
+                        "but does not declare simultaneous steps (GameInfo::simultaneous_steps)");
+  }
+  return "";
 }
 
 TEST_P(Conformance, SimultaneousChoicesStayHidden) {
@@ -592,11 +619,13 @@ TEST_P(Conformance, SimultaneousChoicesStayHidden) {
   auto game = MakeGame(p);
   ASSERT_NE(game, nullptr);
   std::vector<std::string> failures;
-  const int tried = CheckSimultaneous(p, *game, false, &failures);
+  const SimultaneousSteps steps = CheckSimultaneous(p, *game, false, &failures);
   for (const auto& f : failures) ADD_FAILURE() << f;
-  std::printf("%s: %d simultaneous steps played otherwise\n", ParamName(p).c_str(), tried);
-  if (tried == 0) {
-    GTEST_SKIP() << p.game << " had no simultaneous step with a choice in these matches";
+  std::printf("%s: %d simultaneous steps played otherwise\n", ParamName(p).c_str(),
+              steps.tried);
+  EXPECT_EQ(SimultaneousDeclarationProblem(p, game->info(), steps), "");
+  if (!game->info().simultaneous_steps && steps.met == 0) {
+    GTEST_SKIP() << p.game << " declares no simultaneous steps and had none";
   }
 }
 
@@ -672,12 +701,22 @@ TEST_P(ConformanceFaults, TamperChecksAndDeterminismCompareSomething) {
   }
 }
 
-TEST_P(ConformanceFaults, SimultaneousCatchesAChoiceForwarded) {
+TEST_P(ConformanceFaults, SimultaneousCatchesAForwardedChoiceAndAWrongDeclaration) {
   const GridPoint p = Point();
   auto game = MakeGame(p);
   std::vector<std::string> failures;
-  const int tried = CheckSimultaneous(p, *game, /*leak=*/true, &failures);
-  if (tried == 0) GTEST_SKIP() << p.game << " has no simultaneous step with a choice";
+  const SimultaneousSteps steps = CheckSimultaneous(p, *game, /*leak=*/true, &failures);
+  // The same steps against the opposite declaration: a game that declares
+  // simultaneous steps and has none, or has some it does not declare.
+  GameInfo misdeclared = game->info();
+  misdeclared.simultaneous_steps = !misdeclared.simultaneous_steps;
+  EXPECT_THAT(SimultaneousDeclarationProblem(p, misdeclared, steps),
+              HasSubstr(misdeclared.simultaneous_steps ? "but had none with a choice"
+                                                       : "but does not declare"));
+  EXPECT_EQ(SimultaneousDeclarationProblem(p, game->info(), steps), "");
+  if (steps.tried == 0) {
+    GTEST_SKIP() << p.game << " had no simultaneous step with a choice to forward";
+  }
   ASSERT_FALSE(failures.empty());
   EXPECT_THAT(failures[0], HasSubstr("depends on seat"));
 }

@@ -6,11 +6,10 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -20,6 +19,8 @@
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
+#include "referee/game_api/game.h"
+#include "referee/games/registry.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
 #include "zlib.h"
@@ -86,23 +87,15 @@ std::string JsonString(const std::string& s) {
   return out + "\"";
 }
 
-// Every enum value name of the protocol -> words ("PESTEN_SUIT_HEARTS" ->
+// Every enum value name of the protocol and of every registered game's own
+// messages (GameInfo::proto_files) -> words ("PESTEN_SUIT_HEARTS" ->
 // "hearts"), for the pages' script.
 std::string EnumWordsJson() {
   std::string out = "{";
-  bool first = true;
   auto add_enum = [&](const EnumDescriptor* e) {
-    const std::string zero = e->value_count() > 0 ? e->FindValueByNumber(0)->name() : "";
-    std::string prefix;
-    if (absl::EndsWith(zero, "UNSPECIFIED")) prefix = zero.substr(0, zero.size() - 11);
     for (int i = 0; i < e->value_count(); ++i) {
-      const std::string& name = e->value(i)->name();
-      std::string words = name;
-      if (!prefix.empty() && absl::StartsWith(words, prefix)) words = words.substr(prefix.size());
-      words = e->value(i)->number() == 0 ? "none"
-                                         : absl::AsciiStrToLower(absl::StrReplaceAll(words, {{"_", " "}}));
-      absl::StrAppend(&out, first ? "" : ",", JsonString(name), ":", JsonString(words));
-      first = false;
+      absl::StrAppend(&out, out.size() > 1 ? "," : "", JsonString(e->value(i)->name()), ":",
+                      JsonString(EnumWords(e->value(i))));
     }
   };
   std::function<void(const google::protobuf::Descriptor*)> add_message =
@@ -110,12 +103,15 @@ std::string EnumWordsJson() {
         for (int i = 0; i < d->enum_type_count(); ++i) add_enum(d->enum_type(i));
         for (int i = 0; i < d->nested_type_count(); ++i) add_message(d->nested_type(i));
       };
-  const FileDescriptor* files[] = {
+  std::vector<const FileDescriptor*> files = {
       v1::Replay::descriptor()->file(), v1::RecordLine::descriptor()->file(),
-      v1::RefereeMessage::descriptor()->file(), v1::QuasenboView::descriptor()->file(),
-      v1::PestenView::descriptor()->file(), v1::QuodlibetView::descriptor()->file(),
-      v1::QuabbleView::descriptor()->file(), v1::Standings::descriptor()->file()};
+      v1::RefereeMessage::descriptor()->file(), v1::Standings::descriptor()->file()};
+  for (const std::string& game : GameNames()) {
+    for (const FileDescriptor* f : FindGameInfo(game)->proto_files) files.push_back(f);
+  }
+  std::set<const FileDescriptor*> done;
   for (const FileDescriptor* f : files) {
+    if (f == nullptr || !done.insert(f).second) continue;
     for (int i = 0; i < f->enum_type_count(); ++i) add_enum(f->enum_type(i));
     for (int i = 0; i < f->message_type_count(); ++i) add_message(f->message_type(i));
   }

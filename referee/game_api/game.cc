@@ -1,6 +1,8 @@
 #include "referee/game_api/game.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -58,6 +60,12 @@ std::string EnumWords(const google::protobuf::EnumValueDescriptor* v) {
   }
   if (v->number() == 0) return "none";
   return absl::AsciiStrToLower(absl::StrReplaceAll(name, {{"_", " "}}));
+}
+
+void EngineFatal(absl::string_view game, absl::string_view message) {
+  std::fprintf(stderr, "%.*s: %.*s\n", static_cast<int>(game.size()),
+               game.data(), static_cast<int>(message.size()), message.data());
+  std::abort();
 }
 
 }  // namespace arena

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "arena/v1/arena.pb.h"
 #include "arena/v1/record.pb.h"
@@ -59,6 +60,14 @@ struct GameInfo {
   bool higher_score_wins = false;
   // Option name -> one-line help, for `arena --help` and config errors.
   std::map<std::string, std::string> options;
+  // Whether some decisions are taken by several seats at once (ActingSeats()
+  // returns more than one seat): the conformance suite then requires
+  // matches to have such steps, and a game that says false to have none.
+  bool simultaneous_steps = false;
+  // The .proto files of the game's own messages (its rules, views, events
+  // and actions; e.g. v1::PestenView::descriptor()->file()): replays and the
+  // HTML site put the values of their enums in words (EnumWords).
+  std::vector<const google::protobuf::FileDescriptor*> proto_files;
 };
 
 class State {
@@ -188,6 +197,14 @@ std::string EnumWords(const google::protobuf::EnumValueDescriptor* value);
 // Whether `seat` may see a logged event, and which version of it.
 // Returns nullptr if the seat sees nothing of it.
 const v1::Event* EventForSeat(const LoggedEvent& e, int seat);
+
+// Ends the process on a broken promise of the State interface (an illegal
+// action index given to Apply, a rule that cannot be reached): prints
+// "<game>: <message>" to stderr and aborts. Such a call is a bug in the
+// caller or the engine, never a bot's doing: bots' choices are checked
+// before Apply.
+[[noreturn]] void EngineFatal(absl::string_view game,
+                              absl::string_view message);
 
 }  // namespace arena
 

@@ -1,8 +1,6 @@
 #include "toy.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -14,11 +12,6 @@ using arena::v1::Action;
 using arena::v1::Event;
 
 namespace {
-
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "toy: %s\n", message.c_str());
-  std::abort();
-}
 
 std::string CardList(const google::protobuf::RepeatedField<int32_t>& cards) {
   std::vector<std::string> names;
@@ -40,6 +33,10 @@ const arena::GameInfo& ToyInfo() {
     i->default_decision_cap = 100;
     i->higher_score_wins = true;
     i->options = {{"hand_size", "2..4 (default 3): cards dealt to each seat"}};
+    // Every round is a decision of all seats at once.
+    i->simultaneous_steps = true;
+    // toy.proto: its enums get words in replays and the HTML site.
+    i->proto_files = {ToyView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -141,17 +138,18 @@ void ToyState::FillView(int seat, arena::v1::View* view) const {
   for (int c : hands_[seat]) v.add_hand(c);
   for (int c : played_) v.add_played_cards(c);
   for (int x : scores_) v.add_scores(x);
+  v.set_phase(IsTerminal() ? v1::TOY_PHASE_FINISHED : v1::TOY_PHASE_PLAYING);
   view->mutable_other()->PackFrom(v);
 }
 
 void ToyState::Apply(absl::Span<const int> actions) {
   if (acting_.empty() || actions.size() != acting_.size()) {
-    Fatal(absl::StrCat("Apply: ", actions.size(), " actions for ", acting_.size(),
+    arena::EngineFatal("toy", absl::StrCat("Apply: ", actions.size(), " actions for ", acting_.size(),
                        " acting seats at step ", step_));
   }
   for (size_t i = 0; i < actions.size(); ++i) {
     if (actions[i] < 0 || actions[i] >= NumLegalActions(acting_[i])) {
-      Fatal(absl::StrCat("Apply: illegal action ", actions[i], " at step ", step_));
+      arena::EngineFatal("toy", absl::StrCat("Apply: illegal action ", actions[i], " at step ", step_));
     }
   }
   ++step_;

@@ -78,6 +78,7 @@ TEST(ToyRules, AWholeMatchByHand) {
   EXPECT_EQ(a.card(), 6);
   ToyView v = ViewOf(s, 1);
   EXPECT_EQ(std::vector<int>(v.hand().begin(), v.hand().end()), (std::vector<int>{0, 6, 7}));
+  EXPECT_EQ(v.phase(), toy::v1::TOY_PHASE_PLAYING);
 
   // Round 1: 9 against 8, seat 0 takes it.
   s.Apply({2, 2});
@@ -99,6 +100,7 @@ TEST(ToyRules, AWholeMatchByHand) {
   s.Apply({0, 0});
   EXPECT_TRUE(s.IsTerminal());
   EXPECT_TRUE(s.ActingSeats().empty());
+  EXPECT_EQ(ViewOf(s, 1).phase(), toy::v1::TOY_PHASE_FINISHED);
   const arena::v1::MatchResult r = s.Result();
   EXPECT_EQ(std::vector<double>(r.scores().begin(), r.scores().end()),
             (std::vector<double>{2, 1}));

@@ -1,14 +1,14 @@
 #include "referee/games/pesten/pesten.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/game_api/card_checks.h"
 #include "referee/game_api/card_set.h"
+#include "referee/game_api/deal_log.h"
 #include "referee/game_api/options.h"
 
 namespace arena {
@@ -52,11 +52,6 @@ inline PestenState::Move Decode(uint16_t a) {
     m.card = -1;
   }
   return m;
-}
-
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "pesten: %s\n", message.c_str());
-  std::abort();
 }
 
 const char* RankName(int rank) {
@@ -117,6 +112,8 @@ const GameInfo& PestenInfo() {
         {"winning_points",
          "1..100 (default 2): round wins that end the match"},
     };
+    i->simultaneous_steps = true;
+    i->proto_files = {v1::PestenView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -185,27 +182,13 @@ void PestenState::Deal(const std::vector<uint8_t>& order) {
   for (int i = 0; i < dealt; ++i) hands_[(dealer + 1 + i) % n] |= Bit(order[i]);
   deck_.assign(order.begin() + dealt, order.end());
   deck_pos_ = 0;
-  {  // Every hand and the deck: the record only.
-    LoggedEvent& e = Log(false, 0);
-    auto* deal = e.event.mutable_pesten()->mutable_deal();
+  // Every hand and the deck for the record; each seat its own hand.
+  LogDeal(n, hands_.data(), deck_, [&](uint64_t seats) {
+    auto* deal = Log(false, seats).event.mutable_pesten()->mutable_deal();
     deal->set_round(round_);
     deal->set_dealer(dealer);
-    for (int s = 0; s < n; ++s) {
-      auto* hand = deal->add_hands();
-      hand->set_seat(s);
-      for (int c : Hand(s)) hand->add_cards(c);
-    }
-    for (uint8_t c : deck_) deal->add_deck(c);
-  }
-  for (int s = 0; s < n; ++s) {  // Each seat's own hand.
-    LoggedEvent& e = Log(false, uint64_t{1} << s);
-    auto* deal = e.event.mutable_pesten()->mutable_deal();
-    deal->set_round(round_);
-    deal->set_dealer(dealer);
-    auto* hand = deal->add_hands();
-    hand->set_seat(s);
-    for (int c : Hand(s)) hand->add_cards(c);
-  }
+    return deal;
+  });
   const int start = deck_[deck_pos_++];
   pile_.push_back(static_cast<uint8_t>(start));
   {
@@ -234,42 +217,17 @@ void PestenState::Deal(const std::vector<uint8_t>& order) {
 
 absl::StatusOr<std::unique_ptr<PestenState>> PestenState::FromDeckOrderForTest(
     const PestenGame& game, const std::vector<int>& deck, uint64_t seed) {
-  const int n = game.num_cards();
-  if (static_cast<int>(deck.size()) != n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("deck order has ", deck.size(), " cards, want ", n));
-  }
-  std::vector<bool> seen(n, false);
-  std::vector<uint8_t> order;
-  for (int c : deck) {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("deck order: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    order.push_back(static_cast<uint8_t>(c));
-  }
+  absl::StatusOr<std::vector<uint8_t>> order =
+      CheckDeckOrder(deck, game.num_cards());
+  if (!order.ok()) return order.status();
   std::unique_ptr<PestenState> state(new PestenState(game, seed));
-  state->Deal(order);
+  state->Deal(*order);
   return state;
 }
 
 absl::StatusOr<std::unique_ptr<PestenState>> PestenState::FromPositionForTest(
     const PestenGame& game, const Position& p, uint64_t seed) {
-  const int n = game.num_cards();
   const int seats = game.num_seats();
-  std::vector<bool> seen(n, false);
-  auto take = [&](int c) -> absl::Status {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("position: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    return absl::OkStatus();
-  };
-  if (static_cast<int>(p.hands.size()) != seats) {
-    return absl::InvalidArgumentError("position: one hand per seat");
-  }
   if (p.pile.empty()) {
     return absl::InvalidArgumentError("position: the pile is empty");
   }
@@ -285,23 +243,19 @@ absl::StatusOr<std::unique_ptr<PestenState>> PestenState::FromPositionForTest(
     return absl::InvalidArgumentError("position: a wish needs a Jack on top");
   }
   std::unique_ptr<PestenState> state(new PestenState(game, seed));
-  for (int s = 0; s < seats; ++s) {
-    if (p.hands[s].empty()) {
-      return absl::InvalidArgumentError("position: an empty hand");
-    }
-    for (int c : p.hands[s]) {
-      if (absl::Status st = take(c); !st.ok()) return st;
-      state->hands_[s] |= Bit(c);
-    }
-    if (!p.winning_points.empty()) state->points_[s] = p.winning_points[s];
+  PositionCards cards(game.num_cards());
+  if (absl::Status st = cards.TakeHands(p.hands, seats, state->hands_.data());
+      !st.ok()) {
+    return st;
   }
-  for (int c : p.pile) {
-    if (absl::Status st = take(c); !st.ok()) return st;
-    state->pile_.push_back(static_cast<uint8_t>(c));
+  for (int s = 0; s < static_cast<int>(p.winning_points.size()); ++s) {
+    state->points_[s] = p.winning_points[s];
   }
-  for (int c : p.deck) {
-    if (absl::Status st = take(c); !st.ok()) return st;
-    state->deck_.push_back(static_cast<uint8_t>(c));
+  if (absl::Status st = cards.TakeInto(p.pile, &state->pile_); !st.ok()) {
+    return st;
+  }
+  if (absl::Status st = cards.TakeInto(p.deck, &state->deck_); !st.ok()) {
+    return st;
   }
   state->direction_ = p.direction;
   state->wish_ = p.wish;
@@ -486,12 +440,14 @@ bool PestenState::StopAtCap() {
 
 void PestenState::Apply(absl::Span<const int> actions) {
   if (terminal_ || actions.size() != acting_.size()) {
-    Fatal(absl::StrCat("Apply: wrong number of actions at step ", step_));
+    EngineFatal("pesten",
+                absl::StrCat("Apply: wrong number of actions at step ", step_));
   }
   for (size_t i = 0; i < actions.size(); ++i) {
     if (actions[i] < 0 || actions[i] >= NumLegalActions(acting_[i])) {
-      Fatal(absl::StrCat("Apply: illegal action ", actions[i], " for seat ",
-                         acting_[i], " at step ", step_));
+      EngineFatal("pesten",
+                  absl::StrCat("Apply: illegal action ", actions[i],
+                               " for seat ", acting_[i], " at step ", step_));
     }
   }
   ++step_;
@@ -550,7 +506,7 @@ void PestenState::Apply(absl::Span<const int> actions) {
     case v1::PESTEN_ACTION_KIND_PLAY:
       break;
     default:
-      Fatal("Apply: unknown action kind");
+      EngineFatal("pesten", "Apply: unknown action kind");
   }
   hands_[seat] &= ~Bit(m.card);
   pile_.push_back(static_cast<uint8_t>(m.card));
@@ -757,13 +713,7 @@ std::string PestenState::DescribeEvent(const v1::Event& event) const {
 void PestenState::FillView(int seat, v1::View* view) const {
   v1::PestenView* q = view->mutable_pesten();
   q->Clear();
-  uint64_t hand = hands_[seat];
-  auto* h = q->mutable_hand();
-  h->Reserve(Popcount(hand));
-  while (hand) {
-    h->AddAlreadyReserved(Lowest(hand));
-    hand &= hand - 1;
-  }
+  AddCards(hands_[seat], q->mutable_hand());
   q->set_top_card(pile_.back());
   q->set_wished_suit(static_cast<v1::PestenSuit>(wish_));
   q->set_draw_obligation(obligation_);

@@ -202,6 +202,28 @@ TEST(PestenOptions, CatalogueOrderIsFixed) {
 // ---------------------------------------------------------------------------
 // Deal and start card
 
+TEST(PestenSetUp, TestHooksRefuseABadDeckOrPositionSayingWhy) {
+  auto game = MakeGame(2);
+  std::vector<int> deck(game->num_cards());
+  std::iota(deck.begin(), deck.end(), 0);
+  deck.back() = k2C;  // twice, and the last card missing
+  EXPECT_EQ(
+      PestenState::FromDeckOrderForTest(*game, deck, 1).status().message(),
+      "deck order: bad or repeated card 0");
+  Position p;
+  p.hands = {{k2C, k3C}, {k3C}};
+  p.pile = {k4C};
+  EXPECT_EQ(PestenState::FromPositionForTest(*game, p, 1).status().message(),
+            "position: bad or repeated card 1");
+  p.hands = {{k2C}, {}};
+  EXPECT_EQ(PestenState::FromPositionForTest(*game, p, 1).status().message(),
+            "position: seat 1 has an empty hand");
+  p.hands = {{k2C}, {k3C}};
+  p.wish = kHearts;
+  EXPECT_EQ(PestenState::FromPositionForTest(*game, p, 1).status().message(),
+            "position: a wish needs a Jack on top");
+}
+
 TEST(PestenRulings, DealIsFiveEachFromTheSeatLeftOfTheDealer) {
   auto game = MakeGame(4);
   auto s = WithStartCard(*game, k9D);  // 9D is at position 20 already

@@ -1,23 +1,17 @@
 #include "referee/games/quabble/quabble.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/game_api/card_checks.h"
 #include "referee/game_api/options.h"
 
 namespace arena {
 namespace quabble {
 namespace {
-
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "quabble: %s\n", message.c_str());
-  std::abort();
-}
 
 std::string CardName(const Catalogue& cat, int card) {
   return absl::StrCat(cat.assets[cat.card_asset[card]].name, " #", card);
@@ -42,6 +36,8 @@ const GameInfo& QuabbleInfo() {
          "path of a text-format QuabbleAssetList (default: the list shipped "
          "in referee/games/quabble/assets.textproto, compiled in)"},
     };
+    i->simultaneous_steps = true;
+    i->proto_files = {v1::QuabbleView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -173,41 +169,19 @@ absl::StatusOr<std::unique_ptr<QuabbleState>>
 QuabbleState::FromDeckOrderForTest(const QuabbleGame& game,
                                    const std::vector<int>& deck,
                                    uint64_t seed) {
-  const int n = game.num_cards();
-  if (static_cast<int>(deck.size()) != n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("deck order has ", deck.size(), " cards, want ", n));
-  }
-  std::vector<bool> seen(n, false);
-  std::vector<uint8_t> order;
-  for (int c : deck) {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("deck order: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    order.push_back(static_cast<uint8_t>(c));
-  }
+  absl::StatusOr<std::vector<uint8_t>> order =
+      CheckDeckOrder(deck, game.num_cards());
+  if (!order.ok()) return order.status();
   std::unique_ptr<QuabbleState> state(new QuabbleState(game, seed));
   state->LogSetup();
-  state->Deal(order);
+  state->Deal(*order);
   return state;
 }
 
-absl::StatusOr<std::unique_ptr<QuabbleState>>
-QuabbleState::FromPositionForTest(const QuabbleGame& game,
-                                  const Position& p, uint64_t seed) {
-  const int n = game.num_cards();
+absl::StatusOr<std::unique_ptr<QuabbleState>> QuabbleState::FromPositionForTest(
+    const QuabbleGame& game, const Position& p, uint64_t seed) {
   const int seats = game.num_seats();
-  std::vector<bool> seen(n, false);
-  auto take = [&](int c) -> absl::Status {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("position: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    return absl::OkStatus();
-  };
+  PositionCards cards(game.num_cards());
   auto seat_ok = [&](int s) { return s >= 0 && s < seats; };
   if (static_cast<int>(p.hands.size()) != seats ||
       static_cast<int>(p.treasuries.size()) != seats) {
@@ -224,30 +198,28 @@ QuabbleState::FromPositionForTest(const QuabbleGame& game,
       return absl::InvalidArgumentError(
           "position: hands must all be the same size (at most 6)");
     }
-    for (int c : p.hands[s]) {
-      if (absl::Status st = take(c); !st.ok()) return st;
-      state->hands_[s].push_back(static_cast<uint8_t>(c));
+    if (absl::Status st = cards.TakeInto(p.hands[s], &state->hands_[s]);
+        !st.ok()) {
+      return st;
     }
     std::sort(state->hands_[s].begin(), state->hands_[s].end());
-    for (int c : p.treasuries[s]) {
-      if (absl::Status st = take(c); !st.ok()) return st;
-      state->treasury_[s].push_back(static_cast<uint8_t>(c));
+    if (absl::Status st = cards.TakeInto(p.treasuries[s], &state->treasury_[s]);
+        !st.ok()) {
+      return st;
     }
   }
   for (const Shared& sh : p.shared) {
-    if (absl::Status st = take(sh.card); !st.ok()) return st;
+    if (absl::Status st = cards.Take(sh.card); !st.ok()) return st;
     if (!seat_ok(sh.seat_a) || !seat_ok(sh.seat_b) || sh.seat_a == sh.seat_b) {
       return absl::InvalidArgumentError("position: bad seats of a shared card");
     }
     state->shared_.push_back(sh);
   }
-  for (int c : p.king) {
-    if (absl::Status st = take(c); !st.ok()) return st;
-    state->king_.push_back(static_cast<uint8_t>(c));
+  if (absl::Status st = cards.TakeInto(p.king, &state->king_); !st.ok()) {
+    return st;
   }
-  for (int c : p.deck) {
-    if (absl::Status st = take(c); !st.ok()) return st;
-    state->deck_.push_back(static_cast<uint8_t>(c));
+  if (absl::Status st = cards.TakeInto(p.deck, &state->deck_); !st.ok()) {
+    return st;
   }
   state->round_ = p.round;
   state->active_ = p.active_seat;
@@ -472,12 +444,14 @@ bool QuabbleState::StopAtCap() {
 
 void QuabbleState::Apply(absl::Span<const int> actions) {
   if (phase_ == kGameOver || actions.size() != acting_.size()) {
-    Fatal(absl::StrCat("Apply: illegal actions at step ", step_));
+    EngineFatal("quabble",
+                absl::StrCat("Apply: illegal actions at step ", step_));
   }
   for (size_t i = 0; i < actions.size(); ++i) {
     if (actions[i] < 0 || actions[i] >= NumLegalActions(acting_[i])) {
-      Fatal(absl::StrCat("Apply: illegal action ", actions[i], " of seat ",
-                         acting_[i], " at step ", step_));
+      EngineFatal("quabble",
+                  absl::StrCat("Apply: illegal action ", actions[i],
+                               " of seat ", acting_[i], " at step ", step_));
     }
   }
   ++step_;

@@ -8,8 +8,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "arena/records/record_tools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -73,6 +75,24 @@ std::vector<double> EndScores(int seats,
 
 // ---------------------------------------------------------------------------
 // The asset list
+
+TEST(QuabbleSetUp, TestHooksRefuseABadDeckOrPositionSayingWhy) {
+  auto g = MakeGame(2);
+  std::vector<int> deck(g->num_cards());
+  std::iota(deck.begin(), deck.end(), 0);
+  deck[3] = g->num_cards();  // no such card
+  EXPECT_EQ(QuabbleState::FromDeckOrderForTest(*g, deck, 1).status().message(),
+            absl::StrCat("deck order: bad or repeated card ", g->num_cards()));
+  Position p;
+  p.hands = {{kPig}, {kHopper}};
+  p.treasuries = {{kCarrot}, {kPig}};  // the Pig is in a hand already
+  EXPECT_EQ(QuabbleState::FromPositionForTest(*g, p, 1).status().message(),
+            "position: bad or repeated card 0");
+  p.treasuries = {{kCarrot}, {}};
+  p.shared = {{kSnail, 0, 0}};
+  EXPECT_EQ(QuabbleState::FromPositionForTest(*g, p, 1).status().message(),
+            "position: bad seats of a shared card");
+}
 
 TEST(QuabbleAssets, ShippedListIsTheRulingsList) {
   auto g = MakeGame(4);

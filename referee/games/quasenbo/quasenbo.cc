@@ -1,14 +1,14 @@
 #include "referee/games/quasenbo/quasenbo.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/game_api/card_checks.h"
 #include "referee/game_api/card_set.h"
+#include "referee/game_api/deal_log.h"
 #include "referee/game_api/options.h"
 
 namespace arena {
@@ -146,11 +146,6 @@ void FillRulesFrom(const Catalogue& catalogue, const QuasenboConfig& config,
   rules->set_double_quasenbo(config.double_quasenbo);
 }
 
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "quasenbo: %s\n", message.c_str());
-  std::abort();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -173,6 +168,7 @@ const GameInfo& QuasenboInfo() {
          "true/false (default false): penalty = same-suit run length - 2"},
         {"hand_size", "1..20 (default 7): cards dealt to each seat"},
     };
+    i->proto_files = {v1::QuasenboView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -261,22 +257,10 @@ void QuasenboState::Deal(const std::vector<uint8_t>& order) {
   deck_pos_ = 0;
   cards_in_play_ = static_cast<int>(order.size());
 
-  {  // Every hand and the deck: the record only.
-    LoggedEvent& e = Log(false, 0);
-    auto* deal = e.event.mutable_quasenbo()->mutable_deal();
-    for (int s = 0; s < n; ++s) {
-      auto* hand = deal->add_hands();
-      hand->set_seat(s);
-      for (int c : Hand(s)) hand->add_cards(c);
-    }
-    for (uint8_t c : deck_) deal->add_deck(c);
-  }
-  for (int s = 0; s < n; ++s) {  // Each seat's own hand.
-    LoggedEvent& e = Log(false, uint64_t{1} << s);
-    auto* hand = e.event.mutable_quasenbo()->mutable_deal()->add_hands();
-    hand->set_seat(s);
-    for (int c : Hand(s)) hand->add_cards(c);
-  }
+  // Every hand and the deck for the record; each seat its own hand.
+  LogDeal(n, hands_.data(), deck_, [&](uint64_t seats) {
+    return Log(false, seats).event.mutable_quasenbo()->mutable_deal();
+  });
 
   int returned = 0;
   int start = deck_[deck_pos_++];
@@ -311,46 +295,19 @@ absl::StatusOr<std::unique_ptr<QuasenboState>>
 QuasenboState::FromDeckOrderForTest(const QuasenboGame& game,
                                     const std::vector<int>& deck,
                                     uint64_t seed) {
-  const int n = game.num_cards();
-  std::vector<bool> seen(n, false);
-  if (static_cast<int>(deck.size()) != n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("deck order has ", deck.size(), " cards, want ", n));
-  }
-  std::vector<uint8_t> order;
-  for (int c : deck) {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("deck order: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    order.push_back(static_cast<uint8_t>(c));
-  }
+  absl::StatusOr<std::vector<uint8_t>> order =
+      CheckDeckOrder(deck, game.num_cards());
+  if (!order.ok()) return order.status();
   std::unique_ptr<QuasenboState> state(new QuasenboState(game, seed));
-  state->Deal(order);
+  state->Deal(*order);
   return state;
 }
 
 absl::StatusOr<std::unique_ptr<QuasenboState>>
 QuasenboState::FromPositionForTest(const QuasenboGame& game,
                                    const Position& position, uint64_t seed) {
-  const int n = game.num_cards();
   const int seats = game.num_seats();
   const int excuse = game.catalogue().excuse_id;
-  std::vector<bool> seen(n, false);
-  int count = 0;
-  auto take = [&](int c) -> absl::Status {
-    if (c < 0 || c >= n || seen[c]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("position: bad or repeated card ", c));
-    }
-    seen[c] = true;
-    ++count;
-    return absl::OkStatus();
-  };
-  if (static_cast<int>(position.hands.size()) != seats) {
-    return absl::InvalidArgumentError("position: one hand per seat");
-  }
   if (position.pile.empty()) {
     return absl::InvalidArgumentError("position: the pile is empty");
   }
@@ -359,19 +316,16 @@ QuasenboState::FromPositionForTest(const QuasenboGame& game,
     return absl::InvalidArgumentError("position: bad seat or passes");
   }
   std::unique_ptr<QuasenboState> state(new QuasenboState(game, seed));
-  for (int s = 0; s < seats; ++s) {
-    if (position.hands[s].empty()) {
-      return absl::InvalidArgumentError("position: an empty hand");
-    }
-    for (int c : position.hands[s]) {
-      if (absl::Status st = take(c); !st.ok()) return st;
-      state->hands_[s] |= Bit(c);
-    }
+  PositionCards cards(game.num_cards());
+  if (absl::Status st =
+          cards.TakeHands(position.hands, seats, state->hands_.data());
+      !st.ok()) {
+    return st;
   }
   const int pile_size = static_cast<int>(position.pile.size());
   for (int i = 0; i < pile_size; ++i) {
     const PileCard& p = position.pile[i];
-    if (absl::Status st = take(p.card); !st.ok()) return st;
+    if (absl::Status st = cards.Take(p.card); !st.ok()) return st;
     const bool top_three = i >= pile_size - kTopVisible;
     int decree = 0;
     if (p.card == excuse && top_three) {
@@ -384,11 +338,11 @@ QuasenboState::FromPositionForTest(const QuasenboGame& game,
     state->pile_.push_back(static_cast<uint8_t>(p.card));
     state->decree_.push_back(static_cast<uint8_t>(decree));
   }
-  for (int c : position.deck) {
-    if (absl::Status st = take(c); !st.ok()) return st;
-    state->deck_.push_back(static_cast<uint8_t>(c));
+  if (absl::Status st = cards.TakeInto(position.deck, &state->deck_);
+      !st.ok()) {
+    return st;
   }
-  state->cards_in_play_ = count;
+  state->cards_in_play_ = cards.count();
   state->passes_ = position.passes_in_row;
   state->StartTurn(position.current_seat);
   return state;
@@ -547,7 +501,8 @@ void QuasenboState::StartTurn(int seat) {
 void QuasenboState::Apply(absl::Span<const int> actions) {
   if (terminal_ || actions.size() != 1 || actions[0] < 0 ||
       actions[0] >= static_cast<int>(legal_.size())) {
-    Fatal(absl::StrCat("Apply: illegal actions at step ", step_));
+    EngineFatal("quasenbo",
+                absl::StrCat("Apply: illegal actions at step ", step_));
   }
   ++step_;
   const int seat = current_;
@@ -704,13 +659,7 @@ std::string QuasenboState::DescribeEvent(const v1::Event& event) const {
 void QuasenboState::FillView(int seat, v1::View* view) const {
   v1::QuasenboView* q = view->mutable_quasenbo();
   q->Clear();
-  uint64_t hand = hands_[seat];
-  auto* h = q->mutable_hand();
-  h->Reserve(Popcount(hand));
-  while (hand) {
-    h->AddAlreadyReserved(Lowest(hand));
-    hand &= hand - 1;
-  }
+  AddCards(hands_[seat], q->mutable_hand());
   const int size = static_cast<int>(pile_.size());
   for (int d = 0; d < kTopVisible && d < size; ++d) {
     const int i = size - 1 - d;

@@ -109,6 +109,27 @@ int Total(const QuasenboState& s) {
 // ---------------------------------------------------------------------------
 // Configuration
 
+TEST(QuasenboSetUp, TestHooksRefuseABadDeckOrPositionSayingWhy) {
+  auto game = MakeGame({}, 2);
+  EXPECT_EQ(QuasenboState::FromDeckOrderForTest(*game, {0, 1, 2}, 1)
+                .status()
+                .message(),
+            "deck order has 3 cards, want 36");
+  Position three_hands;
+  three_hands.hands = {{0}, {1}, {2}};
+  three_hands.pile = {{3}};
+  EXPECT_EQ(QuasenboState::FromPositionForTest(*game, three_hands, 1)
+                .status()
+                .message(),
+            "position: one hand per seat (3 hands for 2 seats)");
+  // Card 36 is the Excuse, not in the basic deck.
+  EXPECT_EQ(
+      QuasenboState::FromPositionForTest(*game, {{{0}, {1}}, {{2}}, {36}}, 1)
+          .status()
+          .message(),
+      "position: bad or repeated card 36");
+}
+
 TEST(QuasenboOptions, DealThatDoesNotFitIsRejected) {
   // 5 seats x 8 cards + 1 start card = 41 > 36.
   absl::StatusOr<std::unique_ptr<Game>> game =

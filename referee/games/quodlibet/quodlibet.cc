@@ -1,13 +1,12 @@
 #include "referee/games/quodlibet/quodlibet.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "referee/game_api/card_checks.h"
 #include "referee/game_api/card_set.h"
 #include "referee/game_api/options.h"
 
@@ -46,29 +45,7 @@ const char* const kSuitNames[4] = {"Hearts", "Bells", "Leaves", "Acorns"};
 const char* const kRankNames[8] = {"7",     "8",    "9",    "10",
                                    "Unter", "Ober", "King", "Ace"};
 
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "quodlibet: %s\n", message.c_str());
-  std::abort();
-}
-
 bool IsTrickContract(int c) { return c != kQuadrature && c != kSnack; }
-
-std::vector<int> Sorted(uint32_t mask) {
-  std::vector<int> out;
-  while (mask) {
-    out.push_back(Lowest(mask));
-    mask &= mask - 1;
-  }
-  return out;
-}
-
-template <typename Field>
-void AddCards(uint32_t mask, Field* f) {
-  while (mask) {
-    f->Add(Lowest(mask));
-    mask &= mask - 1;
-  }
-}
 
 }  // namespace
 
@@ -192,6 +169,7 @@ const GameInfo& QuodlibetInfo() {
          "a contract name (e.g. minus, snack): every kingdom is one deal of "
          "it, nobody chooses"},
     };
+    i->proto_files = {v1::QuodlibetView::descriptor()->file()};
     return i;
   }();
   return *info;
@@ -289,17 +267,8 @@ QuodlibetState::FromDeckOrdersForTest(
     const QuodlibetGame& game, const std::vector<std::vector<int>>& decks,
     uint64_t seed) {
   for (const auto& deck : decks) {
-    if (deck.size() != kNumCards) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("deck order has ", deck.size(), " cards, want 32"));
-    }
-    uint32_t seen = 0;
-    for (int c : deck) {
-      if (c < 0 || c >= kNumCards || (seen & Bit(c))) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("deck order: bad or repeated card ", c));
-      }
-      seen |= Bit(c);
+    if (absl::Status s = CheckDeckOrder(deck, kNumCards).status(); !s.ok()) {
+      return s;
     }
   }
   std::unique_ptr<QuodlibetState> state(new QuodlibetState(game, seed));
@@ -450,7 +419,8 @@ void QuodlibetState::ShowHands() {
       hand_known_[s] = true;
     } else if (contract_ == kOpenTrousers) {
       slots_[s] = std::vector<uint8_t>();
-      for (int c : Sorted(hands_[s])) slots_[s].push_back(static_cast<uint8_t>(c));
+      for (int c : CardsOf(hands_[s]))
+        slots_[s].push_back(static_cast<uint8_t>(c));
       rng_.Shuffle(slots_[s]);
       LoggedEvent& e = Log(false, kAllSeats & ~Bit(s));
       auto* h = e.event.mutable_quodlibet()->mutable_hand_shown();
@@ -716,7 +686,8 @@ void QuodlibetState::ScoreTricks(std::array<int, kNumSeats>* pen) const {
       break;
     }
     default:
-      Fatal(absl::StrCat("no trick scoring for contract ", contract_));
+      EngineFatal("quodlibet",
+                  absl::StrCat("no trick scoring for contract ", contract_));
   }
 }
 
@@ -904,7 +875,8 @@ void QuodlibetState::SnackRun() {
       LoggedEvent& e = Log(true, 0);
       e.event.mutable_quodlibet()->mutable_passed()->set_seat(seat);
       if (++passes_in_row_ > 2 * kNumSeats) {
-        Fatal("Snack: every seat passes (cannot happen by the rules)");
+        EngineFatal("quodlibet",
+                    "Snack: every seat passes (cannot happen by the rules)");
       }
       EndSnackTurn();
       continue;
@@ -937,7 +909,8 @@ void QuodlibetState::SnackRun() {
 void QuodlibetState::Apply(absl::Span<const int> actions) {
   if (phase_ == kPhaseOver || actions.size() != 1 || actions[0] < 0 ||
       actions[0] >= static_cast<int>(legal_.size())) {
-    Fatal(absl::StrCat("Apply: illegal actions at step ", step_));
+    EngineFatal("quodlibet",
+                absl::StrCat("Apply: illegal actions at step ", step_));
   }
   ++step_;
   const int a = legal_[actions[0]];
@@ -1166,7 +1139,7 @@ v1::MatchResult QuodlibetState::Result() const {
 }
 
 std::vector<int> QuodlibetState::Hand(int seat) const {
-  return Sorted(hands_[seat]);
+  return CardsOf(hands_[seat]);
 }
 
 std::vector<int> QuodlibetState::Slots(int seat) const {

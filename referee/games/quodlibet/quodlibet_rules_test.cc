@@ -6,15 +6,16 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "arena/records/record_tools.h"
-#include "tests/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quodlibet/quodlibet.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace quodlibet {
@@ -135,6 +136,22 @@ Penalties PlayD1(const std::string& contract,
   PlayAll(*s, kD1Play);
   EXPECT_TRUE(s->IsTerminal()) << contract;
   return s->last_penalties();
+}
+
+TEST(QuodlibetSetUp, TheTestHookRefusesABadDeckOrderSayingWhy) {
+  auto game = MakeGame({});
+  std::vector<int> deck(kNumCards);
+  std::iota(deck.begin(), deck.end(), 0);
+  std::vector<int> short_deck(deck.begin(), deck.end() - 1);
+  EXPECT_EQ(QuodlibetState::FromDeckOrdersForTest(*game, {deck, short_deck}, 1)
+                .status()
+                .message(),
+            "deck order has 31 cards, want 32");
+  deck[0] = 31;
+  EXPECT_EQ(QuodlibetState::FromDeckOrdersForTest(*game, {deck}, 1)
+                .status()
+                .message(),
+            "deck order: bad or repeated card 31");
 }
 
 TEST(QuodlibetDeal, DealGivesEachSeatEightCardsInDeckOrder) {
