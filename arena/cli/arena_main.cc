@@ -55,11 +55,9 @@
 #include "arena/cli/replay_bot.h"
 #include "arena/cli/repro_commands.h"
 #include "arena/cli/standings_command.h"
-#include "arena/records/folder.h"
 #include "arena/tournament/launch.h"
+#include "arena/tournament/resume.h"
 #include "arena/views/html.h"
-#include "google/protobuf/util/message_differencer.h"
-#include "referee/games/registry.h"
 
 ABSL_FLAG(std::string, game, "quasenbo", "game to play");
 ABSL_FLAG(std::vector<std::string>, bot, {},
@@ -411,74 +409,25 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
   return absl::OkStatus();
 }
 
-// The config of the tournament in `dir` (its manifest), for --resume. With
-// --bot flags too, the flags' config must be the manifest's (but for what
-// may change between runs: jobs, timeouts, restarts, refresh, tokens).
-absl::StatusOr<v1::TournamentConfig> ResumeConfig(
-    const std::string& dir, const std::vector<std::string>& bots,
-    const std::vector<std::string>& options) {
-  auto manifest = ReadManifest(dir);
-  if (!manifest.ok()) return manifest.status();
-  v1::TournamentConfig c = manifest->config();
-  c.set_records_dir(dir);
-  if (c.secret_file().empty() && c.seed() == 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot resume ", dir, ": its secret was kept in memory only (the "
-        "matches' seeds cannot be made again); run tournaments with "
-        "--secret_file FILE to be able to resume them"));
-  }
-  if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {
-    v1::TournamentConfig given;
-    if (absl::Status s = ParseShard(shard, &given); !s.ok()) return s;
-    if (given.shard_index() != c.shard_index() || given.shard_count() != c.shard_count()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "--resume ", dir, " --shard ", shard, ": that folder holds shard ",
-          c.shard_index(), "/", c.shard_count(), " (0/0: unsharded); never mixed"));
-    }
-  }
-  if (!bots.empty()) {
-    auto flags = ConfigFromFlags(bots, options);
-    if (!flags.ok()) return flags.status();
-    v1::TournamentConfig x = c, y = *flags;
-    for (v1::TournamentConfig* z : {&x, &y}) {
-      z->clear_jobs();
-      z->clear_records_dir();
-      z->clear_connect_timeout_ms();
-      z->clear_max_restarts();
-      z->clear_on_bot_failure();
-      z->clear_standings_every();
-      for (auto& b : *z->mutable_bots()) b.clear_token();
-      if (z->seats() == 0) {
-        if (const GameInfo* info = FindGameInfo(z->game())) z->set_seats(info->default_seats);
-      }
-      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
-      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
-    }
-    google::protobuf::util::MessageDifferencer diff;
-    std::string report;
-    diff.ReportDifferencesToString(&report);
-    if (!diff.Compare(x, y)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "--resume ", dir, ": the flags describe another tournament than its "
-          "manifest.json (never mixed): ", report));
-    }
-  }
-  for (auto& b : *c.mutable_bots()) {
-    auto token = NewToken();
-    if (!token.ok()) return token.status();
-    b.set_token(*token);
-  }
-  return c;
-}
-
 // `arena match` and `arena tournament`: the config from the flags (or the
 // manifest of the folder to resume) and the sandbox from the flags; the rest
 // is RunPlay's (arena/cli/play.h).
 int PlayCommand(bool single, const std::vector<std::string>& bots,
                 const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
-  auto c = resume.empty() ? ConfigFromFlags(bots, options)
-                          : ResumeConfig(resume, bots, options);
+  absl::StatusOr<v1::TournamentConfig> c;
+  if (resume.empty()) {
+    c = ConfigFromFlags(bots, options);
+  } else {
+    ResumeFlags flags;
+    flags.shard = absl::GetFlag(FLAGS_shard);
+    v1::TournamentConfig shard;
+    if (absl::Status s = ParseShard(flags.shard, &shard); !s.ok()) return Fail(s);
+    flags.shard_index = shard.shard_index();
+    flags.shard_count = shard.shard_count();
+    if (!bots.empty()) flags.config = [&] { return ConfigFromFlags(bots, options); };
+    c = ResumeConfig(resume, flags);
+  }
   if (!c.ok()) return Fail(c.status());
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
