@@ -33,6 +33,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::Cmd;
 using testing::kBin;
+using testing::ReadFile;
 using testing::ReadStandings;
 using testing::RecordFiles;
 using testing::Sh;
@@ -103,13 +104,6 @@ RecordFacts ReadFacts(const std::string& dir) {
     if (!fault) ++f.clean;
   }
   return f;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
@@ -312,10 +306,7 @@ TEST(Withdrawal, AMissingProgramIsNamedWithoutTheOrganisersPath) {
   EXPECT_THAT(row->withdrawn_reason(), HasSubstr("bot"));
   EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr("secret-folder")));
   EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr(w.path())));
-  std::ifstream in(dir + "/entrants.json");
-  std::stringstream entrants;
-  entrants << in.rdbuf();
-  EXPECT_THAT(entrants.str(), Not(HasSubstr("secret-folder")));
+  EXPECT_THAT(ReadFile(dir + "/entrants.json"), Not(HasSubstr("secret-folder")));
   const RecordFacts f = ReadFacts(dir);
   for (const auto& [key, detail] : f.first_detail) {
     EXPECT_THAT(detail, Not(HasSubstr("secret-folder"))) << key;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,18 +16,13 @@
 #include "gtest/gtest.h"
 #include "referee/game_api/rng.h"
 #include "referee/records/record.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
 
 using testing::RandomMatches;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::ReadFile;
 
 // `arena standings` over two copies of one records folder, their files
 // created in different orders (and with several folders given in either
@@ -77,10 +71,10 @@ TEST(StandingsCommand, ShuffledCopiesOfAFolderGiveByteIdenticalFiles) {
     ASSERT_EQ(RunStandings({{root + "/" + d}, ""}), 0) << d;
   }
   for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
-    const std::string want = ReadAll(root + "/one/" + f);
+    const std::string want = ReadFile(root + "/one/" + f);
     EXPECT_FALSE(want.empty()) << f;
-    EXPECT_EQ(ReadAll(root + "/two/" + f), want) << f;
-    EXPECT_EQ(ReadAll(root + "/three/" + f), want) << f;
+    EXPECT_EQ(ReadFile(root + "/two/" + f), want) << f;
+    EXPECT_EQ(ReadFile(root + "/three/" + f), want) << f;
   }
   // Split in two folders, combined in either order.
   write(root + "/p", 4, 0, 100);
@@ -88,8 +82,8 @@ TEST(StandingsCommand, ShuffledCopiesOfAFolderGiveByteIdenticalFiles) {
   ASSERT_EQ(RunStandings({{root + "/p", root + "/q"}, root + "/pq"}), 0);
   ASSERT_EQ(RunStandings({{root + "/q", root + "/p"}, root + "/qp"}), 0);
   for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
-    EXPECT_EQ(ReadAll(root + "/qp/" + f), ReadAll(root + "/pq/" + f)) << f;
-    EXPECT_EQ(ReadAll(root + "/pq/" + f), ReadAll(root + "/one/" + f)) << f;
+    EXPECT_EQ(ReadFile(root + "/qp/" + f), ReadFile(root + "/pq/" + f)) << f;
+    EXPECT_EQ(ReadFile(root + "/pq/" + f), ReadFile(root + "/one/" + f)) << f;
   }
   std::filesystem::remove_all(root);
 }

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -16,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "referee/game_api/rng.h"
 #include "referee/records/record.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
@@ -458,10 +458,7 @@ TEST(Standings, FilesAreReplacedWhole) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"head_to_head.csv", "standings.csv",
                                              "standings.json"}));  // no temporaries left
-  std::ifstream in(dir + "/standings.csv");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), StandingsCsv(*st));
+  EXPECT_EQ(testing::ReadFile(dir + "/standings.csv"), StandingsCsv(*st));
   EXPECT_FALSE(WriteStandings(*st, dir + "/missing/folder").ok());
   std::filesystem::remove_all(dir);
 }
