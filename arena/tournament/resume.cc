@@ -66,8 +66,12 @@ absl::StatusOr<v1::TournamentConfig> ResumeConfig(const std::string& dir,
       if (z->seats() == 0) {
         if (const GameInfo* info = FindGameInfo(z->game())) z->set_seats(info->default_seats);
       }
-      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
-      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
+      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) {
+        z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
+      }
+      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) {
+        z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
+      }
     }
     google::protobuf::util::MessageDifferencer diff;
     std::string report;
