@@ -115,7 +115,7 @@ TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {
   const testing::TestDir tmp = FreshTempDir("crash");
   const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
-                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                          " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=0'",
                           " --bot steady=", kBin, "/random_bot",
                           " --games 12 --jobs 1 --max_restarts 2 --records ", dir));
   // Complete, but an entrant failed as a program: 1.
@@ -148,7 +148,7 @@ TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
   const testing::TestDir tmp = FreshTempDir("hang");
   const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
-                          " --bot hangs='", kBin, "/bad_bot --mode=hang_after --n=1'",
+                          " --bot hangs='", kBin, "/crash_hang_flood_bot --mode=hang_after --n=1'",
                           " --bot steady=", kBin, "/random_bot --games 2",
                           " --decision_ms 100 --fault_policy random --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;

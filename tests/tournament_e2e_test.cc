@@ -97,7 +97,7 @@ TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
 TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   const testing::TestDir tmp = FreshTempDir("exit");
   const std::string& dir = tmp.path();
-  const std::string slow = absl::StrCat(" --bot slow='", kBin, "/bad_bot --mode=hang_after --n=0'",
+  const std::string slow = absl::StrCat(" --bot slow='", kBin, "/crash_hang_flood_bot --mode=hang_after --n=0'",
                                         " --decision_ms 200");
   // Forfeits of a bot that plays badly (timeouts) do not fail a tournament ...
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", slow,
@@ -111,7 +111,7 @@ TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   EXPECT_THAT(r.output, HasSubstr("--fail_on_forfeit"));
   // A bot that crashes fails as a program: the tournament completes, 1.
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
-                      " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                      " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=0'",
                       " --bot ok=", kBin, "/random_bot --max_restarts 1 --records ", dir, "/d"));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("failed as programs"));
@@ -150,7 +150,7 @@ TEST(Tournament, FourThousandNinetySixMatchesAtOnceCompleteAndVerify) {
       // moves, a match where the holder has only those ends without asking
       // it (about 1 in 20,000), and the holder waits till every match times out.
       " --auto_moves=false",
-      " --bot holder='", kBin, "/bad_bot --mode=hold_until --n=", kMatches, "'",
+      " --bot holder='", kBin, "/crash_hang_flood_bot --mode=hold_until --n=", kMatches, "'",
       " --bot steady=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output.substr(0, 4000);
   EXPECT_THAT(r.output, HasSubstr(absl::StrCat(kMatches, " matches played, at most ",

@@ -1,7 +1,7 @@
 // A contest survives its entrants: a bot that does not start,
 // crashes again and again, or never connects costs only its own matches.
 // Real processes throughout: arena, the bundled bots, shell-script entrants
-// that fail on purpose and tests/bad_bot, in arena's sandbox.
+// that fail on purpose and tests/crash_hang_flood_bot, in arena's sandbox.
 #include <dirent.h>
 #include <unistd.h>
 
@@ -186,7 +186,7 @@ TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 40 --jobs 2",
                           " --progress=false --max_restarts 2 --records ", dir,
                           " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
-                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=4'"));
+                          " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=4'"));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (1 of 2)"));
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (2 of 2)"));
@@ -346,7 +346,7 @@ TEST(Withdrawal, AFloodersReasonNamesItsCutOffs) {
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
                           " --progress=false --records ", dir,
                           " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
-                          " --bot flooder='", kBin, "/bad_bot --mode=flood --n=300'"));
+                          " --bot flooder='", kBin, "/crash_hang_flood_bot --mode=flood --n=300'"));
   EXPECT_EQ(r.code, 1) << r.output;
   const v1::Standings st = ReadStandings(dir);
   const v1::StandingRow* row = RowOf(st, "flooder");

@@ -2,10 +2,11 @@
 // option structs and the TournamentConfig message (or reads the config of a
 // folder to resume), checks which flags each command takes and prints help
 // with the command table (command_table.h), and hands over to the command's
-// function: RunPlay (arena/cli/play.h), RunGate (gate.h), RunStandings
-// (standings_command.h), RunVerify, RunReplay, RunHtml and RunGames
-// (record_commands.h), RunCheckBot (check_bot.h), RunReplayBot
-// (replay_bot.h), RunHumanSeat (human_seat.h).
+// function: RunTournamentCommand (tournament_command.h), RunGate
+// (gate_command.h), RunStandings (standings_command.h), RunVerify,
+// RunReplay, RunHtml and RunGames (record_commands.h), RunCheckBot
+// (check_bot_command.h), RunReplayBot (replay_bot_command.h), RunHumanSeat
+// (play_command.h).
 //
 // The commands (`arena help COMMAND` gives each one's flags, from the
 // command table):
@@ -43,16 +44,16 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "arena/cli/check_bot.h"
+#include "arena/cli/check_bot_command.h"
 #include "arena/cli/command.h"
 #include "arena/cli/command_table.h"
 #include "arena/cli/flags_check.h"
-#include "arena/cli/gate.h"
-#include "arena/cli/human_seat.h"
+#include "arena/cli/gate_command.h"
+#include "arena/cli/play_command.h"
 #include "arena/cli/logging.h"
-#include "arena/cli/play.h"
+#include "arena/cli/tournament_command.h"
 #include "arena/cli/record_commands.h"
-#include "arena/cli/replay_bot.h"
+#include "arena/cli/replay_bot_command.h"
 #include "arena/cli/repro_commands.h"
 #include "arena/cli/standings_command.h"
 #include "arena/tournament/launch.h"
@@ -411,8 +412,8 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
 
 // `arena match` and `arena tournament`: the config from the flags (or the
 // manifest of the folder to resume) and the sandbox from the flags; the rest
-// is RunPlay's (arena/cli/play.h).
-int PlayCommand(bool single, const std::vector<std::string>& bots,
+// is RunTournamentCommand's (arena/cli/tournament_command.h).
+int TournamentCommand(bool single, const std::vector<std::string>& bots,
                 const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
   absl::StatusOr<v1::TournamentConfig> c;
@@ -431,7 +432,7 @@ int PlayCommand(bool single, const std::vector<std::string>& bots,
   if (!c.ok()) return Fail(c.status());
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
-  PlayOptions po;
+  TournamentCommandOptions po;
   po.single = single;
   po.resume = !resume.empty();
   po.on_bot_failure = absl::GetFlag(FLAGS_on_bot_failure);
@@ -441,11 +442,11 @@ int PlayCommand(bool single, const std::vector<std::string>& bots,
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
   po.junit = absl::GetFlag(FLAGS_junit);
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
-  return RunPlay(po, *std::move(c), std::move(lo));
+  return RunTournamentCommand(po, *std::move(c), std::move(lo));
 }
 
 // `arena gate`: the gate's options, config and sandbox from the flags; the
-// rest is RunGate's (arena/cli/gate.h).
+// rest is RunGate's (arena/cli/gate_command.h).
 int GateCommand(const std::vector<std::string>& options) {
   GateOptions go;
   go.candidate = absl::GetFlag(FLAGS_candidate);
@@ -470,7 +471,7 @@ int GateCommand(const std::vector<std::string>& options) {
 }
 
 // `arena play`: the config and sandbox from the flags, 10 minutes a decision
-// unless --decision_ms is given; the rest is RunHumanSeat's (human_seat.h).
+// unless --decision_ms is given; the rest is RunHumanSeat's (play_command.h).
 int HumanSeatCommand(const std::vector<std::string>& bots,
                      const std::vector<std::string>& options, bool decision_ms_given) {
   auto c = ConfigFromFlags(bots, options);
@@ -527,7 +528,7 @@ int main(int argc, char** argv) {
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
-    return PlayCommand(cmd == "match", bots, options);
+    return TournamentCommand(cmd == "match", bots, options);
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));

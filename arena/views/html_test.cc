@@ -26,8 +26,8 @@ class HtmlSite : public ::testing::Test {
   // A folder of the test's own in the system temp folder, removed with the
   // fixture (ARENA_KEEP_TEST_DIRS keeps it): see tests/test_util.h.
   HtmlSite()
-      : tmp_(testing::FreshTempDir(
-            absl::StrCat("html-", ::testing::UnitTest::GetInstance()->current_test_info()->name()))),
+      : tmp_(testing::FreshTempDir(absl::StrCat(
+            "html-", ::testing::UnitTest::GetInstance()->current_test_info()->name()))),
         dir_(tmp_.path()) {}
 
   // Plays a quasenbo match between bots with these names into dir_.
