@@ -14,15 +14,15 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The config of a 2-bot Quäsenbö tournament kept in `dir`, as the flags of
-// its first run would make it.
+// The config of a 2-bot Quäsenbö tournament kept in `dir` (its secret in
+// t.secret), as the flags of its first run would make it.
 v1::TournamentConfig FirstRun(const std::string& dir) {
   v1::TournamentConfig c;
   c.set_game("quasenbo");
   c.set_matches(4);
   c.set_jobs(2);
   c.set_records_dir(dir);
-  c.set_secret_file(dir + ".secret");
+  c.set_secret_file("t.secret");
   c.set_fault_policy(v1::FAULT_POLICY_FORFEIT);
   c.set_auto_moves(v1::AUTO_MOVES_SINGLE);
   for (const char* name : {"a", "b"}) {
@@ -35,7 +35,8 @@ v1::TournamentConfig FirstRun(const std::string& dir) {
 }
 
 // A records folder holding the manifest of `config` (records_dir set to it).
-testing::TestDir FolderWith(v1::TournamentConfig config, const std::string& name) {
+testing::TestDir FolderWith(v1::TournamentConfig config,
+                            const std::string& name) {
   testing::TestDir tmp = testing::FreshTempDir(name);
   config.set_records_dir(tmp.path());
   // WriteManifest wants a new folder: the test made it empty.
@@ -97,7 +98,8 @@ TEST(ResumeConfigTest, RefusesAnotherShard) {
   flags.shard_count = 4;
   auto c = ResumeConfig(tmp.path(), flags);
   ASSERT_FALSE(c.ok());
-  EXPECT_THAT(c.status().message(), HasSubstr("--shard 2/4: that folder holds shard 1/4"));
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("--shard 2/4: that folder holds shard 1/4"));
   flags.shard = "1/4";
   flags.shard_index = 1;
   EXPECT_TRUE(ResumeConfig(tmp.path(), flags).ok());
@@ -138,13 +140,19 @@ TEST(ResumeConfigTest, FlagsOfAnotherTournamentAreRefusedNamingTheField) {
   for (const Case& k : {
            Case{"matches", [](v1::TournamentConfig* c) { c->set_matches(6); },
                 "matches: 4 -> 6"},
-           Case{"game", [](v1::TournamentConfig* c) { c->set_game("pesten"); }, "game"},
-           Case{"seats", [](v1::TournamentConfig* c) { c->set_seats(3); }, "seats"},
+           Case{"game", [](v1::TournamentConfig* c) { c->set_game("pesten"); },
+                "game"},
+           Case{"seats", [](v1::TournamentConfig* c) { c->set_seats(3); },
+                "seats"},
            Case{"a bot's command",
-                [](v1::TournamentConfig* c) { c->mutable_bots(1)->set_command("bin/z"); },
+                [](v1::TournamentConfig* c) {
+                  c->mutable_bots(1)->set_command("bin/z");
+                },
                 "command"},
-           Case{"secret file", [](v1::TournamentConfig* c) { c->set_secret_file("s2"); },
-                "secret_file"},
+           Case{
+               "secret file",
+               [](v1::TournamentConfig* c) { c->set_secret_file("t2.secret"); },
+               "secret_file"},
            Case{"fault policy",
                 [](v1::TournamentConfig* c) {
                   c->set_fault_policy(v1::FAULT_POLICY_RANDOM_MOVE);
@@ -157,8 +165,10 @@ TEST(ResumeConfigTest, FlagsOfAnotherTournamentAreRefusedNamingTheField) {
     flags.config = [&] { return absl::StatusOr<v1::TournamentConfig>(other); };
     auto c = ResumeConfig(tmp.path(), flags);
     ASSERT_FALSE(c.ok()) << k.what;
-    EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition) << k.what;
-    EXPECT_THAT(c.status().message(), HasSubstr("another tournament")) << k.what;
+    EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition)
+        << k.what;
+    EXPECT_THAT(c.status().message(), HasSubstr("another tournament"))
+        << k.what;
     EXPECT_THAT(c.status().message(), HasSubstr(k.says)) << k.what;
   }
 }
@@ -167,7 +177,8 @@ TEST(ResumeConfigTest, AnErrorOfTheFlagsIsPassedOn) {
   const testing::TestDir tmp = FolderWith(FirstRun("x"), "resume-bad-flags");
   ResumeFlags flags;
   flags.config = []() -> absl::StatusOr<v1::TournamentConfig> {
-    return absl::InvalidArgumentError("--fault_policy=sometimes: use forfeit or random");
+    return absl::InvalidArgumentError(
+        "--fault_policy=sometimes: use forfeit or random");
   };
   auto c = ResumeConfig(tmp.path(), flags);
   ASSERT_FALSE(c.ok());
