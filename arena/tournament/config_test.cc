@@ -1,10 +1,11 @@
-// ValidateConfig and ReadConfigFile (config.h): mistakes named, the
-// documented example valid, broken text located by line and column.
+// ValidateConfig (config.h) and ReadConfigFile (launch.h): mistakes named,
+// the documented example valid, broken text located by line and column.
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "arena/tournament/config.h"
+#include "arena/tournament/launch.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
