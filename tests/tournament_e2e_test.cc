@@ -417,8 +417,8 @@ TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
   EXPECT_EQ(g.group_counts_size(), 5);  // pentanomial
   EXPECT_EQ(g.games(), 2 * g.deal_groups());
   EXPECT_GT(g.elo_low(), 0);
-  EXPECT_THAT(ss.str(), HasSubstr("\"games\": "));  // a number, not a string
-  EXPECT_THAT(ss.str(), ::testing::Not(HasSubstr("\"games\": \"")));
+  EXPECT_THAT(h1, HasSubstr("\"games\": "));  // a number, not a string
+  EXPECT_THAT(h1, ::testing::Not(HasSubstr("\"games\": \"")));
 
   r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate random=", kBin,
                       "/random_bot --baseline smart=", kBin, "/quasenbo_bot",
