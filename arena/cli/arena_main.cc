@@ -4,9 +4,9 @@
 // with the command table (command_table.h), and hands over to the command's
 // function: RunTournamentCommand (tournament_command.h), RunGate
 // (gate_command.h), RunStandings (standings_command.h), RunVerify,
-// RunReplay, RunHtml and RunGames (record_commands.h), RunCheckBot
-// (check_bot_command.h), RunReplayBot (replay_bot_command.h), RunHumanSeat
-// (play_command.h).
+// RunReplay, RunCat, RunHtml and RunGames (record_commands.h),
+// RunReplayRequests (repro_commands.h), RunCheckBot (check_bot_command.h),
+// RunReplayBot (replay_bot_command.h), RunHumanSeat (play_command.h).
 //
 // The commands (`arena help COMMAND` gives each one's flags, from the
 // command table):

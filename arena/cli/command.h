@@ -3,8 +3,9 @@
 // file named after it, <command>_command.h (tournament_command.h for `arena
 // match` and `arena tournament`, gate_, standings_, play_, check_bot_,
 // replay_bot_command.h), or <kind>_commands.h for a file of several
-// (record_commands.h, repro_commands.h), that takes an options struct and
-// returns the exit code; only arena_main.cc reads flags.
+// (record_commands.h, repro_commands.h), that takes its options (a struct,
+// or the arguments) and returns the exit code; only arena_main.cc reads
+// flags.
 //
 // Thread safety: Fail writes to std::cerr.
 #ifndef ARENA_ARENA_CLI_COMMAND_H_
