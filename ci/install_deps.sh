@@ -13,9 +13,10 @@ case "$WHAT" in
 esac
 # The build uses Clang (ci/build.sh): with its precompiled headers it takes
 # half the CPU time of GCC's build, and clang-14 brings about as many megabytes
-# as g++ would. The full set adds build-essential (GCC, make, dpkg-dev), the
-# project's other compiler: CXX=g++ builds with it, without precompiled
-# headers, which shows a file that does not include what it uses.
+# as g++ would. The full set adds g++ (and build-essential), the project's
+# other compiler: ci/test.sh runs every .cc through g++ -fsyntax-only
+# (ci/gcc_syntax_check.py), without the precompiled header, which shows a
+# file that does not include what it uses; CXX=g++ builds with it.
 PACKAGES=(
   clang cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
@@ -23,7 +24,7 @@ PACKAGES=(
   bubblewrap python3 python3-grpcio python3-protobuf
 )
 if [ "$WHAT" = all ]; then
-  PACKAGES+=(build-essential libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
+  PACKAGES+=(g++ build-essential libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
              slurmctld slurmd slurm-client munge)
 fi
 missing=()

@@ -62,16 +62,10 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
   EXPECT_EQ(v.code, 0) << v.output;
   EXPECT_THAT(v.output, HasSubstr("36 of 36 records verified"));
   // `arena standings` rebuilds the same files from the records alone.
-  auto slurp = [](const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
   const std::vector<std::string> files = {"standings.json", "standings.csv",
                                           "head_to_head.csv"};
   std::vector<std::string> before;
-  for (const auto& f : files) before.push_back(slurp(dir + "/" + f));
+  for (const auto& f : files) before.push_back(testing::ReadFile(dir + "/" + f));
   Sh("rm -f " + dir + "/standings.json " + dir + "/standings.csv " + dir +
      "/head_to_head.csv");
   Cmd rebuilt = Sh(absl::StrCat(kBin, "/arena standings ", dir));
@@ -79,7 +73,7 @@ TEST(EndToEnd, TournamentOfBundledBotsInCppAndPythonVerifies) {
   EXPECT_THAT(rebuilt.output, HasSubstr("36 of 36 matches, 18 deal groups"));
   for (size_t i = 0; i < files.size(); ++i) {
     EXPECT_FALSE(before[i].empty()) << files[i];
-    EXPECT_EQ(slurp(dir + "/" + files[i]), before[i]) << files[i];
+    EXPECT_EQ(testing::ReadFile(dir + "/" + files[i]), before[i]) << files[i];
   }
   std::ifstream csv(dir + "/standings.csv");
   std::string header;
@@ -121,7 +115,7 @@ TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {
   const testing::TestDir tmp = FreshTempDir("crash");
   const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
-                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                          " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=0'",
                           " --bot steady=", kBin, "/random_bot",
                           " --games 12 --jobs 1 --max_restarts 2 --records ", dir));
   // Complete, but an entrant failed as a program: 1.
@@ -154,7 +148,7 @@ TEST(EndToEnd, HangingBotUnderRandomPolicyStillFinishesEveryMatch) {
   const testing::TestDir tmp = FreshTempDir("hang");
   const std::string& dir = tmp.path();
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo",
-                          " --bot hangs='", kBin, "/bad_bot --mode=hang_after --n=1'",
+                          " --bot hangs='", kBin, "/crash_hang_flood_bot --mode=hang_after --n=1'",
                           " --bot steady=", kBin, "/random_bot --games 2",
                           " --decision_ms 100 --fault_policy random --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output;

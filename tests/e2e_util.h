@@ -62,11 +62,8 @@ inline std::string OnlyRecord(const std::string& dir) {
 
 // The standings.json a tournament wrote into `dir`.
 inline v1::Standings ReadStandings(const std::string& dir) {
-  std::ifstream in(dir + "/standings.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
   v1::Standings st;
-  auto s = google::protobuf::util::JsonStringToMessage(ss.str(), &st);
+  auto s = google::protobuf::util::JsonStringToMessage(ReadFile(dir + "/standings.json"), &st);
   EXPECT_TRUE(s.ok()) << dir << ": " << s.ToString();
   return st;
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # A gate's verdict needs both programs playing, with the real binaries:
 #  1. a baseline that does not exist, a candidate that does not exist, and a
-#     candidate that crashes at its first decision of every match (bad_bot,
-#     withdrawn after its restarts): exit 4, never 0 or 1; the gate stops at
+#     candidate that crashes at its first decision of every match
+#     (crash_hang_flood_bot, withdrawn after its restarts): exit 4, never 0 or 1; the gate stops at
 #     the first no-show instead of playing out the forfeits; stdout ends
 #     with "no verdict: BASELINE|CANDIDATE 'NAME' ..." and says "accepted"
 #     nowhere; --json, --junit and --summary_md say the same;
@@ -87,7 +87,7 @@ played_at_most nocand candidate 4
 
 # The candidate crashes at its first decision of every match: restarted,
 # then withdrawn.
-gate crash 4 --candidate "new=$BIN/bad_bot --mode=crash_after --n=0" --baseline "old=$Q" \
+gate crash 4 --candidate "new=$BIN/crash_hang_flood_bot --mode=crash_after --n=0" --baseline "old=$Q" \
   --max_restarts 2
 expect crash CANDIDATE new "was withdrawn after"
 $PY - "$T/crash.json" <<'PYEOF' || fail "crash json: $(cat "$T/crash.json")"
@@ -99,7 +99,7 @@ assert g["baseline_row"]["faults"] == 0, g["baseline_row"]
 PYEOF
 
 # 2. A baseline that plays but faults often (random moves are played for it).
-gate faultybase 4 --candidate "new=$Q" --baseline "faulty=$BIN/faulty_bot --every=4" \
+gate faultybase 4 --candidate "new=$Q" --baseline "faulty=$BIN/illegal_answer_bot --every=4" \
   --fault_policy random --max_fault_rate 0.02
 expect faultybase BASELINE faulty "had a fault in"
 $PY - "$T/faultybase.json" <<'PYEOF' || fail "faultybase json: $(cat "$T/faultybase.json")"

@@ -34,6 +34,7 @@ namespace {
 
 using testing::FreshTempDir;
 using testing::kBin;
+using testing::ReadFile;
 using testing::ReadStandings;
 using testing::Sh;
 using ::testing::HasSubstr;
@@ -122,13 +123,6 @@ int64_t RssKiB(pid_t pid) {
 int64_t FileSize(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Waits until `path` contains `text`; false after `timeout`.

@@ -98,7 +98,7 @@ def run_all(commands, bin_dir, src, work):
     fixture = subprocess.run(
         ["build/bin/arena", "tournament", "--game", "quasenbo", "--games", "2", "--progress=false",
          "--records", "fixture", "--bot",
-         f"me={bin_dir}/bad_bot --mode=crash_after --n=2", "--bot", "rnd=build/bin/random_bot"],
+         f"me={bin_dir}/crash_hang_flood_bot --mode=crash_after --n=2", "--bot", "rnd=build/bin/random_bot"],
         cwd=work, capture_output=True, text=True, timeout=300)
     bundles = sorted(glob.glob(os.path.join(work, "fixture/repro/me/*.json")))
     if not bundles:

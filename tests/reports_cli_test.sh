@@ -61,7 +61,7 @@ expect_usage_error "unexpected argument" referee extra
 # other passes; exit 1 (a bot failed as a program); the reports are
 # written all the same.
 "$BIN/arena" tournament --game quasenbo --games 2 --sandbox none --progress=false \
-  --bot "crashy=$BIN/bad_bot --mode=crash_after --n=0" --bot ok="$R" --max_restarts 1 \
+  --bot "crashy=$BIN/crash_hang_flood_bot --mode=crash_after --n=0" --bot ok="$R" --max_restarts 1 \
   --records "$T/t" --junit "$T/t.xml" --summary_md "$T/t.md" > "$T/t.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "tournament with a crashing bot exited $rc: $(cat "$T/t.out")"
@@ -80,7 +80,7 @@ $PY "$CHECK" junit "$T/t2.xml" --tests 3 --failures 0 --passing a --passing b ||
 # it; it faults in a good share of its matches), gets no verdict on
 # --max_fault_rate 0.02 whatever its strength: exit 4, and the verdict says why.
 "$BIN/arena" gate --game quasenbo --seed 7 --sandbox none --fault_policy random --jobs 2 \
-  --candidate "faulty=$BIN/faulty_bot --every=4" --baseline random="$R" \
+  --candidate "faulty=$BIN/illegal_answer_bot --every=4" --baseline random="$R" \
   --max_fault_rate 0.02 --records "$T/g" --json "$T/g.json" --junit "$T/g.xml" \
   --summary_md "$T/g.md" > "$T/g.out" 2>&1
 rc=$?
@@ -115,7 +115,7 @@ $PY "$CHECK" md "$T/g.md" --contains "NO VERDICT" --contains faulty || fail "gat
 
 # Without the limit the same candidate passes (H1, exit 0), and the reports say so.
 "$BIN/arena" gate --game quasenbo --seed 7 --sandbox none --fault_policy random --jobs 2 \
-  --candidate "faulty=$BIN/faulty_bot --every=4" --baseline random="$R" \
+  --candidate "faulty=$BIN/illegal_answer_bot --every=4" --baseline random="$R" \
   --records "$T/g2" --junit "$T/g2.xml" --summary_md "$T/g2.md" > "$T/g2.out" 2>&1 \
   || fail "gate without a limit: $(cat "$T/g2.out")"
 $PY "$CHECK" junit "$T/g2.xml" --tests 2 --failures 0 --passing sprt --passing fault_rate || fail "gate junit pass"

@@ -15,8 +15,8 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$BIN/arena" tournament --game quasenbo --games 6 --jobs 1 --records "$T/r" --sandbox none \
   --decision_ms 400 --progress=false --max_restarts 10 \
-  --bot hang="$BIN/bad_bot --mode=hang_after --n=2" \
-  --bot crash="$BIN/bad_bot --mode=crash_after --n=2" \
+  --bot hang="$BIN/crash_hang_flood_bot --mode=hang_after --n=2" \
+  --bot crash="$BIN/crash_hang_flood_bot --mode=crash_after --n=2" \
   --bot rnd="$BIN/random_bot" > "$T/t.out" 2>&1
 grep -q "repro bundles" "$T/t.out" || fail "no line about bundles: $(tail -5 "$T/t.out")"
 # Every (match, seat) with a fault other than NO_SHOW in the records has its
@@ -57,7 +57,7 @@ PY
 HANG=$(ls "$T"/r/repro/hang/*.json | head -1)
 CRASH=$(ls "$T"/r/repro/crash/*.json | head -1)
 # The bot that hung answers 2 requests, then none: the timeout reproduces.
-"$BIN/arena" replay-bot "$HANG" -- "$BIN/bad_bot" --mode=hang_after --n=2 > "$T/o1" 2>&1; rc=$?
+"$BIN/arena" replay-bot "$HANG" -- "$BIN/crash_hang_flood_bot" --mode=hang_after --n=2 > "$T/o1" 2>&1; rc=$?
 [ $rc -eq 1 ] || fail "hanging bot: exit $rc: $(cat "$T/o1")"
 grep -q "NO ANSWER within 400 ms" "$T/o1" || fail "no timeout shown: $(cat "$T/o1")"
 grep -q "same: #" "$T/o1" || fail "the answers before the fault are not the same: $(cat "$T/o1")"
@@ -69,7 +69,7 @@ grep -q "the recorded fault no longer happens" "$T/o2" || fail "$(cat "$T/o2")"
 grep -q "now answers #[0-9]* (play [A-Z]" "$T/o2" || fail "no label: $(cat "$T/o2")"
 grep -q '{"quasenbo"\|"card"' "$T/o2" && fail "an action as fields: $(cat "$T/o2")"
 # A bot that crashes at its 2nd request: exit status and output shown.
-"$BIN/arena" replay-bot "$CRASH" --decision_ms 5000 -- "$BIN/bad_bot" --mode=crash_after --n=1 \
+"$BIN/arena" replay-bot "$CRASH" --decision_ms 5000 -- "$BIN/crash_hang_flood_bot" --mode=crash_after --n=1 \
   > "$T/o3" 2>&1; rc=$?
 [ $rc -eq 1 ] || fail "crashing bot: exit $rc: $(cat "$T/o3")"
 grep -q "CRASHED at request 2: the bot exited with code 3" "$T/o3" || fail "$(cat "$T/o3")"

@@ -15,7 +15,6 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "arena/records/record_tools.h"
-#include "arena/tournament/server_options.h"
 #include "bots/sdk/bot.h"
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
@@ -1511,26 +1510,6 @@ TEST_F(ServiceTest, SilentBotWithoutTimeControlEndsByTheDefaultDeadline) {
   ASSERT_TRUE(p.lines[0].has_header());
   EXPECT_EQ(p.lines[0].header().time_control().decision_ms(), kDefaultDecisionMs);
   EXPECT_TRUE(p.lines[0].header().default_time_control());
-}
-
-TEST(ServerOptions, LoopbackAddresses) {
-  EXPECT_TRUE(IsLoopback("127.0.0.1:50051"));
-  EXPECT_TRUE(IsLoopback("localhost:1"));
-  EXPECT_TRUE(IsLoopback("[::1]:50051"));
-  EXPECT_TRUE(IsLoopback("unix:/tmp/referee.sock"));
-  EXPECT_FALSE(IsLoopback("0.0.0.0:50051"));
-  EXPECT_FALSE(IsLoopback("[::]:50051"));
-  EXPECT_FALSE(IsLoopback("192.168.1.5:50051"));
-}
-
-TEST(ServerOptions, TlsNeedsReadablePemFiles) {
-  auto half = ListenCredentials("127.0.0.1:0", "cert.pem", "");
-  EXPECT_FALSE(half.ok());
-  EXPECT_THAT(half.status().message(), HasSubstr("--tls_key"));
-  auto missing = ListenCredentials("127.0.0.1:0", "/no/such/cert.pem", "/no/such/key.pem");
-  EXPECT_FALSE(missing.ok());
-  EXPECT_THAT(missing.status().message(), HasSubstr("/no/such/cert.pem"));
-  EXPECT_TRUE(ListenCredentials("127.0.0.1:0", "", "").ok());
 }
 
 }  // namespace

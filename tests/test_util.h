@@ -1,5 +1,5 @@
-// Helpers shared by the tests: in-process matches, message inspection, and
-// folders of a test's own that go when the test is done.
+// Helpers shared by the tests: in-process matches, message inspection,
+// folders of a test's own that go when the test is done, and reading a file.
 #ifndef ARENA_TESTS_TEST_UTIL_H_
 #define ARENA_TESTS_TEST_UTIL_H_
 
@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -27,6 +29,16 @@
 #include "referee/game_api/rng.h"
 
 namespace arena::testing {
+
+// The file at `path` as it is, bytes and all; "" if it cannot be read (the
+// test then fails on what it expected to find in it). The tests' one reader
+// of a whole file.
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // Removes a test's folder with everything in it, unless ARENA_KEEP_TEST_DIRS
 // is set (to look at a failing test's files): then says so in one line.

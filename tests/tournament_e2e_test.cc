@@ -28,6 +28,7 @@ using ::testing::HasSubstr;
 using testing::Cmd;
 using testing::FreshTempDir;
 using testing::kBin;
+using testing::ReadFile;
 using testing::ReadStandings;
 using testing::RecordFiles;
 using testing::Sh;
@@ -96,7 +97,7 @@ TEST(Tournament, GauntletMeetsEveryOtherBotOnly) {
 TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   const testing::TestDir tmp = FreshTempDir("exit");
   const std::string& dir = tmp.path();
-  const std::string slow = absl::StrCat(" --bot slow='", kBin, "/bad_bot --mode=hang_after --n=0'",
+  const std::string slow = absl::StrCat(" --bot slow='", kBin, "/crash_hang_flood_bot --mode=hang_after --n=0'",
                                         " --decision_ms 200");
   // Forfeits of a bot that plays badly (timeouts) do not fail a tournament ...
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2", slow,
@@ -110,7 +111,7 @@ TEST(Tournament, ExitCodesForForfeitsAndBotsThatCannotStart) {
   EXPECT_THAT(r.output, HasSubstr("--fail_on_forfeit"));
   // A bot that crashes fails as a program: the tournament completes, 1.
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2",
-                      " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=0'",
+                      " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=0'",
                       " --bot ok=", kBin, "/random_bot --max_restarts 1 --records ", dir, "/d"));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("failed as programs"));
@@ -149,7 +150,7 @@ TEST(Tournament, FourThousandNinetySixMatchesAtOnceCompleteAndVerify) {
       // moves, a match where the holder has only those ends without asking
       // it (about 1 in 20,000), and the holder waits till every match times out.
       " --auto_moves=false",
-      " --bot holder='", kBin, "/bad_bot --mode=hold_until --n=", kMatches, "'",
+      " --bot holder='", kBin, "/crash_hang_flood_bot --mode=hold_until --n=", kMatches, "'",
       " --bot steady=", kBin, "/random_bot --records ", dir));
   ASSERT_EQ(r.code, 0) << r.output.substr(0, 4000);
   EXPECT_THAT(r.output, HasSubstr(absl::StrCat(kMatches, " matches played, at most ",
@@ -233,14 +234,9 @@ TEST(Tournament, ResumeAfterKillNineLosesAndDoublesNothing) {
     EXPECT_EQ(st.matches_played(), games);
     EXPECT_EQ(st.matches_unrecorded(), 0);
     // And the rebuilt standings are the tournament's.
-    std::ifstream in(records + "/standings.json");
-    std::stringstream a;
-    a << in.rdbuf();
+    const std::string played = ReadFile(records + "/standings.json");
     ASSERT_EQ(Sh(absl::StrCat(kBin, "/arena standings ", records)).code, 0);
-    std::ifstream in2(records + "/standings.json");
-    std::stringstream b;
-    b << in2.rdbuf();
-    EXPECT_EQ(a.str(), b.str());
+    EXPECT_EQ(ReadFile(records + "/standings.json"), played);
   }
 }
 
@@ -257,13 +253,6 @@ std::vector<std::string> PlayedMatches(const std::string& records) {
     out.push_back(row);
   }
   return out;
-}
-
-std::string FileText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 TEST(Tournament, AdaptiveResumeAfterKillNinePlaysTheSameSchedule) {
@@ -288,7 +277,7 @@ TEST(Tournament, AdaptiveResumeAfterKillNinePlaysTheSameSchedule) {
   const v1::Standings st = ReadStandings(dir + "/whole");
   EXPECT_EQ(st.matches_played(), static_cast<int>(expected.size()));
   EXPECT_EQ(st.matches_unrecorded(), 0);  // an adaptive budget is not owed
-  const std::string plan = FileText(dir + "/whole/schedule.json");
+  const std::string plan = ReadFile(dir + "/whole/schedule.json");
   EXPECT_THAT(plan, HasSubstr("\"finished\": true"));
 
   const std::string records = dir + "/killed";
@@ -308,7 +297,7 @@ TEST(Tournament, AdaptiveResumeAfterKillNinePlaysTheSameSchedule) {
                           flags));
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_EQ(PlayedMatches(records), expected) << "killed with " << before << " records";
-  EXPECT_EQ(FileText(records + "/schedule.json"), plan);
+  EXPECT_EQ(ReadFile(records + "/schedule.json"), plan);
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
   EXPECT_EQ(v.code, 0) << v.output;
 }
@@ -420,18 +409,16 @@ TEST(Gate, BundledBotAgainstRandomAcceptsH1AndTheReverseH0) {
                           " --jobs 2 --records ", dir, "/h1 --json ", dir, "/h1.json"));
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("H1 accepted"));
-  std::ifstream in(dir + "/h1.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string h1 = ReadFile(dir + "/h1.json");
   v1::GateResult g;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ss.str(), &g).ok()) << ss.str();
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(h1, &g).ok()) << h1;
   EXPECT_EQ(g.decision(), "H1");
   EXPECT_GE(g.llr(), g.upper_bound());
   EXPECT_EQ(g.group_counts_size(), 5);  // pentanomial
   EXPECT_EQ(g.games(), 2 * g.deal_groups());
   EXPECT_GT(g.elo_low(), 0);
-  EXPECT_THAT(ss.str(), HasSubstr("\"games\": "));  // a number, not a string
-  EXPECT_THAT(ss.str(), ::testing::Not(HasSubstr("\"games\": \"")));
+  EXPECT_THAT(h1, HasSubstr("\"games\": "));  // a number, not a string
+  EXPECT_THAT(h1, ::testing::Not(HasSubstr("\"games\": \"")));
 
   r = Sh(absl::StrCat(kBin, "/arena gate --game quasenbo --candidate random=", kBin,
                       "/random_bot --baseline smart=", kBin, "/quasenbo_bot",
@@ -462,11 +449,8 @@ TEST(Gate, ThreeSeatsRotateCandidateBaselineAndFiller) {
                           "/r --json ", dir, "/g.json"));
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("deal groups of 3"));
-  std::ifstream in(dir + "/g.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
   v1::GateResult g;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ss.str(), &g).ok());
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ReadFile(dir + "/g.json"), &g).ok());
   EXPECT_EQ(g.group_counts_size(), 7);  // 0..6 half points: 3 matches, 1 baseline seat
   EXPECT_EQ(g.games(), 3 * g.deal_groups());
 }

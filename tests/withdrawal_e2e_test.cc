@@ -1,7 +1,7 @@
 // A contest survives its entrants: a bot that does not start,
 // crashes again and again, or never connects costs only its own matches.
 // Real processes throughout: arena, the bundled bots, shell-script entrants
-// that fail on purpose and tests/bad_bot, in arena's sandbox.
+// that fail on purpose and tests/crash_hang_flood_bot, in arena's sandbox.
 #include <dirent.h>
 #include <unistd.h>
 
@@ -33,6 +33,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::Cmd;
 using testing::kBin;
+using testing::ReadFile;
 using testing::ReadStandings;
 using testing::RecordFiles;
 using testing::Sh;
@@ -103,13 +104,6 @@ RecordFacts ReadFacts(const std::string& dir) {
     if (!fault) ++f.clean;
   }
   return f;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
@@ -193,7 +187,7 @@ TEST(Withdrawal, BotThatKeepsCrashingIsRecordedAsCrashedThenWithdrawn) {
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 40 --jobs 2",
                           " --progress=false --max_restarts 2 --records ", dir,
                           " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
-                          " --bot crashy='", kBin, "/bad_bot --mode=crash_after --n=4'"));
+                          " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=4'"));
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (1 of 2)"));
   EXPECT_THAT(r.output, HasSubstr("restarting bot crashy (2 of 2)"));
@@ -313,10 +307,7 @@ TEST(Withdrawal, AMissingProgramIsNamedWithoutTheOrganisersPath) {
   EXPECT_THAT(row->withdrawn_reason(), HasSubstr("bot"));
   EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr("secret-folder")));
   EXPECT_THAT(row->withdrawn_reason(), Not(HasSubstr(w.path())));
-  std::ifstream in(dir + "/entrants.json");
-  std::stringstream entrants;
-  entrants << in.rdbuf();
-  EXPECT_THAT(entrants.str(), Not(HasSubstr("secret-folder")));
+  EXPECT_THAT(ReadFile(dir + "/entrants.json"), Not(HasSubstr("secret-folder")));
   const RecordFacts f = ReadFacts(dir);
   for (const auto& [key, detail] : f.first_detail) {
     EXPECT_THAT(detail, Not(HasSubstr("secret-folder"))) << key;
@@ -356,7 +347,7 @@ TEST(Withdrawal, AFloodersReasonNamesItsCutOffs) {
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
                           " --progress=false --records ", dir,
                           " --bot a=", kBin, "/random_bot --bot b=", kBin, "/quasenbo_bot",
-                          " --bot flooder='", kBin, "/bad_bot --mode=flood --n=300'"));
+                          " --bot flooder='", kBin, "/crash_hang_flood_bot --mode=flood --n=300'"));
   EXPECT_EQ(r.code, 1) << r.output;
   const v1::Standings st = ReadStandings(dir);
   const v1::StandingRow* row = RowOf(st, "flooder");

@@ -2,10 +2,11 @@
 // option structs and the TournamentConfig message (or reads the config of a
 // folder to resume), checks which flags each command takes and prints help
 // with the command table (command_table.h), and hands over to the command's
-// function: RunPlay (arena/cli/play.h), RunGate (gate.h), RunStandings
-// (standings_command.h), RunVerify, RunReplay, RunCat, RunHtml and RunGames
-// (record_commands.h), RunReplayRequests (repro_commands.h), RunCheckBot
-// (check_bot.h), RunReplayBot (replay_bot.h), RunHumanSeat (human_seat.h).
+// function: RunTournamentCommand (tournament_command.h), RunGate
+// (gate_command.h), RunStandings (standings_command.h), RunVerify,
+// RunReplay, RunCat, RunHtml and RunGames (record_commands.h),
+// RunReplayRequests (repro_commands.h), RunCheckBot (check_bot_command.h),
+// RunReplayBot (replay_bot_command.h), RunHumanSeat (play_command.h).
 //
 // The commands (`arena help COMMAND` gives each one's flags, from the
 // command table):
@@ -43,23 +44,21 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "arena/cli/check_bot.h"
+#include "arena/cli/check_bot_command.h"
 #include "arena/cli/command.h"
 #include "arena/cli/command_table.h"
 #include "arena/cli/flags_check.h"
-#include "arena/cli/gate.h"
-#include "arena/cli/human_seat.h"
+#include "arena/cli/gate_command.h"
+#include "arena/cli/play_command.h"
 #include "arena/cli/logging.h"
-#include "arena/cli/play.h"
+#include "arena/cli/tournament_command.h"
 #include "arena/cli/record_commands.h"
-#include "arena/cli/replay_bot.h"
+#include "arena/cli/replay_bot_command.h"
 #include "arena/cli/repro_commands.h"
 #include "arena/cli/standings_command.h"
-#include "arena/records/folder.h"
 #include "arena/tournament/launch.h"
+#include "arena/tournament/resume.h"
 #include "arena/views/html.h"
-#include "google/protobuf/util/message_differencer.h"
-#include "referee/games/registry.h"
 
 ABSL_FLAG(std::string, game, "quasenbo", "game to play");
 ABSL_FLAG(std::vector<std::string>, bot, {},
@@ -411,78 +410,29 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
   return absl::OkStatus();
 }
 
-// The config of the tournament in `dir` (its manifest), for --resume. With
-// --bot flags too, the flags' config must be the manifest's (but for what
-// may change between runs: jobs, timeouts, restarts, refresh, tokens).
-absl::StatusOr<v1::TournamentConfig> ResumeConfig(
-    const std::string& dir, const std::vector<std::string>& bots,
-    const std::vector<std::string>& options) {
-  auto manifest = ReadManifest(dir);
-  if (!manifest.ok()) return manifest.status();
-  v1::TournamentConfig c = manifest->config();
-  c.set_records_dir(dir);
-  if (c.secret_file().empty() && c.seed() == 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot resume ", dir, ": its secret was kept in memory only (the "
-        "matches' seeds cannot be made again); run tournaments with "
-        "--secret_file FILE to be able to resume them"));
-  }
-  if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {
-    v1::TournamentConfig given;
-    if (absl::Status s = ParseShard(shard, &given); !s.ok()) return s;
-    if (given.shard_index() != c.shard_index() || given.shard_count() != c.shard_count()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "--resume ", dir, " --shard ", shard, ": that folder holds shard ",
-          c.shard_index(), "/", c.shard_count(), " (0/0: unsharded); never mixed"));
-    }
-  }
-  if (!bots.empty()) {
-    auto flags = ConfigFromFlags(bots, options);
-    if (!flags.ok()) return flags.status();
-    v1::TournamentConfig x = c, y = *flags;
-    for (v1::TournamentConfig* z : {&x, &y}) {
-      z->clear_jobs();
-      z->clear_records_dir();
-      z->clear_connect_timeout_ms();
-      z->clear_max_restarts();
-      z->clear_on_bot_failure();
-      z->clear_standings_every();
-      for (auto& b : *z->mutable_bots()) b.clear_token();
-      if (z->seats() == 0) {
-        if (const GameInfo* info = FindGameInfo(z->game())) z->set_seats(info->default_seats);
-      }
-      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
-      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
-    }
-    google::protobuf::util::MessageDifferencer diff;
-    std::string report;
-    diff.ReportDifferencesToString(&report);
-    if (!diff.Compare(x, y)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "--resume ", dir, ": the flags describe another tournament than its "
-          "manifest.json (never mixed): ", report));
-    }
-  }
-  for (auto& b : *c.mutable_bots()) {
-    auto token = NewToken();
-    if (!token.ok()) return token.status();
-    b.set_token(*token);
-  }
-  return c;
-}
-
 // `arena match` and `arena tournament`: the config from the flags (or the
 // manifest of the folder to resume) and the sandbox from the flags; the rest
-// is RunPlay's (arena/cli/play.h).
-int PlayCommand(bool single, const std::vector<std::string>& bots,
+// is RunTournamentCommand's (arena/cli/tournament_command.h).
+int TournamentCommand(bool single, const std::vector<std::string>& bots,
                 const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
-  auto c = resume.empty() ? ConfigFromFlags(bots, options)
-                          : ResumeConfig(resume, bots, options);
+  absl::StatusOr<v1::TournamentConfig> c;
+  if (resume.empty()) {
+    c = ConfigFromFlags(bots, options);
+  } else {
+    ResumeFlags flags;
+    flags.shard = absl::GetFlag(FLAGS_shard);
+    v1::TournamentConfig shard;
+    if (absl::Status s = ParseShard(flags.shard, &shard); !s.ok()) return Fail(s);
+    flags.shard_index = shard.shard_index();
+    flags.shard_count = shard.shard_count();
+    if (!bots.empty()) flags.config = [&] { return ConfigFromFlags(bots, options); };
+    c = ResumeConfig(resume, flags);
+  }
   if (!c.ok()) return Fail(c.status());
   LaunchOptions lo;
   if (absl::Status s = FillLaunchOptions(&lo); !s.ok()) return Fail(s);
-  PlayOptions po;
+  TournamentCommandOptions po;
   po.single = single;
   po.resume = !resume.empty();
   po.on_bot_failure = absl::GetFlag(FLAGS_on_bot_failure);
@@ -492,11 +442,11 @@ int PlayCommand(bool single, const std::vector<std::string>& bots,
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
   po.junit = absl::GetFlag(FLAGS_junit);
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
-  return RunPlay(po, *std::move(c), std::move(lo));
+  return RunTournamentCommand(po, *std::move(c), std::move(lo));
 }
 
 // `arena gate`: the gate's options, config and sandbox from the flags; the
-// rest is RunGate's (arena/cli/gate.h).
+// rest is RunGate's (arena/cli/gate_command.h).
 int GateCommand(const std::vector<std::string>& options) {
   GateOptions go;
   go.candidate = absl::GetFlag(FLAGS_candidate);
@@ -521,7 +471,7 @@ int GateCommand(const std::vector<std::string>& options) {
 }
 
 // `arena play`: the config and sandbox from the flags, 10 minutes a decision
-// unless --decision_ms is given; the rest is RunHumanSeat's (human_seat.h).
+// unless --decision_ms is given; the rest is RunHumanSeat's (play_command.h).
 int HumanSeatCommand(const std::vector<std::string>& bots,
                      const std::vector<std::string>& options, bool decision_ms_given) {
   auto c = ConfigFromFlags(bots, options);
@@ -578,7 +528,7 @@ int main(int argc, char** argv) {
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
-    return PlayCommand(cmd == "match", bots, options);
+    return TournamentCommand(cmd == "match", bots, options);
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));

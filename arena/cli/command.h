@@ -1,9 +1,11 @@
 // What every `arena` command shares: how it reports an error, and how it
 // reads a --bot or --option value. Each command's work is a function in a
-// file of its own (play.h, gate.h, standings_command.h, record_commands.h,
-// repro_commands.h, check_bot.h, replay_bot.h, human_seat.h) that takes its
-// options (a struct, or the arguments) and returns the exit code; only
-// arena_main.cc reads flags.
+// file named after it, <command>_command.h (tournament_command.h for `arena
+// match` and `arena tournament`, gate_, standings_, play_, check_bot_,
+// replay_bot_command.h), or <kind>_commands.h for a file of several
+// (record_commands.h, repro_commands.h), that takes its options (a struct,
+// or the arguments) and returns the exit code; only arena_main.cc reads
+// flags.
 //
 // Thread safety: Fail writes to std::cerr.
 #ifndef ARENA_ARENA_CLI_COMMAND_H_

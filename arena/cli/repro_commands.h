@@ -1,5 +1,5 @@
 // The `arena` commands and lines about repro bundles that are not the
-// replay-bot (arena/cli/replay_bot.h): `arena replay FILE --requests --seat
+// replay-bot (arena/cli/replay_bot_command.h): `arena replay FILE --requests --seat
 // S`, which prints the exact messages one seat of a recorded match was sent,
 // as the JSON lines a stdio bot reads (referee/records/stdio_json.h), and the
 // line a tournament prints about the bundles it wrote

@@ -8,7 +8,10 @@
 #include "absl/time/time.h"
 #include "arena/records/folder.h"
 #include "arena/records/record_tools.h"
+#include "arena/tournament/launch.h"
 #include "arena/tournament/plan.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "referee/games/registry.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
 
@@ -29,6 +32,63 @@ void Reject(const std::string& dir, const std::string& path, const std::string& 
 }
 
 }  // namespace
+
+absl::StatusOr<v1::TournamentConfig> ResumeConfig(const std::string& dir,
+                                                  const ResumeFlags& flags) {
+  auto manifest = ReadManifest(dir);
+  if (!manifest.ok()) return manifest.status();
+  v1::TournamentConfig c = manifest->config();
+  c.set_records_dir(dir);
+  if (c.secret_file().empty() && c.seed() == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot resume ", dir, ": its secret was kept in memory only (the "
+        "matches' seeds cannot be made again); run tournaments with "
+        "--secret_file FILE to be able to resume them"));
+  }
+  if (!flags.shard.empty() &&
+      (flags.shard_index != c.shard_index() || flags.shard_count != c.shard_count())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--resume ", dir, " --shard ", flags.shard, ": that folder holds shard ",
+        c.shard_index(), "/", c.shard_count(), " (0/0: unsharded); never mixed"));
+  }
+  if (flags.config) {
+    auto given = flags.config();
+    if (!given.ok()) return given.status();
+    v1::TournamentConfig x = c, y = *given;
+    for (v1::TournamentConfig* z : {&x, &y}) {
+      z->clear_jobs();
+      z->clear_records_dir();
+      z->clear_connect_timeout_ms();
+      z->clear_max_restarts();
+      z->clear_on_bot_failure();
+      z->clear_standings_every();
+      for (auto& b : *z->mutable_bots()) b.clear_token();
+      if (z->seats() == 0) {
+        if (const GameInfo* info = FindGameInfo(z->game())) z->set_seats(info->default_seats);
+      }
+      if (z->fault_policy() == v1::FAULT_POLICY_UNSPECIFIED) {
+        z->set_fault_policy(v1::FAULT_POLICY_FORFEIT);
+      }
+      if (z->auto_moves() == v1::AUTO_MOVES_UNSPECIFIED) {
+        z->set_auto_moves(v1::AUTO_MOVES_SINGLE);
+      }
+    }
+    google::protobuf::util::MessageDifferencer diff;
+    std::string report;
+    diff.ReportDifferencesToString(&report);
+    if (!diff.Compare(x, y)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--resume ", dir, ": the flags describe another tournament than its "
+          "manifest.json (never mixed): ", report));
+    }
+  }
+  for (auto& b : *c.mutable_bots()) {
+    auto token = NewToken();
+    if (!token.ok()) return token.status();
+    b.set_token(*token);
+  }
+  return c;
+}
 
 absl::StatusOr<ResumedMatches> ResumeFromRecords(
     const v1::TournamentConfig& config, const TournamentSecret& secret,

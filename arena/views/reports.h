@@ -10,7 +10,7 @@
 // cut-offs or restarts, with a message that says which. A gate has one
 // <testcase> per verdict (classname "arena.gate.<game>"): "sprt", failing on
 // H0, no decision, or no verdict (type "no_verdict", the verdict's line as
-// its message: a bot did not play, arena/cli/gate.h), and "fault_rate",
+// its message: a bot did not play, arena/cli/gate_command.h), and "fault_rate",
 // failing when the candidate's or the baseline's fault rate exceeds
 // --max_fault_rate. The markdown's heading says PASS, FAIL or NO VERDICT.
 //
@@ -48,7 +48,7 @@ std::string TournamentJUnit(const v1::Standings& standings);
 std::string TournamentMarkdown(const v1::Standings& standings);
 
 // The JUnit XML and the markdown summary of a gate (GateResult with its
-// rows, fault rate and verdict filled in, arena/cli/gate.h).
+// rows, fault rate and verdict filled in, arena/cli/gate_command.h).
 std::string GateJUnit(const v1::GateResult& gate);
 std::string GateMarkdown(const v1::GateResult& gate);
 

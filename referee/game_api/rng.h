@@ -10,6 +10,7 @@
 #ifndef ARENA_REFEREE_GAME_API_RNG_H_
 #define ARENA_REFEREE_GAME_API_RNG_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>

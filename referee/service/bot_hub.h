@@ -63,7 +63,12 @@
 // which reaches it only through LinkHost (link_host.h), and the match holds
 // it through a LinkHandle (link_handle.h). The hub implements both
 // interfaces with private overrides: they are for its own parts, not for its
-// users.
+// users. The hub's own code is split by job: admission (bot_hub_admission.cc),
+// the registry of bots, their streams and the reconnect grace
+// (bot_hub_registry.cc), the matches' side (bot_hub.cc), the reaper and the
+// streams' lifetimes (bot_hub_reaper.cc), the budgets (bot_hub_limits.cc);
+// all share one lock, since Register moves a stream from admission into the
+// registry in one step.
 //
 // Thread safety: every method may be called from any thread. The hub must
 // outlive the gRPC server it is registered with and every link it made.
@@ -187,6 +192,37 @@ class BotHub final : public ConnectionHost, public LinkHost {
  private:
   class Service;
 
+  // ---- Admission (bot_hub_admission.cc): streams before their Hello.
+
+  struct PeerState {         // token guessing, per peer address
+    int failures = 0;        // unknown tokens in a row (reset after a quiet spell)
+    absl::Time last_failure;
+    absl::Time last_log;
+    int unlogged = 0;
+  };
+  // A stream before its Hello is welcomed: when it was opened, and, once it
+  // sent an unknown token, when it is refused (the address's back-off).
+  // `arrival` orders them for eviction (Add).
+  struct HelloWait {
+    absl::Time created;
+    uint64_t arrival = 0;
+    absl::Time refuse_at = absl::InfiniteFuture();
+  };
+
+  // SHA-256 of `token`, as kept in token_digests_.
+  static std::string TokenDigest(const std::string& token);
+  // ConnectionHost: a new stream takes a place among those without Hello,
+  // evicting the oldest if they are all taken; false if it may not.
+  bool Add(BotConnection* conn) override;
+  // ConnectionHost: the stream's Hello; registers it (see the registry
+  // below) for a valid token, else sets its refusal after the back-off.
+  absl::Status Register(BotConnection* conn, const std::string& token) override;
+  // The line about evictions since the last one, if due (then reset).
+  std::string EvictionLogLine(absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // ---- Registry (bot_hub_registry.cc): bots, their streams and absences.
+
   struct BotState {
     BotConnection* live = nullptr;
     bool away = false;       // disconnected, within the grace
@@ -198,12 +234,46 @@ class BotHub final : public ConnectionHost, public LinkHost {
     v1::FaultKind down_kind = v1::FAULT_KIND_UNSPECIFIED;
     std::string down_detail;
   };
-  struct PeerState {         // token guessing, per peer address
-    int failures = 0;        // unknown tokens in a row (reset after a quiet spell)
-    absl::Time last_failure;
-    absl::Time last_log;
-    int unlogged = 0;
-  };
+
+  // ConnectionHost and LinkHost (see connection_host.h, link_host.h).
+  void ResyncBot(const std::string& bot, uint64_t conn_id) override;
+  void Unregister(BotConnection* conn) override;
+  uint64_t CurrentConnection(const std::string& bot) const override;
+  Absence AbsenceOf(const std::string& bot) const override;
+  std::string GoneDetail(const std::string& bot) const override;
+  // Fails the bot's open decisions on its streams up to `last_conn` (and
+  // those waiting for a resync) with `kind` and `detail`.
+  void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
+               const std::string& detail);
+
+  // ---- Matches (bot_hub.cc): links, decisions routed to them, sends.
+
+  // ConnectionHost and LinkHost (see connection_host.h, link_host.h).
+  bool OnDecision(BotConnection* conn, const v1::Decision& d) override;
+  using LinkHost::SendOn;
+  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask,
+              std::optional<OutMessage> lead) override;
+  void Ask(uint64_t conn_id) override;
+  void Unask(uint64_t conn_id) override;
+  std::shared_ptr<const v1::Rules> SharedRules(const v1::Rules& rules) override;
+  void RemoveLink(const std::string& match_id,
+                  const std::shared_ptr<const MatchObserver>& observer,
+                  const std::vector<std::string>& bots);
+
+  // ---- Streams' lifetimes and the reaper (bot_hub_reaper.cc).
+
+  // ConnectionHost: pins a closing stream for a second (see connection_host.h).
+  void Drain(BotConnection* conn) override;
+  // ConnectionHost: gRPC is done with it; deleted when unpinned.
+  void Retire(BotConnection* conn) override;
+  // Lets go of a pin on `conn`: deleted if gRPC is done with it and no one
+  // else holds one.
+  void Unpin(BotConnection* conn);
+  // Every 100 ms until stop_: the five timers (see bot_hub_reaper.cc).
+  void ReaperLoop();
+
+  // ---- Budgets (bot_hub_limits.cc): log lines, invalid messages, cut-offs.
+
   struct LogBudget {
     absl::Time window;
     int lines = 0;
@@ -222,56 +292,41 @@ class BotHub final : public ConnectionHost, public LinkHost {
   };
   static constexpr int kCutOffLinesPer10s = 5;
 
-  // ConnectionHost: called by connections (see connection_host.h).
-  bool Add(BotConnection* conn) override;
-  absl::Status Register(BotConnection* conn, const std::string& token) override;
-  void ResyncBot(const std::string& bot, uint64_t conn_id) override;
+  // ConnectionHost (see connection_host.h).
   void MarkCutOff(BotConnection* conn, const std::string& reason) override;
-  void Unregister(BotConnection* conn) override;
-  void Retire(BotConnection* conn) override;  // deletes when unpinned
-  bool OnDecision(BotConnection* conn, const v1::Decision& d) override;
   void Warn(const std::string& who, const std::string& text) override;
   bool NoteInvalid(const std::string& bot) override;
-  void Drain(BotConnection* conn) override;
-
-  // LinkHost: called by links (see link_host.h).
-  uint64_t CurrentConnection(const std::string& bot) const override;
-  Absence AbsenceOf(const std::string& bot) const override;
-  using LinkHost::SendOn;
-  bool SendOn(uint64_t conn_id, OutMessage msg, bool ask,
-              std::optional<OutMessage> lead) override;
-  void Ask(uint64_t conn_id) override;
-  void Unask(uint64_t conn_id) override;
-  std::string GoneDetail(const std::string& bot) const override;
-  std::shared_ptr<const v1::Rules> SharedRules(const v1::Rules& rules) override;
-
   // A log line about `who`, rate-limited per `who` (HubOptions); Warn at
   // warning level.
   void Log(const std::string& who, spdlog::level::level_enum level,
            const std::string& text);
-  void RemoveLink(const std::string& match_id,
-                  const std::shared_ptr<const MatchObserver>& observer,
-                  const std::vector<std::string>& bots);
 
-  // Lets go of a pin on `conn`: deleted if gRPC is done with it and no one
-  // else holds one.
-  void Unpin(BotConnection* conn);
-  void ReaperLoop();
-  // Fails the bot's open decisions on its streams up to `last_conn` (and
-  // those waiting for a resync) with `kind` and `detail`.
-  void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
-               const std::string& detail);
+  // ---- State: one lock (mu_) over all but the shared rules.
 
   const HubOptions options_;
   std::unique_ptr<Service> service_;
   // SHA-256 of each token, compared in constant time.
   std::vector<std::pair<std::string, std::string>> token_digests_;
   mutable absl::Mutex mu_;
+  // Admission.
+  std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
+  // Evictions for a full cap: in all, and since the last log line (of
+  // which unknown-token streams), logged at most every 10 s.
+  int evicted_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_ ABSL_GUARDED_BY(mu_) = 0;
+  int evicted_unlogged_refused_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Time evicted_logged_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // Registry.
   std::map<std::string, BotState> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> connect_count_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, std::string> last_cut_reason_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, BotConnection*> by_id_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_conn_id_ ABSL_GUARDED_BY(mu_) = 0;
+  bool closing_all_ ABSL_GUARDED_BY(mu_) = false;
+  // Matches.
+  std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const MatchObserver> match_observer_ ABSL_GUARDED_BY(mu_);
   // The timeouts of matches that have ended (RemoveLink), latest last, so
   // that a late answer to one is told how late it came.
   static constexpr size_t kRecentTimeoutsKept = 4096;
@@ -284,34 +339,14 @@ class BotHub final : public ConnectionHost, public LinkHost {
   absl::Mutex rules_mu_;  // held alone
   std::map<std::string, std::weak_ptr<const v1::Rules>> shared_rules_
       ABSL_GUARDED_BY(rules_mu_);
-  // A stream before its Hello is welcomed: when it was opened, and, once it
-  // sent an unknown token, when it is refused (the address's back-off).
-  // `arrival` orders them for eviction (Add).
-  struct HelloWait {
-    absl::Time created;
-    uint64_t arrival = 0;
-    absl::Time refuse_at = absl::InfiniteFuture();
-  };
-  std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
-  uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;
-  // Evictions for a full cap: in all, and since the last log line (of
-  // which unknown-token streams), logged at most every 10 s.
-  int evicted_ ABSL_GUARDED_BY(mu_) = 0;
-  int evicted_unlogged_ ABSL_GUARDED_BY(mu_) = 0;
-  int evicted_unlogged_refused_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::Time evicted_logged_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
-  // The line about evictions since the last one, if due (then reset).
-  std::string EvictionLogLine(absl::Time now)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, PeerState> peers_ ABSL_GUARDED_BY(mu_);
+  // Budgets.
   std::map<std::string, LogBudget> budgets_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, std::shared_ptr<HubMatchLink>> links_ ABSL_GUARDED_BY(mu_);
-  std::shared_ptr<const MatchObserver> match_observer_ ABSL_GUARDED_BY(mu_);
-  uint64_t next_conn_id_ ABSL_GUARDED_BY(mu_) = 0;
-  bool closing_all_ ABSL_GUARDED_BY(mu_) = false;
+  std::map<std::string, int> cut_offs_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::string> last_cut_reason_ ABSL_GUARDED_BY(mu_);
+  // Streams' lifetimes and the reaper.
+  std::vector<std::pair<BotConnection*, absl::Time>> draining_ ABSL_GUARDED_BY(mu_);
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread reaper_;
+  std::thread reaper_;  // last: it runs on all of the above
 };
 
 }  // namespace arena

@@ -2,7 +2,7 @@
 # How many matches the referee keeps live at once, and what each costs
 # (docs/benchmarks.md): `arena tournament` of MATCHES two-seat Quäsenbö
 # matches, all started at once (--jobs MATCHES), between a bot that answers
-# nothing until it holds MATCHES open decisions (tests/bad_bot_main.cc,
+# nothing until it holds MATCHES open decisions (tests/crash_hang_flood_bot_main.cc,
 # --mode=hold_until) and random_bot, with a decision clock long enough that
 # nothing times out, and --auto_moves=false (else a match where the holder
 # has only forced moves ends without asking it, and it waits for ever); under an open-file limit of NOFILE (soft and hard, so
@@ -86,7 +86,7 @@ run() {
     ulimit -n "$NOFILE"  # soft and hard
     exec "${PRELOAD[@]}" ARENA_HEAP_LOG="$OUT/$name.heap" "$B/arena" tournament --game quasenbo --games "$n" --jobs "$n" \
       --duplicate=false --decision_ms "$ms" --auto_moves=false --progress=false \
-      --bot holder="$B/bad_bot --mode=hold_until --n=$hold" \
+      --bot holder="$B/crash_hang_flood_bot --mode=hold_until --n=$hold" \
       --bot steady="$B/random_bot" --records "$OUT/$name" "$@"
   ) > "$OUT/$name.log" 2>&1 &
   local pid=$!

@@ -4,6 +4,11 @@
 1. The modules (the wings of referee/ and arena/, each game's folder, the
    bot kit) use each other one way only: the graph of their #includes,
    outside tests, has no cycle.
+1b. They use each other in the order of the README's Layout table: a module
+   uses only modules of its own row or of rows listed before it (a module's
+   row: the longest folder of the table its path starts with), but for the
+   bot SDK (bots/sdk), which the bots in game folders use too. A module in
+   no row of the table is an error: the table is the plan.
 2. A game's folder uses only the game interface (referee/game_api), the
    protocol, the bot SDK (for its bot) and itself: no runtime, no tools,
    no other game. Its tests may use anything.
@@ -45,6 +50,54 @@ def module_of(path):
     if parts[0] in ("arena", "bots") and len(parts) >= 3:
         return parts[0] + "/" + parts[1]
     return None
+
+
+# The README's Layout table: rows "| `folder/` | what |", in order.
+TABLE_ROW = re.compile(r"^\|\s*`([^`]+)/`\s*\|", re.M)
+
+
+def layout_rows(root):
+    """The folders of the README's Layout table, in its order."""
+    text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+    start = text.find("## Layout")
+    if start < 0:
+        return []
+    end = text.find("\n## ", start + 1)
+    return TABLE_ROW.findall(text[start:end if end >= 0 else len(text)])
+
+
+def row_of(module, rows):
+    """The index in `rows` of the longest folder `module` is in, or None."""
+    best = None
+    for i, folder in enumerate(rows):
+        if (module + "/").startswith(folder + "/"):
+            if best is None or len(folder) > len(rows[best]):
+                best = i
+    return best
+
+
+def order_errors(edges, rows):
+    """Uses against the order of the README's table (see 1b above)."""
+    if not rows:
+        return ["README.md: no Layout table (| `folder/` | what |) to check "
+                "the order of the modules against"]
+    errors = []
+    for (a, b), where in sorted(edges.items()):
+        ra, rb = row_of(a, rows), row_of(b, rows)
+        for mod, r in ((a, ra), (b, rb)):
+            if r is None:
+                errors.append(f"{where}: module {mod} is in no row of the "
+                              "README's Layout table; add its folder there")
+        if ra is None or rb is None or rb <= ra:
+            continue
+        if b == "bots/sdk" and (a.startswith("referee/games/")
+                                or a in EXTRA_GAMES):
+            continue  # a game's bot uses the bot SDK (the README's exception)
+        errors.append(f"{where}: {a} uses {b}, which the README's Layout "
+                      f"table lists after it ({rows[ra]}/ is row {ra + 1}, "
+                      f"{rows[rb]}/ row {rb + 1}): a folder uses only the "
+                      "folders listed before it")
+    return errors
 
 
 def is_test(path):
@@ -95,6 +148,8 @@ def main(root):
             if to is None or to == mod:
                 continue
             edges.setdefault((mod, to), f"{path}:{line}")
+    rows = layout_rows(root)
+    errors.extend(order_errors(edges, rows))
     # Cycles: a depth-first search over the module graph.
     graph = {}
     for a, b in edges:
@@ -123,7 +178,8 @@ def main(root):
         print(e)
     if not errors:
         mods = sorted({m for e in edges for m in e})
-        print(f"layout holds: {len(mods)} modules, {len(edges)} uses, no cycle")
+        print(f"layout holds: {len(mods)} modules, {len(edges)} uses, no cycle, "
+              f"each in the order of the README's {len(rows)} rows")
     return 1 if errors else 0
 
 

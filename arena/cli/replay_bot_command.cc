@@ -1,4 +1,4 @@
-#include "arena/cli/replay_bot.h"
+#include "arena/cli/replay_bot_command.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -17,21 +19,16 @@
 namespace arena {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using testing::ReadFile;
 
 class HtmlSite : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/arena_html_testXXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::system(absl::StrCat("rm -rf '", dir_, "'").c_str()); }
+  // A folder of the test's own in the system temp folder, removed with the
+  // fixture (ARENA_KEEP_TEST_DIRS keeps it): see tests/test_util.h.
+  HtmlSite()
+      : tmp_(testing::FreshTempDir(absl::StrCat(
+            "html-", ::testing::UnitTest::GetInstance()->current_test_info()->name()))),
+        dir_(tmp_.path()) {}
 
   // Plays a quasenbo match between bots with these names into dir_.
   void Play(const std::string& id, std::vector<std::string> names, bool tamper = false) {
@@ -50,7 +47,8 @@ class HtmlSite : public ::testing::Test {
       f << line << "\n";
     }
   }
-  std::string dir_;
+  const testing::TestDir tmp_;
+  const std::string dir_;
 };
 
 TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
@@ -61,10 +59,10 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
   EXPECT_EQ(site->records, 2);
   EXPECT_EQ(site->replay_pages, 2);
   EXPECT_TRUE(site->failures.empty()) << absl::StrJoin(site->failures, "\n");
-  const std::string index = Slurp(absl::StrCat(dir_, "/html/index.html"));
+  const std::string index = ReadFile(absl::StrCat(dir_, "/html/index.html"));
   EXPECT_TRUE(absl::StrContains(index, "replays/m1.html"));
   EXPECT_TRUE(absl::StrContains(index, "replays/m2.html"));
-  const std::string page = Slurp(absl::StrCat(dir_, "/html/replays/m1.html"));
+  const std::string page = ReadFile(absl::StrCat(dir_, "/html/replays/m1.html"));
   EXPECT_TRUE(absl::StrContains(page, "data-encoding=\"gzip+base64\""));
   // Self-contained: nothing is fetched from elsewhere.
   for (const std::string& p : {index, page}) {
@@ -85,7 +83,7 @@ TEST_F(HtmlSite, ABadRecordIsListedWithItsErrorAndGetsNoPage) {
   EXPECT_EQ(site->replay_pages, 1);
   ASSERT_EQ(site->failures.size(), 1u);
   EXPECT_TRUE(absl::StrContains(site->failures[0], "bad.jsonl")) << site->failures[0];
-  const std::string index = Slurp(absl::StrCat(dir_, "/html/index.html"));
+  const std::string index = ReadFile(absl::StrCat(dir_, "/html/index.html"));
   EXPECT_TRUE(absl::StrContains(index, "\"file\":\"bad.jsonl\",\"error\":")) << "not listed";
   struct stat st;
   EXPECT_NE(::stat(absl::StrCat(dir_, "/html/replays/bad.html").c_str(), &st), 0);
@@ -96,7 +94,7 @@ TEST_F(HtmlSite, AHostileBotNameCannotEndTheScriptElement) {
   Play("m1", {evil, "b"});
   auto site = WriteHtmlSite(dir_, {});
   ASSERT_TRUE(site.ok()) << site.status();
-  const std::string index = Slurp(absl::StrCat(dir_, "/html/index.html"));
+  const std::string index = ReadFile(absl::StrCat(dir_, "/html/index.html"));
   EXPECT_FALSE(absl::StrContains(index, evil));
   // The name is there, escaped (protobuf's JSON writes < as \u003c).
   EXPECT_TRUE(absl::StrContains(index, "script>alert(1)") ||
@@ -152,7 +150,9 @@ TEST_F(HtmlSite, TheSiteFollowsTheUmaskArenaStartedWith) {
   EXPECT_EQ(ModeOf(dir_ + "/pub"), 0750);
   EXPECT_EQ(ModeOf(dir_ + "/pub/site/more"), dir_mode);
   // No temporary file is left behind.
-  EXPECT_EQ(std::system(absl::StrCat("ls -A '", dir_, "' | grep -q tmp-").c_str()) == 0, false);
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+    EXPECT_FALSE(absl::StrContains(e.path().filename().string(), "tmp-")) << e.path();
+  }
 }
 
 // A replay page carries the bots' ratings and withdrawals from the
@@ -178,7 +178,7 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   ASSERT_TRUE(WriteJsonFile(absl::StrCat(dir_, "/standings.json"), st).ok());
   auto site = WriteHtmlSite(dir_, {});
   ASSERT_TRUE(site.ok()) << site.status();
-  const std::string page = Slurp(absl::StrCat(dir_, "/html/replays/m1.html"));
+  const std::string page = ReadFile(absl::StrCat(dir_, "/html/replays/m1.html"));
   EXPECT_TRUE(absl::StrContains(page, "id=\"standings-data\""));
   EXPECT_TRUE(absl::StrContains(page, "\"withdrawn_reason\":\"its process exited with code 3\""));
   EXPECT_TRUE(absl::StrContains(page, "\"elo_low\":-20"));
@@ -188,7 +188,7 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   // Without standings the page still has the element, holding null.
   ASSERT_EQ(std::remove(absl::StrCat(dir_, "/standings.json").c_str()), 0);
   ASSERT_TRUE(WriteHtmlSite(dir_, {}).ok());
-  EXPECT_TRUE(absl::StrContains(Slurp(absl::StrCat(dir_, "/html/replays/m1.html")),
+  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/replays/m1.html")),
                                 "<script type=\"application/json\" id=\"standings-data\">null</script>"));
 }
 

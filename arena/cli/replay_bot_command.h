@@ -26,8 +26,8 @@
 //
 // Thread safety: RunReplayBot blocks until done; one at a time per process
 // (it forks).
-#ifndef ARENA_ARENA_CLI_REPLAY_BOT_H_
-#define ARENA_ARENA_CLI_REPLAY_BOT_H_
+#ifndef ARENA_ARENA_CLI_REPLAY_BOT_COMMAND_H_
+#define ARENA_ARENA_CLI_REPLAY_BOT_COMMAND_H_
 
 #include <cstdint>
 #include <string>
@@ -59,4 +59,4 @@ int RunReplayBot(const ReplayBotOptions& options);
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_CLI_REPLAY_BOT_H_
+#endif  // ARENA_ARENA_CLI_REPLAY_BOT_COMMAND_H_

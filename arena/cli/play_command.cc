@@ -1,4 +1,4 @@
-#include "arena/cli/human_seat.h"
+#include "arena/cli/play_command.h"
 
 #include <algorithm>
 #include <atomic>

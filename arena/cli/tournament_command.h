@@ -4,11 +4,12 @@
 //
 // The command line (arena/cli/arena_main.cc) builds the config from its
 // flags, or from the manifest of the folder to resume, and the launch options
-// (the sandbox); RunPlay does the rest.
+// (the sandbox); RunTournamentCommand does the rest.
 //
-// Thread safety: RunPlay blocks while the tournament runs; one at a time.
-#ifndef ARENA_ARENA_CLI_PLAY_H_
-#define ARENA_ARENA_CLI_PLAY_H_
+// Thread safety: RunTournamentCommand blocks while the tournament runs; one
+// at a time.
+#ifndef ARENA_ARENA_CLI_TOURNAMENT_COMMAND_H_
+#define ARENA_ARENA_CLI_TOURNAMENT_COMMAND_H_
 
 #include <string>
 
@@ -18,7 +19,7 @@
 
 namespace arena {
 
-struct PlayOptions {
+struct TournamentCommandOptions {
   bool single = false;   // arena match: one bot per seat, one match
   bool resume = false;   // the config is that of a folder's manifest
   // With resume: overrides the manifest's on_bot_failure (empty: keeps it).
@@ -40,9 +41,9 @@ absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& va
 // a bot failed as a program, a match is unrecorded, the HTML site has
 // failures, or (fail_on_forfeit) a match was forfeited, or a bot failed at
 // start under --on_bot_failure abort; 2 it could not run.
-int RunPlay(const PlayOptions& options, v1::TournamentConfig config,
-            LaunchOptions launch);
+int RunTournamentCommand(const TournamentCommandOptions& options,
+                         v1::TournamentConfig config, LaunchOptions launch);
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_CLI_PLAY_H_
+#endif  // ARENA_ARENA_CLI_TOURNAMENT_COMMAND_H_

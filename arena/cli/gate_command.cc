@@ -1,4 +1,4 @@
-#include "arena/cli/gate.h"
+#include "arena/cli/gate_command.h"
 
 #include <algorithm>
 #include <iostream>

@@ -1,4 +1,4 @@
-#include "arena/cli/play.h"
+#include "arena/cli/tournament_command.h"
 
 #include <iostream>
 #include <string>
@@ -25,7 +25,8 @@ absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& v)
       absl::StrCat("--on_bot_failure=", v, ": use withdraw or abort"));
 }
 
-int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptions lo) {
+int RunTournamentCommand(const TournamentCommandOptions& options, v1::TournamentConfig config,
+                         LaunchOptions lo) {
   v1::TournamentConfig* const c = &config;
   lo.resume = options.resume;
   lo.fresh_bots_per_rotation = options.fresh_bots_per_rotation;

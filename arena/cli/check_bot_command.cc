@@ -1,4 +1,4 @@
-#include "arena/cli/check_bot.h"
+#include "arena/cli/check_bot_command.h"
 
 #include <unistd.h>
 

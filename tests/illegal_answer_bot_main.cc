@@ -1,12 +1,13 @@
-// A bot that plays well but faults often, for the gate's --max_fault_rate
-// test: the Quäsenbö heuristics (referee/games/quasenbo/policy.h), except
+// A bot that plays well but answers illegally often, for the gate's
+// --max_fault_rate test (crash_hang_flood_bot, by contrast, fails as a
+// program): the Quäsenbö heuristics (referee/games/quasenbo/policy.h), except
 // that every --every'th decision of its process gets an action index out of
 // range (an ILLEGAL fault), at most one per --gap_ms (the referee cuts off a
 // bot that sends more than 100 invalid messages in a second). Under
 // --fault_policy random the referee plays a random legal move instead and
 // the match goes on, so the bot still beats a random one clearly while it
 // faults in many matches.
-//   faulty_bot --every=4 --gap_ms=25
+//   illegal_answer_bot --every=4 --gap_ms=25
 #include <atomic>
 #include <chrono>
 
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
   static std::atomic<int> decisions{0};
   static std::atomic<int64_t> last_fault_ms{0};
   return arena::bots::BotMain(
-      argc, argv, "faulty-bot",
+      argc, argv, "illegal-answer-bot",
       [](const arena::v1::MatchStart& m, const arena::v1::DecisionRequest& r) {
         const int every = absl::GetFlag(FLAGS_every);
         if (every > 0 && ++decisions % every == 0) {

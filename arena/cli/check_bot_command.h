@@ -37,8 +37,8 @@
 // cap) so that a good bot passes in seconds.
 //
 // Thread safety: RunCheckBot blocks while the checks run; one at a time.
-#ifndef ARENA_ARENA_CLI_CHECK_BOT_H_
-#define ARENA_ARENA_CLI_CHECK_BOT_H_
+#ifndef ARENA_ARENA_CLI_CHECK_BOT_COMMAND_H_
+#define ARENA_ARENA_CLI_CHECK_BOT_COMMAND_H_
 
 #include <cstdint>
 #include <string>
@@ -73,4 +73,4 @@ int RunCheckBot(const CheckBotOptions& options, LaunchOptions launch);
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_CLI_CHECK_BOT_H_
+#endif  // ARENA_ARENA_CLI_CHECK_BOT_COMMAND_H_

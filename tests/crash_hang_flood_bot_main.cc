@@ -1,18 +1,20 @@
-// A bot that misbehaves on purpose, for the end-to-end tests: it answers
-// like a bot should for a while, then crashes (exits) or hangs.
-//   bad_bot --mode=crash_after --n=3   exits with code 3 at its 4th decision
-//   bad_bot --mode=hang_after --n=3    stops answering after 3 decisions
-//   bad_bot --mode=hold_until --n=4096 answers nothing until it holds 4096
-//                                      open decisions at once (so that many
-//                                      matches are live at the same time),
-//                                      then answers them all, and every
-//                                      later one at once; exits 4 if the
-//                                      stream ends before it got there
-//   bad_bot --mode=flood --n=300       sends n decisions for no match at
-//                                      once (a flood of invalid messages)
-//                                      on each stream; once the referee
-//                                      cuts it off, waits 3 s and connects
-//                                      again, for as long as it runs
+// A bot that misbehaves as a program on purpose, for the end-to-end tests
+// (illegal_answer_bot, by contrast, stays connected and plays, but answers
+// illegally now and then): it answers like a bot should for a while, then
+// crashes (exits), hangs, holds its answers back, or floods.
+//   crash_hang_flood_bot --mode=crash_after --n=3
+//       exits with code 3 at its 4th decision
+//   crash_hang_flood_bot --mode=hang_after --n=3
+//       stops answering after 3 decisions
+//   crash_hang_flood_bot --mode=hold_until --n=4096
+//       answers nothing until it holds 4096 open decisions at once (so that
+//       many matches are live at the same time), then answers them all, and
+//       every later one at once; exits 4 if the stream ends before it got
+//       there
+//   crash_hang_flood_bot --mode=flood --n=300
+//       sends n decisions for no match at once (a flood of invalid messages)
+//       on each stream; once the referee cuts it off, waits 3 s and connects
+//       again, for as long as it runs
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
       }
       held.push_back(m.decision_request());
       if (held.size() < n) continue;
-      std::fprintf(stderr, "bad_bot: holding %zu open decisions at once\n",
+      std::fprintf(stderr, "crash_hang_flood_bot: holding %zu open decisions at once\n",
                    held.size());
       for (const auto& r : held) answer(r);
       held.clear();

@@ -17,8 +17,8 @@
 //
 // Thread safety: RunHumanSeat blocks until the match is over; it reads the
 // input and writes `out` from the calling thread; one at a time.
-#ifndef ARENA_ARENA_CLI_HUMAN_SEAT_H_
-#define ARENA_ARENA_CLI_HUMAN_SEAT_H_
+#ifndef ARENA_ARENA_CLI_PLAY_COMMAND_H_
+#define ARENA_ARENA_CLI_PLAY_COMMAND_H_
 
 #include <ostream>
 #include <string>
@@ -47,4 +47,4 @@ int RunHumanSeat(const HumanSeatOptions& options, v1::TournamentConfig config,
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_CLI_HUMAN_SEAT_H_
+#endif  // ARENA_ARENA_CLI_PLAY_COMMAND_H_

@@ -10,8 +10,8 @@
 // `summary_md`) and returns the exit code.
 //
 // Thread safety: RunGate blocks while the tournament runs; one at a time.
-#ifndef ARENA_ARENA_CLI_GATE_H_
-#define ARENA_ARENA_CLI_GATE_H_
+#ifndef ARENA_ARENA_CLI_GATE_COMMAND_H_
+#define ARENA_ARENA_CLI_GATE_COMMAND_H_
 
 #include <string>
 #include <vector>
@@ -73,4 +73,4 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
 
 }  // namespace arena
 
-#endif  // ARENA_ARENA_CLI_GATE_H_
+#endif  // ARENA_ARENA_CLI_GATE_COMMAND_H_

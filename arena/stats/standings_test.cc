@@ -7,20 +7,21 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "arena/cli/standings_command.h"
+#include "arena/stats/standings_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/game_api/rng.h"
 #include "referee/records/record.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::RandomMatches;
 
 MatchSummary Match(const std::string& id, const std::string& group,
                    std::vector<std::string> bots, std::vector<int> placements,
@@ -457,40 +458,11 @@ TEST(Standings, FilesAreReplacedWhole) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"head_to_head.csv", "standings.csv",
                                              "standings.json"}));  // no temporaries left
-  std::ifstream in(dir + "/standings.csv");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), StandingsCsv(*st));
+  EXPECT_EQ(testing::ReadFile(dir + "/standings.csv"), StandingsCsv(*st));
   EXPECT_FALSE(WriteStandings(*st, dir + "/missing/folder").ok());
   std::filesystem::remove_all(dir);
 }
 
-
-// Random matches of `seats` seats among bots a..e (c and e are not in the
-// context; a bot may hold several seats), with fractional scores, faults and
-// forfeits, in deal groups of mixed name widths.
-std::vector<MatchSummary> RandomMatches(int count, int seats, uint64_t seed) {
-  Rng rng(seed);
-  const std::vector<std::string> bots = {"a", "b", "c", "d", "e"};
-  std::vector<MatchSummary> out;
-  for (int i = 0; i < count; ++i) {
-    MatchSummary m;
-    m.match_id = absl::StrCat("m", i);
-    m.deal_group = i % 5 == 0 ? "" : absl::StrCat("g", rng.Uniform(i % 2 ? 40 : 400));
-    for (int s = 0; s < seats; ++s) {
-      m.seat_bots.push_back(bots[rng.Uniform(5)]);
-      m.placements.push_back(1 + static_cast<int>(rng.Uniform(seats)));
-      m.scores.push_back(static_cast<double>(rng.Uniform(100)) / (1 + rng.Uniform(7)));
-    }
-    if (rng.Uniform(10) == 0) m.forfeit_seat = static_cast<int>(rng.Uniform(seats));
-    if (rng.Uniform(4) == 0) {
-      m.faults.push_back({static_cast<int>(rng.Uniform(seats)),
-                          static_cast<v1::FaultKind>(1 + rng.Uniform(4))});
-    }
-    out.push_back(std::move(m));
-  }
-  return out;
-}
 
 std::string AllFiles(const v1::Standings& st) {
   return absl::StrCat(*StandingsJson(st), StandingsCsv(st), HeadToHeadCsv(st));
@@ -585,77 +557,6 @@ TEST(StandingsAccumulator, ABadMatchIsNamedAndChangesNothing) {
   }
   EXPECT_EQ(acc.matches(), 1);
   EXPECT_EQ(AllFiles(*acc.Build()), before);  // no bot "z", no group g2
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// `arena standings` over two copies of one records folder, their files
-// created in different orders (and with several folders given in either
-// order, --out): the same files, byte for byte.
-TEST(StandingsCommand, ShuffledCopiesOfAFolderGiveByteIdenticalFiles) {
-  const std::string root = absl::StrCat(::testing::TempDir(), "/standings-copies-", ::getpid());
-  std::filesystem::remove_all(root);
-  // 240 records: 3 seats, bots a to e (a bot may fill several seats), deal
-  // groups, fractional scores, forfeits and faults.
-  std::vector<MatchSummary> ms = RandomMatches(240, 3, 17);
-  std::vector<std::string> lines;  // one record's text each
-  for (const MatchSummary& m : ms) {
-    v1::RecordLine header, result;
-    auto* h = header.mutable_header();
-    h->set_format_version(1);
-    h->set_match_id(m.match_id);
-    h->set_game("g");
-    h->set_num_seats(3);
-    h->set_deal_group(m.deal_group.empty() ? m.match_id : m.deal_group);
-    for (const auto& b : m.seat_bots) h->add_seat_bots(b);
-    auto* r = result.mutable_result();
-    for (int p : m.placements) r->add_placements(p);
-    for (double x : m.scores) r->add_scores(x);
-    r->set_higher_score_wins(true);
-    lines.push_back(RecordLineToJson(header) + "\n" + RecordLineToJson(result) + "\n");
-  }
-  // Creates the records from..to-1 in `dir`, in a shuffled order (seed 0:
-  // in reverse).
-  auto write = [&](const std::string& dir, uint64_t seed, size_t from, size_t to) {
-    std::filesystem::create_directories(dir);
-    std::vector<size_t> order;
-    for (size_t i = from; i < to; ++i) order.push_back(i);
-    std::reverse(order.begin(), order.end());
-    Rng rng(seed);
-    for (size_t i = order.size() - 1; seed != 0 && i > 0; --i) {
-      std::swap(order[i], order[rng.Uniform(static_cast<uint32_t>(i + 1))]);
-    }
-    for (size_t i : order) {
-      std::ofstream(absl::StrCat(dir, "/", ms[i].match_id, ".jsonl")) << lines[i];
-    }
-  };
-  write(root + "/one", 1, 0, ms.size());
-  write(root + "/two", 2, 0, ms.size());
-  write(root + "/three", 0, 0, ms.size());
-  for (const char* d : {"one", "two", "three"}) {
-    ASSERT_EQ(RunStandings({{root + "/" + d}, ""}), 0) << d;
-  }
-  for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
-    const std::string want = ReadAll(root + "/one/" + f);
-    EXPECT_FALSE(want.empty()) << f;
-    EXPECT_EQ(ReadAll(root + "/two/" + f), want) << f;
-    EXPECT_EQ(ReadAll(root + "/three/" + f), want) << f;
-  }
-  // Split in two folders, combined in either order.
-  write(root + "/p", 4, 0, 100);
-  write(root + "/q", 5, 100, ms.size());
-  ASSERT_EQ(RunStandings({{root + "/p", root + "/q"}, root + "/pq"}), 0);
-  ASSERT_EQ(RunStandings({{root + "/q", root + "/p"}, root + "/qp"}), 0);
-  for (const char* f : {"standings.json", "standings.csv", "head_to_head.csv"}) {
-    EXPECT_EQ(ReadAll(root + "/qp/" + f), ReadAll(root + "/pq/" + f)) << f;
-    EXPECT_EQ(ReadAll(root + "/pq/" + f), ReadAll(root + "/one/" + f)) << f;
-  }
-  std::filesystem::remove_all(root);
 }
 
 TEST(StandingsAccumulator, KeepsUnderFortyEightBytesPerDealGroupAndNoMatch) {

@@ -1,0 +1,63 @@
+// ValidateConfig (config.h) and ReadConfigFile (launch.h): mistakes named,
+// the documented example valid, broken text located by line and column.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "arena/tournament/config.h"
+#include "arena/tournament/launch.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(Config, MistakesAreNamed) {
+  v1::TournamentConfig c;
+  c.set_game("quasenbo");
+  c.set_matches(1);
+  c.set_records_dir("/tmp/x");
+  EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("no bots"));
+  auto* b = c.add_bots();
+  b->set_name("a");
+  EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("'a' has no token"));
+  b->set_token("t");
+  auto* b2 = c.add_bots();
+  b2->set_name("a");
+  b2->set_token("u");
+  EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("'a' is given twice"));
+  b2->set_name("b");
+  b2->set_token("t");
+  EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("shares its token"));
+  b2->set_token("u");
+  EXPECT_TRUE(ValidateConfig(&c).ok());
+  EXPECT_EQ(c.seats(), 2);  // the game's default
+  c.set_matches(0);
+  EXPECT_THAT(std::string(ValidateConfig(&c).message()), HasSubstr("matches"));
+}
+
+TEST(Config, TheDocumentedExampleConfigIsValid) {
+  auto c = ReadConfigFile(std::string(ARENA_SOURCE_DIR) +
+                          "/docs/example_tournament.textproto");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(ValidateConfig(&*c).ok());
+  EXPECT_EQ(c->bots_size(), 3);
+  EXPECT_EQ(c->matches() % 6, 0);
+}
+
+TEST(Config, BrokenTextNamesLineAndColumn) {
+  const std::string path = ::testing::TempDir() + "/broken.textproto";
+  {
+    std::ofstream f(path);
+    f << "game: \"quasenbo\"\nseats: three\n";
+  }
+  auto c = ReadConfigFile(path);
+  std::filesystem::remove(path);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("line 2, column 8"));
+}
+
+}  // namespace
+}  // namespace arena

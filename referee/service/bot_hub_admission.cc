@@ -1,0 +1,191 @@
+// BotHub's admission (referee/service/bot_hub.h): a new stream takes a place
+// among those without Hello (Add, evicting the oldest when they are all
+// taken), and its Hello is welcomed (Register: a valid token, taking over the
+// bot's previous stream) or refused after its address's back-off.
+#include "referee/service/bot_hub.h"
+
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "referee/service/bot_connection.h"
+#include "referee/service/client_text.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+namespace {
+
+// How a bot's stream ends when a newer one of the bot takes over.
+grpc::Status ReplacedStatus(const std::string& bot) {
+  return grpc::Status(grpc::StatusCode::ABORTED,
+                      absl::StrCat("replaced by a newer stream of bot ", bot));
+}
+
+}  // namespace
+
+std::string BotHub::TokenDigest(const std::string& token) {
+  unsigned char d[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(), d);
+  return std::string(reinterpret_cast<const char*>(d), sizeof d);
+}
+
+bool BotHub::Add(BotConnection* conn) {
+  BotConnection* evicted = nullptr;
+  bool refused = false;  // evicted while waiting for its unknown token's refusal
+  std::string log_line;
+  {
+    absl::MutexLock lock(&mu_);
+    if (closing_all_ || options_.max_unauthenticated <= 0) return false;
+    if (static_cast<int>(unauthenticated_.size()) >= options_.max_unauthenticated) {
+      // Full: make room rather than refuse the newcomer (who may be an
+      // honest bot). The oldest by arrival of the streams waiting for their
+      // unknown token's refusal, else of the silent ones; never the
+      // newcomer, never a stream whose valid Hello was read (it is not in
+      // unauthenticated_). At most max_unauthenticated entries, so a scan.
+      auto victim = unauthenticated_.end();
+      for (auto it = unauthenticated_.begin(); it != unauthenticated_.end(); ++it) {
+        if (victim == unauthenticated_.end()) {
+          victim = it;
+          continue;
+        }
+        const bool waits = it->second.refuse_at != absl::InfiniteFuture();
+        const bool victim_waits = victim->second.refuse_at != absl::InfiniteFuture();
+        if (waits != victim_waits ? waits
+                                  : it->second.arrival < victim->second.arrival) {
+          victim = it;
+        }
+      }
+      evicted = victim->first;
+      refused = victim->second.refuse_at != absl::InfiniteFuture();
+      ++evicted->hub_record().pins;  // it is not retired before its Shutdown below
+      unauthenticated_.erase(victim);
+      ++evicted_;
+      ++evicted_unlogged_;
+      if (refused) ++evicted_unlogged_refused_;
+      log_line = EvictionLogLine(absl::Now());
+    }
+    unauthenticated_[conn] = HelloWait{conn->created(), ++next_arrival_};
+  }
+  if (evicted != nullptr) {
+    // Not UNAUTHENTICATED or RESOURCE_EXHAUSTED for a silent one: bots take
+    // those as final, and this may be an honest bot whose Hello was late.
+    evicted->Shutdown(
+        refused ? grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                               "unknown token (refused early: too many streams "
+                               "without Hello)")
+                : grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "too many streams without Hello; this one, the "
+                               "oldest, was closed to make room: try again"));
+    Unpin(evicted);
+  }
+  if (!log_line.empty()) spdlog::warn("{}", log_line);
+  return true;
+}
+
+std::string BotHub::EvictionLogLine(absl::Time now) {
+  if (evicted_unlogged_ == 0 || now - evicted_logged_ < absl::Seconds(10)) return "";
+  std::string line = absl::StrCat(
+      "streams without Hello: ", options_.max_unauthenticated,
+      " at once, the cap; ", evicted_unlogged_,
+      " evicted to make room for newer ones since the last such line (",
+      evicted_unlogged_refused_, " waiting for an unknown token's refusal, ",
+      evicted_unlogged_ - evicted_unlogged_refused_, " silent)");
+  evicted_logged_ = now;
+  evicted_unlogged_ = 0;
+  evicted_unlogged_refused_ = 0;
+  return line;
+}
+
+absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
+  const std::string host = PeerHost(conn->peer());
+  const std::string digest = TokenDigest(token);
+  // Every digest is compared, each in constant time.
+  const std::string* found = nullptr;
+  for (const auto& [d, name] : token_digests_) {
+    if (CRYPTO_memcmp(d.data(), digest.data(), d.size()) == 0) found = &name;
+  }
+  BotConnection* old = nullptr;
+  std::string log_line;
+  {
+    absl::MutexLock lock(&mu_);
+    const absl::Time now = absl::Now();
+    if (found != nullptr && unauthenticated_.count(conn) == 0) {
+      // Evicted for a newer stream (Add), or timed out, while its Hello was
+      // being read: it is being closed, and is not registered.
+      return absl::UnavailableError("stream closed before its Hello was read");
+    }
+    // A valid token is welcomed whatever its address's back-off (which
+    // it leaves as it is: an honest bot does not reset a guesser's wait).
+    if (found == nullptr) {
+      PeerState& ps = peers_[host];
+      // A quiet spell forgives: the back-off starts again from the first.
+      if (now - ps.last_failure > 10 * options_.token_backoff_max) ps.failures = 0;
+      ++ps.failures;
+      ++ps.unlogged;
+      absl::Duration wait = options_.token_backoff_first;
+      for (int i = 1; i < ps.failures && wait < options_.token_backoff_max; ++i) wait *= 2;
+      wait = std::min(wait, options_.token_backoff_max);
+      ps.last_failure = now;
+      // The answer waits; the stream keeps its place among the streams
+      // without Hello meanwhile (max_unauthenticated, hello_timeout bound
+      // it), so guesses are slowed without the hub holding more.
+      auto u = unauthenticated_.find(conn);
+      if (u != unauthenticated_.end()) {
+        u->second.refuse_at =
+            std::min(now + wait, u->second.created + options_.hello_timeout);
+      }
+      if (now - ps.last_log >= absl::Minutes(1)) {
+        log_line = absl::StrCat("unknown token from ", host, " (", ps.unlogged,
+                                " since the last such line); its unknown tokens are now "
+                                "refused after ",
+                                absl::FormatDuration(wait));
+        ps.last_log = now;
+        ps.unlogged = 0;
+      }
+    } else {
+      BotState& b = bots_[*found];
+      old = b.live;
+      conn->set_id(++next_conn_id_);
+      conn->set_bot_name(*found);
+      b.live = conn;
+      b.away = false;
+      b.down = false;  // a new process (or the same one back): asked again
+      b.down_detail.clear();
+      b.last_conn = conn->id();
+      by_id_[conn->id()] = conn;
+      unauthenticated_.erase(conn);
+      ++connect_count_[*found];
+      if (old != nullptr) {
+        // The old stream takes nothing more; its decisions move to the new
+        // one in the resync. Marked before the new stream is welcomed: the
+        // bot, once welcomed, may hang the old one up, and must still be
+        // told why it ended.
+        old->MarkClosing(ReplacedStatus(*found));
+        by_id_.erase(old->id());
+        ++old->hub_record().pins;
+      }
+      OutMessage msg;
+      msg->mutable_welcome()->set_bot_name(*found);
+      msg->mutable_welcome()->set_protocol_version(1);
+      msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
+      conn->Enqueue(std::move(msg));
+    }
+  }
+  if (found == nullptr) {
+    if (!log_line.empty()) spdlog::warn("{}", log_line);
+    return absl::UnauthenticatedError("unknown token");
+  }
+  Log(absl::StrCat("bot ", *found), spdlog::level::info,
+      absl::StrCat("bot ", *found, " connected from ", conn->peer(),
+                   old != nullptr ? ", replacing its previous stream" : ""));
+  if (old != nullptr) {
+    old->Shutdown(ReplacedStatus(*found));
+    Unpin(old);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace arena

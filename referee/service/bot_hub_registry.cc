@@ -1,0 +1,197 @@
+// BotHub's registry (referee/service/bot_hub.h): each bot's live stream, its
+// absence (within the reconnect grace, or down) and what ends it (Unregister,
+// SetBotDown, DropStream), the resync of a bot that is back, and the queries
+// on who is connected.
+#include "referee/service/bot_hub.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "referee/service/bot_connection.h"
+#include "referee/service/match_link.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+
+void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
+  std::vector<std::shared_ptr<HubMatchLink>> links;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, link] : links_) {
+      if (link->Has(bot)) links.push_back(link);
+    }
+  }
+  for (auto& link : links) link->Resync(bot, conn_id);
+}
+
+void BotHub::Unregister(BotConnection* conn) {
+  if (options_.unregister_delay_for_test > absl::ZeroDuration() && conn->id() != 0) {
+    absl::SleepFor(options_.unregister_delay_for_test);
+  }
+  bool gone = false;
+  std::string cut;
+  {
+    absl::MutexLock lock(&mu_);
+    unauthenticated_.erase(conn);
+    if (conn->id() == 0 || by_id_.erase(conn->id()) == 0) return;
+    BotState& b = bots_[conn->bot_name()];
+    if (b.live != conn) return;
+    b.live = nullptr;
+    cut = conn->hub_record().cut_reason;
+    if (!cut.empty()) {
+      // Cut off: no grace; what it owes, and what it is asked until it
+      // connects again, fails as its fault (the standings count CUT_OFF).
+      b.down = true;
+      b.down_kind = v1::FAULT_KIND_CUT_OFF;
+      b.down_detail = cut;
+    } else if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
+      b.away = true;
+      b.away_since = absl::Now();
+    } else {
+      gone = true;
+    }
+  }
+  if (!cut.empty()) {
+    BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_CUT_OFF, cut);
+    return;
+  }
+  Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::info,
+      gone ? absl::StrCat("bot ", conn->bot_name(), " disconnected")
+           : absl::StrCat("bot ", conn->bot_name(),
+                          " disconnected; its seats are kept for ",
+                          absl::FormatDuration(options_.reconnect_grace)));
+  if (gone) {
+    BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_DISCONNECTED,
+            GoneDetail(conn->bot_name()));
+  }
+}
+
+std::string BotHub::GoneDetail(const std::string& bot) const {
+  return absl::StrCat("stream to bot ", bot, " ended",
+                      options_.reconnect_grace > absl::ZeroDuration()
+                          ? " and it did not come back within the grace"
+                          : "");
+}
+
+void BotHub::BotGone(const std::string& bot, uint64_t last_conn,
+                     v1::FaultKind kind, const std::string& detail) {
+  std::vector<std::shared_ptr<HubMatchLink>> links;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, link] : links_) links.push_back(link);
+  }
+  for (auto& link : links) link->OnBotGone(bot, last_conn, kind, detail);
+}
+
+void BotHub::SetBotDown(const std::string& bot, v1::FaultKind kind,
+                        const std::string& detail) {
+  bool known = false;
+  for (const auto& [digest, name] : token_digests_) known = known || name == bot;
+  if (!known) {
+    spdlog::error("SetBotDown: no bot is named {}", bot);
+    return;
+  }
+  uint64_t last_conn = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    BotState& b = bots_[bot];
+    // A live stream is taken to be a process that is still there (see the
+    // header): it and its decisions are left alone.
+    if (b.live != nullptr) {
+      spdlog::info("bot {} reported down ({}), but it has a live stream; left to it",
+                   bot, detail);
+      return;
+    }
+    b.away = false;  // the grace ends: the reaper will not fail them again
+    b.down = true;
+    b.down_kind = kind;
+    b.down_detail = detail;
+    last_conn = b.last_conn;
+  }
+  spdlog::warn("bot {} is down: {}; its open decisions fail, and new ones until it "
+               "connects again",
+               bot, detail);
+  // Marked before its kept decisions fail: a request kept meanwhile sees
+  // the mark (HubMatchLink::RecheckKept).
+  BotGone(bot, last_conn, kind, detail);
+}
+
+uint64_t BotHub::CurrentConnection(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = bots_.find(bot);
+  return it == bots_.end() || it->second.live == nullptr ? 0 : it->second.live->id();
+}
+
+BotHub::Absence BotHub::AbsenceOf(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  Absence a;
+  auto it = bots_.find(bot);
+  if (it == bots_.end()) return a;
+  a.grace = it->second.away;
+  a.down = it->second.down;
+  if (a.down) {
+    a.kind = it->second.down_kind;
+    a.detail = it->second.down_detail;
+  }
+  return a;
+}
+
+bool BotHub::IsConnected(const std::string& bot) const {
+  return CurrentConnection(bot) != 0;
+}
+
+int BotHub::Connections(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = connect_count_.find(bot);
+  return it == connect_count_.end() ? 0 : it->second;
+}
+
+bool BotHub::WaitForBot(const std::string& bot, absl::Duration timeout) const {
+  return WaitForBots({bot}, timeout);
+}
+
+bool BotHub::WaitForBots(const std::vector<std::string>& bots,
+                         absl::Duration timeout) const {
+  auto all_live = [&]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+    for (const auto& b : bots) {
+      auto it = bots_.find(b);
+      if (it == bots_.end() || it->second.live == nullptr) return false;
+    }
+    return true;
+  };
+  absl::MutexLock lock(&mu_);
+  return mu_.AwaitWithTimeout(absl::Condition(&all_live), timeout);
+}
+
+bool BotHub::DropStream(const std::string& bot) {
+  BotConnection* conn = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(bot);
+    if (it == bots_.end() || it->second.live == nullptr) return false;
+    conn = it->second.live;
+    ++conn->hub_record().pins;
+  }
+  spdlog::info("bot {}: its stream is dropped on purpose (a reconnect check)", bot);
+  // Unregister (in Close) keeps its seats for the grace, as for a stream
+  // that broke.
+  conn->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                           "stream dropped by the referee to check that the bot "
+                           "reconnects; reconnect and answer from the Resync"));
+  Unpin(conn);
+  return true;
+}
+
+bool BotHub::SendNotice(const std::string& bot, const v1::Notice& notice) {
+  uint64_t conn_id = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(bot);
+    if (it == bots_.end() || it->second.live == nullptr) return false;
+    conn_id = it->second.live->id();
+  }
+  OutMessage msg;
+  *msg->mutable_notice() = notice;
+  return SendOn(conn_id, std::move(msg), /*ask=*/false);
+}
+
+}  // namespace arena
