@@ -57,6 +57,15 @@ int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptio
   auto st = RunConfiguredTournament(*c, lo);
   ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) {
+    if (StorageFailed(st.status())) {
+      // The disk could not take a write: stopped, resumable (5).
+      std::cerr << "arena: " << st.status().message()
+                << "\narena: to finish the tournament, free space where "
+                << c->records_dir() << " is (and where the log file is), then run: arena "
+                << "tournament --resume " << c->records_dir()
+                << " (it plays only the matches without a whole record)\n";
+      return kStorageExitCode;
+    }
     // A bot that failed at start under --on_bot_failure abort stops the
     // tournament (1); anything else means it could not run (2).
     Fail(st.status());
