@@ -115,6 +115,7 @@ absl::Status WriteFile(const std::string& path, const std::string& text, mode_t 
     std::remove(tmp.c_str());
     return StorageFaultStatus(absl::StrCat("cannot rename ", tmp, " to ", path), err);
   }
+  if (sync) SyncParentDir(path);  // the new name, too
   return absl::OkStatus();
 }
 

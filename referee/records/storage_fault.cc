@@ -1,5 +1,8 @@
 #include "referee/records/storage_fault.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -59,6 +62,15 @@ int StorageFaultCount() {
   Latch& l = TheLatch();
   absl::MutexLock lock(&l.mu);
   return l.count;
+}
+
+void SyncParentDir(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 void ResetStorageFaults() {

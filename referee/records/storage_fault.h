@@ -46,6 +46,12 @@ void NoteStorageFault(const absl::Status& status);
 absl::Status FirstStorageFault();
 int StorageFaultCount();
 
+// Flushes to the disk the folder entry of `path` (fsync of its parent
+// folder), so that a file just created or renamed there survives a crash
+// of the machine. Best effort: a failure is ignored (the file itself is
+// whole either way).
+void SyncParentDir(const std::string& path);
+
 // Forgets the latched faults (a new tournament in this process starts clean).
 void ResetStorageFaults();
 
