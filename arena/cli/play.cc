@@ -1,5 +1,6 @@
 #include "arena/cli/play.h"
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -61,9 +62,13 @@ int RunPlay(const PlayOptions& options, v1::TournamentConfig config, LaunchOptio
       // The disk could not take a write: stopped, resumable (5).
       std::cerr << "arena: " << st.status().message()
                 << "\narena: to finish the tournament, free space where "
-                << c->records_dir() << " is (and where the log file is), then run: arena "
-                << "tournament --resume " << c->records_dir()
-                << " (it plays only the matches without a whole record)\n";
+                << c->records_dir() << " is (and where the log file is), then ";
+      if (std::filesystem::exists(c->records_dir() + "/manifest.json")) {
+        std::cerr << "run: arena tournament --resume " << c->records_dir()
+                  << " (it plays only the matches without a whole record)\n";
+      } else {
+        std::cerr << "run the same command again (nothing was recorded; no --resume)\n";
+      }
       return kStorageExitCode;
     }
     // A bot that failed at start under --on_bot_failure abort stops the

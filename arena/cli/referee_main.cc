@@ -12,6 +12,7 @@
 // standings into the config's records_dir.
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <iostream>
 #include <vector>
 
@@ -109,7 +110,10 @@ int main(int argc, char** argv) {
     std::cerr << "referee: " << st.status().message()
               << "\nreferee: to finish the tournament, free space where "
               << config->records_dir() << " is (and where the log file is), then run the "
-              << "referee again with the same --config and --resume\n";
+              << "referee again with the same --config"
+              << (std::filesystem::exists(config->records_dir() + "/manifest.json")
+                      ? " and --resume\n"
+                      : " (nothing was recorded; no --resume)\n");
     return arena::kStorageExitCode;
   }
   if (!st.ok()) {
