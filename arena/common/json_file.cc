@@ -55,8 +55,7 @@ absl::Status MakePublicDirs(const std::string& dir) {
             absl::StrCat("cannot set the mode of ", partial, ": ", std::strerror(errno)));
       }
     } else if (errno != EEXIST) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", partial, ": ", std::strerror(errno)));
+      return StorageFaultStatus(absl::StrCat("cannot create ", partial), errno);
     }
   }
   struct stat st;

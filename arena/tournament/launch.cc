@@ -254,8 +254,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (options.start_bots) {
     const std::string logs = absl::StrCat(config.records_dir(), "/logs");
     if (::mkdir(logs.c_str(), 0700) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", logs, ": ", std::strerror(errno)));
+      return StorageFaultStatus(absl::StrCat("cannot create ", logs), errno);
     }
     for (int i = 0; i < config.bots_size(); ++i) {
       const auto& b = config.bots(i);
@@ -380,7 +379,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       result = StorageStopped(fault, config, *result);
     } else if (!fault.ok() && !IsStorageFault(result.status())) {
       // Another failure came first; the full disk is said too.
-      spdlog::error("{}", fault.message());
+      spdlog::error("{}", std::string(fault.message()));
     }
   }
   supervisor.StopWatching();  // the bots end as the streams close: expected

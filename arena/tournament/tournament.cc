@@ -382,7 +382,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       live_now = live;
     }
     spdlog::error("{}; no further match is started ({} live ones end first)",
-                  fault.message(), live_now);
+                  std::string(fault.message()), live_now);
     return true;
   };
   const int jobs = std::max(1, config.jobs());
