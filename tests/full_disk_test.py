@@ -216,7 +216,12 @@ def referee_case(bin_dir, t, mnt):
     finally:
         stop(ref, bots)
     log.seek(0)
-    check_after_fault("referee", bin_dir, rc, log.read(), records, jobs, "referee")
+    out = log.read()
+    # The address it names is the socket (not "unix:1", the port gRPC gives
+    # a Unix socket, which the referee once put in place of the path).
+    check(f"referee listening on unix:{sock}\n" in out,
+          f"referee: does not say it listens on unix:{sock}:\n{out[:1500]}")
+    check_after_fault("referee", bin_dir, rc, out, records, jobs, "referee")
     os.remove(ballast)
     ref, bots, log = run(["--resume"])
     try:

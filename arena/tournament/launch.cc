@@ -230,7 +230,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
   } else {
     address = options.listen;
-    if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
+    // HOST:PORT gets the port bound (port 0: any); a unix:PATH has none.
+    if (const size_t colon = address.rfind(':');
+        colon != std::string::npos && !absl::StartsWith(address, "unix:")) {
       address = absl::StrCat(address.substr(0, colon), ":", port);
     }
     bot_address = address;

@@ -63,7 +63,7 @@ SKIP = 77
 KINDS = ["arena_kill", "bot_kill", "bot_stop", "disk_fill", "referee_restart"]
 FS_SIZE = "16m"
 ARENA_MATCHES = 240   # 3 bots, 2 seats: whole cycles of duplicate deals
-REFEREE_MATCHES = 120  # 2 bots
+REFEREE_MATCHES = 1200  # 2 bots: a contest long enough to restart its referee
 DECISION_MS = 1000
 
 
@@ -192,6 +192,10 @@ class Soak:
             lane["sock"] = os.path.join(self.work, f"ref-{k}.sock")
             lane["config"] = self.referee_config(lane["dir"], lane["records"], lane["secret"])
             self.start_referee(lane, resume=False)
+            # Its bots once it listens (else gRPC's own back-off delays them).
+            end = time.time() + 10
+            while not os.path.exists(lane["sock"]) and time.time() < end and self.running(lane):
+                time.sleep(0.01)
             lane["bots"] = {}
             self.start_referee_bots(lane)
         lane["waiting_space"] = False
@@ -363,18 +367,25 @@ class Soak:
     def inject(self, lanes):
         arena, ref = lanes
         eligible = []
+        bots = self.bots_of(lanes)
         if self.running(arena) and self.has_manifest(arena):
             eligible.append("arena_kill")
-        if self.bots_of(lanes):
+        if bots:
             eligible += ["bot_kill", "bot_stop"]
         if not os.path.exists(self.ballast) and any(self.running(l) for l in lanes):
             eligible.append("disk_fill")
         if self.running(ref) and self.has_manifest(ref):
             eligible.append("referee_restart")
-        if not eligible:
-            return
-        least = min(self.counts[k] for k in eligible)
-        kind = self.rng.choice([k for k in eligible if self.counts[k] == least])
+        # The kinds injected least so far; one that cannot be injected now
+        # (its lane between runs) is waited for, up to 5 s, before another.
+        least = min(self.counts[k] for k in KINDS)
+        wanted = [k for k in KINDS if self.counts[k] == least and k in eligible]
+        if not wanted:
+            if time.time() - self.due < 5 or not eligible:
+                return False
+            least = min(self.counts[k] for k in eligible)
+            wanted = [k for k in eligible if self.counts[k] == least]
+        kind = self.rng.choice(wanted)
         self.counts[kind] += 1
         if kind == "arena_kill":
             arena["killed"] = True
@@ -384,11 +395,11 @@ class Soak:
             ref["proc"].send_signal(self.rng.choice([signal.SIGTERM, signal.SIGKILL]))
         elif kind == "bot_kill":
             try:
-                os.kill(self.rng.choice(self.bots_of(lanes)), signal.SIGKILL)
+                os.kill(self.rng.choice(bots), signal.SIGKILL)
             except OSError:
                 pass
         elif kind == "bot_stop":
-            pid = self.rng.choice(self.bots_of(lanes))
+            pid = self.rng.choice(bots)
             try:
                 os.kill(pid, signal.SIGSTOP)
                 self.stopped[pid] = time.time() + self.rng.uniform(0.05, 2.5)
@@ -397,6 +408,7 @@ class Soak:
         elif kind == "disk_fill":
             self.fill_started = time.time()
             fill(self.ballast)
+        return True
 
     def tick_disk(self, lanes):
         """Frees the ballast once every lane it stopped has stopped."""
@@ -469,8 +481,9 @@ class Soak:
                     self.fail("contests still running 10 minutes after the end")
                     break
             elif now >= next_fault:
-                self.inject(lanes)
-                next_fault = now + self.rng.expovariate(1 / self.a.mean_gap)
+                self.due = next_fault
+                if self.inject(lanes):
+                    next_fault = now + self.rng.expovariate(1 / self.a.mean_gap)
             time.sleep(0.02)
 
     def cleanup(self):
