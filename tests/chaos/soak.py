@@ -48,6 +48,7 @@ Usage: soak.py --bin BUILD/bin [--seconds 180] [--seed 1] [--mean_gap 2.0]
 """
 import argparse
 import collections
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -57,6 +58,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SKIP = 77
@@ -110,6 +112,9 @@ class Soak:
         self.stopped = {}       # pid -> time to SIGCONT
         self.pending_refs = []  # (lane, contest, Popen, extra Popen list)
         self.procs = []         # every process started, to end at exit
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self.comparing = []     # futures of the comparisons
+        self.lock = threading.Lock()  # stats and failures, shared with the pool
 
     # ---- processes -------------------------------------------------------
     def popen(self, cmd, out_path, **kw):
@@ -124,7 +129,12 @@ class Soak:
 
     def fail(self, what):
         log(f"FAIL: {what}")
-        self.failures.append(what)
+        with self.lock:
+            self.failures.append(what)
+
+    def count(self, key, n=1):
+        with self.lock:
+            self.stats[key] += n
 
     # ---- contests ----------------------------------------------------------
     def secret(self, lane, k):
@@ -205,7 +215,7 @@ class Soak:
         if not self.has_manifest(lane):
             # Stopped before its manifest was written (a full disk at its
             # start): nothing is recorded, it starts again as it first did.
-            self.stats["restarted_before_manifest"] += 1
+            self.count("restarted_before_manifest")
             if lane["name"] == "arena":
                 lane["proc"] = self.popen(self.arena_cmd(lane["records"], lane["secret"]),
                                           lane["out"])
@@ -247,7 +257,7 @@ class Soak:
             if "--resume" not in text or "cannot" not in text:
                 self.fail(f"{lane['name']} contest {lane['k']}: exit 5 without saying what "
                           f"failed and how to resume (see {p.out_path})")
-            self.stats["storage_stops"] += 1
+            self.count("storage_stops")
             if not os.path.exists(self.ballast):
                 # The fill was over before it stopped: resume at once.
                 return self.resume(lane)
@@ -264,7 +274,7 @@ class Soak:
                 if b.poll() is None:
                     b.kill()
                 b.wait()
-        self.stats[f"{lane['name']}_contests"] += 1
+        self.count(f"{lane['name']}_contests")
         if ok:
             # Off the tmpfs (space for the next contest), then the fault-free run.
             chaos = os.path.join(lane["dir"], "chaos")
@@ -293,6 +303,14 @@ class Soak:
         self.pending_refs.append((lane["name"], lane["k"], chaos, ref, p, extra))
 
     # ---- comparing ----------------------------------------------------------
+    def compare_and_clean(self, lane, k, chaos, ref):
+        try:
+            self.compare(lane, k, chaos, ref)
+        except Exception as e:  # a record that does not read, say
+            self.fail(f"{lane} contest {k}: cannot compare: {e!r}")
+        if not self.a.keep:
+            shutil.rmtree(os.path.join(self.work, f"{lane}-{k}"), ignore_errors=True)
+
     def records_of(self, folder):
         """{match_id: [stripped lines]} of the records in `folder`."""
         files = sorted(f for f in os.listdir(folder) if f.endswith(".rec"))
@@ -337,20 +355,30 @@ class Soak:
             self.fail(f"{name}: {len(files)} records for {planned} scheduled matches; "
                       f"missing {sorted(want - set(got))[:3]}, extra {sorted(set(got) - want)[:3]}")
         refs, _ = self.records_of(ref)
+        differ = 0
         for mid in sorted(want & set(got)):
-            self.stats["matches"] += 1
+            self.count("matches")
             c, r = got[mid], refs.get(mid)
             if r is None:
                 self.fail(f"{name}: {mid}: no record in the fault-free run")
                 continue
             if touched(c) or touched(r):
-                self.stats["touched_by_a_fault"] += 1
+                self.count("touched_by_a_fault")
                 continue
-            self.stats["compared"] += 1
+            self.count("compared")
             if c != r:
-                self.fail(f"{name}: {mid}: untouched by any fault, but its record differs "
-                          f"from the fault-free run's")
-        self.stats["contests_checked"] += 1
+                self.count("differing")
+                differ += 1
+                if differ <= 5:  # the first few, with where they part
+                    at = next((i for i, (x, y) in enumerate(zip(c, r)) if x != y),
+                              min(len(c), len(r)))
+                    self.fail(f"{name}: {mid}: untouched by any fault, but its record differs "
+                              f"from the fault-free run's from line {at + 1}: "
+                              f"{json.dumps(c[at] if at < len(c) else None)[:300]} vs "
+                              f"{json.dumps(r[at] if at < len(r) else None)[:300]}")
+        if differ > 5:
+            self.fail(f"{name}: {differ - 5} more matches differ")
+        self.count("contests_checked")
 
     # ---- faults ---------------------------------------------------------------
     def bots_of(self, lanes):
@@ -387,6 +415,8 @@ class Soak:
             wanted = [k for k in eligible if self.counts[k] == least]
         kind = self.rng.choice(wanted)
         self.counts[kind] += 1
+        if self.a.verbose:
+            log(f"inject {kind} (eligible {eligible}, {time.time() - self.due:.1f} s late)")
         if kind == "arena_kill":
             arena["killed"] = True
             arena["proc"].send_signal(signal.SIGKILL)
@@ -422,7 +452,7 @@ class Soak:
             self.fail(f"{l['name']} contest {l['k']}: still running {waited:.0f} s after the "
                       "disk filled")
         os.remove(self.ballast)
-        self.stats["disk_freed_after_ms_total"] += int(waited * 1000)
+        self.count("disk_freed_after_ms_total", int(waited * 1000))
         for l in lanes:
             if l.get("waiting_space"):
                 l["waiting_space"] = False
@@ -463,12 +493,8 @@ class Soak:
                 if p.returncode not in (0, 1):
                     self.fail(f"{lane} contest {k}: the fault-free run exited {p.returncode}")
                     continue
-                try:
-                    self.compare(lane, k, chaos, ref)
-                except Exception as e:  # a record that does not read, say
-                    self.fail(f"{lane} contest {k}: cannot compare: {e}")
-                if not self.a.keep:
-                    shutil.rmtree(os.path.join(self.work, f"{lane}-{k}"), ignore_errors=True)
+                # On a thread of its own: the injector does not wait for it.
+                self.comparing.append(self.pool.submit(self.compare_and_clean, lane, k, chaos, ref))
             if now >= self.end:
                 # No fault after the end; contests running then finish.
                 for lane in lanes:
@@ -476,6 +502,8 @@ class Soak:
                             not lane.get("waiting_space"):
                         lane["done"] = True
                 if all(l.get("done") for l in lanes) and not self.pending_refs:
+                    for c in self.comparing:
+                        c.result()
                     break
                 if now > self.end + 600:
                     self.fail("contests still running 10 minutes after the end")
@@ -487,6 +515,7 @@ class Soak:
             time.sleep(0.02)
 
     def cleanup(self):
+        self.pool.shutdown(wait=False, cancel_futures=True)
         for pid in list(self.stopped):
             try:
                 os.kill(pid, signal.SIGCONT)
@@ -549,6 +578,7 @@ def main():
     ap.add_argument("--work", default="")
     ap.add_argument("--report", default="")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--verbose", action="store_true", help="log each fault injected")
     a = ap.parse_args()
     own_work = not a.work
     if own_work:
