@@ -203,7 +203,8 @@ TEST(RecordJson, StringsAndSpecialDoublesFollowTheMapping) {
 namespace arena {
 namespace {
 
-// Issue 9: verify checks everything it can, not only the re-simulation.
+// verify checks everything a record holds, not only that its actions
+// re-simulate: every edit below must be caught.
 class Edited : public ::testing::Test {
  protected:
   // A 3-seat match with random moves after faults (so that every source and

@@ -54,11 +54,12 @@ expect_usage_error "--bogus" referee --bogus --config "$T/none.textproto"
 expect_usage_error "--listen" referee --listen
 expect_usage_error "--reconnect_grace_ms" referee --reconnect_grace_ms=soon
 expect_usage_error "unexpected argument" referee extra
-# Known flags still parse as before (both forms, bools, negative numbers).
+# A known flag with its value as the next argument parses (--log_file PATH).
 "$BIN/arena" games --log_file "$T/games.log" > /dev/null 2>&1 || fail "arena games --log_file"
 
 # 2 and 3. A tournament with a bot that crashes: its testcase fails, the
-# other passes; exit 1 as before; the reports are written all the same.
+# other passes; exit 1 (a bot failed as a program); the reports are
+# written all the same.
 "$BIN/arena" tournament --game quasenbo --games 2 --sandbox none --progress=false \
   --bot "crashy=$BIN/bad_bot --mode=crash_after --n=0" --bot ok="$R" --max_restarts 1 \
   --records "$T/t" --junit "$T/t.xml" --summary_md "$T/t.md" > "$T/t.out" 2>&1

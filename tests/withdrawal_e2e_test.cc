@@ -119,7 +119,8 @@ const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
   return nullptr;
 }
 
-// The contest: 8 bundled bots plus one whose program exits at once.
+// A contest with one broken entrant: 8 bundled bots plus one whose program
+// exits at once.
 // Everything is played and recorded; the broken bot forfeits each of its
 // matches as a no-show, is ranked last and marked withdrawn; exit code 1.
 TEST(Withdrawal, BotThatExitsAtStartIsWithdrawnAndTheContestPlaysOn) {

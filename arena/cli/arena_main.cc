@@ -3,9 +3,9 @@
 // folder to resume), checks which flags each command takes and prints help
 // with the command table (command_table.h), and hands over to the command's
 // function: RunPlay (arena/cli/play.h), RunGate (gate.h), RunStandings
-// (standings_command.h), RunVerify, RunReplay, RunHtml and RunGames
-// (record_commands.h), RunCheckBot (check_bot.h), RunReplayBot
-// (replay_bot.h), RunHumanSeat (human_seat.h).
+// (standings_command.h), RunVerify, RunReplay, RunCat, RunHtml and RunGames
+// (record_commands.h), RunReplayRequests (repro_commands.h), RunCheckBot
+// (check_bot.h), RunReplayBot (replay_bot.h), RunHumanSeat (human_seat.h).
 //
 // The commands (`arena help COMMAND` gives each one's flags, from the
 // command table):

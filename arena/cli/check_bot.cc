@@ -225,7 +225,7 @@ class Checker {
 
  private:
   // The bot's connections so far, once it is connected (a process that
-  // ended is restarted here, as before a tournament's match).
+  // ended is restarted here, as a tournament restarts it before a match).
   int Connected() {
     hooks_->ensure_bot(bot_);
     return hub_->Connections(bot_);

@@ -1,8 +1,9 @@
 // What every `arena` command shares: how it reports an error, and how it
 // reads a --bot or --option value. Each command's work is a function in a
 // file of its own (play.h, gate.h, standings_command.h, record_commands.h,
-// check_bot.h, replay_bot.h, human_seat.h) that takes an options struct and
-// returns the exit code; only arena_main.cc reads flags.
+// repro_commands.h, check_bot.h, replay_bot.h, human_seat.h) that takes its
+// options (a struct, or the arguments) and returns the exit code; only
+// arena_main.cc reads flags.
 //
 // Thread safety: Fail writes to std::cerr.
 #ifndef ARENA_ARENA_CLI_COMMAND_H_

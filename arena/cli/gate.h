@@ -5,8 +5,9 @@
 // The command line (arena/cli/arena_main.cc) fills GateOptions from its
 // flags, checks them (CheckGateOptions), builds the tournament config from
 // GateBots and its other flags, lets SetUpGateConfig fix what a gate
-// decides, and calls RunGate, which prints the verdict on stdout (and writes
-// options.json) and returns the exit code.
+// decides, and calls RunGate, which prints the verdict on stdout, writes
+// the reports asked for (the GateResult as JSON to `json`, `junit`,
+// `summary_md`) and returns the exit code.
 //
 // Thread safety: RunGate blocks while the tournament runs; one at a time.
 #ifndef ARENA_ARENA_CLI_GATE_H_

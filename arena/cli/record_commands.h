@@ -1,8 +1,9 @@
 // The `arena` commands that read what a tournament left: `arena verify`
 // (re-simulate records, check a folder's standings), `arena replay` (one
-// record in words or as JSON), `arena html` (a static site of a folder); and
-// `arena games` (the games and their options). Each prints on stdout and
-// returns the exit code; errors are printed on stderr (exit 2).
+// record in words or as JSON), `arena cat` (records of any format as JSON
+// lines), `arena html` (a static site of a folder); and `arena games` (the
+// games and their options). Each prints on stdout and returns the exit code;
+// errors are printed on stderr (exit 2).
 //
 // Thread safety: plain functions that read (and, html, write) files.
 #ifndef ARENA_ARENA_CLI_RECORD_COMMANDS_H_

@@ -3,12 +3,22 @@
 //
 // Both read a record (its RecordLines, in any of the formats of
 // docs/records.md: compact binary by default, or JSON lines, plain or
-// compressed), make the game from its header
-// and play the recorded actions again from the recorded seed. Verification
-// checks, line by line, that every event (deals, draws, reshuffles) comes
-// out the same, that every recorded action was legal for the seats that had
-// to act, and that the result is the one the rules give; the first
-// difference is reported with the match id, the step and what differs.
+// compressed), make the game from its header and play the recorded actions
+// again from the recorded seed. Verification checks, line by line, that
+// every event (deals, draws, reshuffles) comes out the same, that every
+// recorded action was legal for the seats that had to act, and that the
+// result is the one the rules give; and what the record says beside the
+// actions: the header's format and seats, the seed commitment opening with
+// the revealed seed and salt, the header digest, decision ids and the
+// decision cap, each action's source (a referee move only where the header
+// allows it, random moves after faults as the match's fault generator draws
+// them), and each fault's kind, detail and time against the time control.
+// The first difference is reported with the match id, the line, the step
+// and what differs.
+//
+// Thread safety: plain functions of their arguments; VerifyPath runs its
+// own threads and returns once they are done; a ResimVisitor's hooks are
+// called on the caller's thread.
 #ifndef ARENA_ARENA_RECORDS_RECORD_TOOLS_H_
 #define ARENA_ARENA_RECORDS_RECORD_TOOLS_H_
 

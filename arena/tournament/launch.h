@@ -1,6 +1,19 @@
 // Running a configured tournament end to end: a referee (BotHub on a gRPC
 // server), optionally the bot processes, the tournament, the standings files.
-// Shared by `arena match`, `arena tournament` and the standalone `referee`.
+// Shared by `arena match`, `arena tournament`, `arena gate`, `arena play`,
+// `arena check-bot` and the standalone `referee`.
+//
+// Ownership and lifetime: RunConfiguredTournament owns everything it starts
+// (the hub, the gRPC server, the bot processes and their supervisor, a
+// private runtime folder for the sandbox's socket) and stops it all before
+// it returns; the bots' streams are closed, then their processes given 2 s
+// to exit before they are stopped.
+//
+// Thread safety: RunConfiguredTournament blocks until the run is over. It
+// changes process-wide settings (raises the open-file limit, turns on
+// gRPC's default health service), so a process runs one at a time. The
+// callbacks of LaunchOptions are called from the tournament's thread
+// (on_recorded) or before the tournament starts (on_listening).
 #ifndef ARENA_ARENA_TOURNAMENT_LAUNCH_H_
 #define ARENA_ARENA_TOURNAMENT_LAUNCH_H_
 

@@ -20,6 +20,12 @@
 // (classes in the order of their first arrangement) with one deal, once per
 // distinct rotation, so every bot of the class plays every hand from every
 // seat. The number of matches is rounded up to whole deal groups.
+//
+// This is the cycle schedule and the gauntlet; rounds of tables for a field
+// of any size are arena/tournament/design.h's, and the adaptive contest's
+// arena/tournament/adaptive.h's (arena/tournament/plan.h picks).
+//
+// Thread safety: pure functions.
 #ifndef ARENA_ARENA_TOURNAMENT_SCHEDULE_H_
 #define ARENA_ARENA_TOURNAMENT_SCHEDULE_H_
 

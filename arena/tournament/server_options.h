@@ -4,6 +4,10 @@
 // beyond loopback), and the process's descriptor limit.
 //
 // Kept apart from launch.cc so that each concern stays in one place.
+//
+// Thread safety: plain functions; RaiseFdLimit changes the process's limit
+// (call it before starting threads that open files). An FdReserve has one
+// owner and closes what it holds when released or destroyed.
 #ifndef ARENA_ARENA_TOURNAMENT_SERVER_OPTIONS_H_
 #define ARENA_ARENA_TOURNAMENT_SERVER_OPTIONS_H_
 

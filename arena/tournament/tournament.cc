@@ -311,6 +311,26 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     load.requests += t.left;
     load.send_lag_us_sum += t.send_lag_us_sum;
     load.send_lag_us_max = std::max(load.send_lag_us_max, t.send_lag_us_max);
+    load.clock_restarts += t.clock_restarts;
+    load.referee_lag_us_sum += t.referee_lag_us_sum;
+  };
+  // Holds a match's start while the referee is behind its own clock (its
+  // deadline timer late, or its requests slow to leave): a match started
+  // into a stall would open its decisions' clocks there. At most a second a
+  // match, so a lag that never clears slows the contest but cannot stop it.
+  const absl::Duration lag_tolerance = RefereeLagTolerance(load.decision_ms);
+  auto hold_while_behind = [&] {
+    const absl::Time from = absl::Now();
+    bool held = false;
+    while (!stopped.load() && DeadlineTimer::Shared().Behind() > lag_tolerance &&
+           absl::Now() - from < absl::Seconds(1)) {
+      held = true;
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+    if (held) {
+      ++load.start_holds;
+      load.start_hold_us += absl::ToInt64Microseconds(absl::Now() - from);
+    }
   };
   absl::Mutex live_mu;
   int live = 0;                     // matches started and not yet booked
@@ -424,6 +444,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       for (; t < phase_ends[p]; ++t) {
         wait_below(jobs);
         if (stopped.load() || storage_stop()) break;
+        hold_while_behind();
+        if (stopped.load()) break;
         const int64_t i = todo[t];
         const ScheduledMatch& sm = schedule.matches[i];
         MatchSpec spec;
@@ -565,6 +587,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     spdlog::info("{}", verdict.summary);
   } else if (verdict.timeouts > 0) {
     spdlog::info("{}", verdict.summary);
+  }
+  if (load.clock_restarts > 0 || load.start_holds > 0) {
+    spdlog::info(
+        "the referee fell behind its own clock: {} decision clocks restarted "
+        "({:.1f} ms given back, not charged to the bots), {} match starts held "
+        "back for {:.1f} ms in all",
+        load.clock_restarts, load.referee_lag_us_sum / 1000.0, load.start_holds,
+        load.start_hold_us / 1000.0);
   }
 
   auto st = standings.Build();

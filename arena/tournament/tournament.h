@@ -1,12 +1,16 @@
-// Tournaments: a round robin (or gauntlet) of matches over a BotHub, J at a
-// time, with standings. Used by `arena match`, `arena tournament`, `arena
-// gate` and `referee`. The config is checked first (arena/tournament/config.h);
-// its plan, shard and manifest come from arena/tournament/plan.h, and a
-// resume's scan of the records from arena/tournament/resume.h.
+// Tournaments: the matches of a schedule over a BotHub, `jobs` at a time,
+// with standings. Used by `arena match`, `arena tournament`, `arena gate`,
+// `arena play` and `referee`. The config is checked first
+// (arena/tournament/config.h); its plan, shard and manifest come from
+// arena/tournament/plan.h, and a resume's scan of the records from
+// arena/tournament/resume.h.
 //
-// The schedule (arena/tournament/schedule.h) gives each match its seating and its deal;
-// with duplicate deals (the default) each deal group is one deal played once
-// per rotation of the seating. A match's seed derives from the tournament
+// The schedule gives each match its seating and its deal: a cycle of every
+// seating or a gauntlet (arena/tournament/schedule.h), rounds of balanced
+// tables (arena/tournament/design.h), or the adaptive contest's rounds,
+// chosen from the results so far (arena/tournament/adaptive.h). With
+// duplicate deals (the default) each deal group is one deal played once per
+// rotation of the seating. A match's seed derives from the tournament
 // secret and its deal's index (arena/tournament/secret.h), so a tournament is
 // reproducible given the secret and the bots' decisions, and unpredictable to
 // anyone without the secret. Match ids are "<game>-<tournament id>-<index>",
@@ -14,7 +18,8 @@
 // the first match the records folder gets manifest.json (the config without
 // tokens, the number of matches planned; with --shard I/N, the config names
 // the shard and only its deal groups are planned); the standings (arena/stats/standings.h)
-// are rewritten every `standings_every` recorded matches and at the end.
+// are rewritten every `standings_every` recorded matches (but no sooner
+// after the last rewrite than nine times what it took) and at the end.
 // Before a match the tournament asks `ensure_bot` for each of its bots (arena starts
 // bot processes on demand and restarts dead ones there); a bot that cannot be had is
 // still seated, and the fault policy decides (a forfeit, by default). Every finished
@@ -98,6 +103,13 @@ struct LoadSample {
   int64_t requests = 0;
   int64_t send_lag_us_sum = 0;
   int64_t send_lag_us_max = 0;
+  // The referee's lag rule (referee/match/match_runner.h): clocks restarted
+  // and the time so given back; matches whose start waited for the referee
+  // to catch up with its clock, and how long they waited.
+  int64_t clock_restarts = 0;
+  int64_t referee_lag_us_sum = 0;
+  int64_t start_holds = 0;
+  int64_t start_hold_us = 0;
 };
 
 struct LoadVerdict {

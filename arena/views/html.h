@@ -18,6 +18,9 @@
 //
 // Records that do not verify get no replay page; they are listed on the index
 // with the error, and counted in the summary.
+//
+// Thread safety: plain functions; WriteHtmlSite reads the folder and writes
+// the site from the calling thread (two calls must not share an out_dir).
 #ifndef ARENA_ARENA_VIEWS_HTML_H_
 #define ARENA_ARENA_VIEWS_HTML_H_
 

@@ -15,6 +15,9 @@
 // Card fields (int32 fields named in CardFieldNames()) are shown by name from
 // the match's catalogue; every field is shown, proto3 defaults included (card
 // 0 is a card, seat 0 a seat).
+//
+// Thread safety: plain functions of their arguments (ReferenceState returns
+// a State the caller owns); safe from any thread.
 #ifndef ARENA_ARENA_VIEWS_REPLAY_H_
 #define ARENA_ARENA_VIEWS_REPLAY_H_
 

@@ -1,11 +1,17 @@
-// An in-process SeatLink: the seats' bots are functions called at once, on
-// the match's thread, from inside Send (the answer is delivered before Send
-// returns). For tests, simulations and benchmarks; the referee's
-// network path is BotHub.
+// An in-process SeatLink: the seats' bots are functions called at once,
+// from inside Send, on the thread that drives the match (the answer is
+// delivered before Send returns). For tests, simulations and benchmarks;
+// the referee's network path is BotHub.
 //
 // A policy may return an index that is not legal (to test faults), or
 // kNoAnswer to behave like a bot that never answers (the runner then sees a
 // timeout at once, without waiting).
+//
+// Ownership and lifetime: one link per match; it keeps a copy of each
+// seat's MatchStart for its policy, and must outlive the match.
+//
+// Thread safety: none of its own; the match never calls it from two threads
+// at once. The policy and the tap run on the caller's thread.
 #ifndef ARENA_REFEREE_MATCH_LOCAL_LINK_H_
 #define ARENA_REFEREE_MATCH_LOCAL_LINK_H_
 

@@ -104,6 +104,7 @@ class MatchImpl : public Match {
       sl.left = at;
       sl.deadline = std::min(at, sl.queued + absl::Milliseconds(decision_ms_)) +
                     absl::Milliseconds(decision_ms_);
+      DeadlineTimer::Shared().NoteLag(at - sl.queued);
       return;
     }
   }
@@ -146,6 +147,8 @@ class MatchImpl : public Match {
     absl::Time queued;                      // given to the link
     absl::Time left = absl::InfinitePast();  // left for the bot, if told
     absl::Time deadline;                    // it times out then
+    int restarts = 0;                       // clock restarts (the lag rule)
+    absl::Duration referee_lag;             // the time they gave back
   };
 
   // Runs the match forward while it need not wait for a bot. The caller has
@@ -229,14 +232,16 @@ class MatchImpl : public Match {
   void ArmTimer(absl::Time when) {
     std::weak_ptr<MatchImpl> weak =
         std::static_pointer_cast<MatchImpl>(shared_from_this());
-    DeadlineTimer::Shared().At(when, [weak] {
-      if (auto m = weak.lock()) m->OnTimer();
+    DeadlineTimer::Shared().At(when, [weak, when] {
+      if (auto m = weak.lock()) m->OnTimer(when);
     });
   }
 
-  // The timer fired: time out the open step's unanswered requests if its
-  // deadline has passed, else wait for it.
-  void OnTimer() {
+  // The timer fired (armed for `due`): time out the open step's unanswered
+  // requests if their deadline has passed, else wait for it; if the timer
+  // itself ran late, restart their clocks instead (the lag rule,
+  // RefereeLagTolerance).
+  void OnTimer(absl::Time due) {
     absl::Time rearm = absl::InfiniteFuture();
     bool drive = false;
     {
@@ -244,6 +249,7 @@ class MatchImpl : public Match {
       timer_armed_ = false;
       if (finished_) return;
       const absl::Time now = absl::Now();
+      const bool behind = now - due > RefereeLagTolerance(decision_ms_);
       if (!step_open_ || remaining_ == 0) {
         // Between steps: keep one entry, a full decision time from now.
         rearm = now + absl::Milliseconds(decision_ms_);
@@ -256,6 +262,14 @@ class MatchImpl : public Match {
             rearm = std::min(rearm, sl.deadline);
             continue;
           }
+          if (behind && sl.restarts < kMaxClockRestarts) {
+            // The answer may be in, unread behind the referee's own lag.
+            ++sl.restarts;
+            sl.referee_lag += now - sl.deadline;
+            sl.deadline = now + absl::Milliseconds(decision_ms_);
+            rearm = std::min(rearm, sl.deadline);
+            continue;
+          }
           sl.answered = true;
           sl.timed_out = true;
           sl.reply = SeatReply();
@@ -265,6 +279,11 @@ class MatchImpl : public Match {
           sl.reply.think_us = absl::ToInt64Microseconds(now - from);
           sl.reply.detail = absl::StrCat(
               "no answer within ", absl::FormatDuration(absl::Milliseconds(decision_ms_)));
+          if (sl.restarts > 0) {
+            absl::StrAppend(&sl.reply.detail, " (its clock restarted ", sl.restarts,
+                            " times, ", absl::ToInt64Milliseconds(sl.referee_lag),
+                            " ms in all, while the referee was behind)");
+          }
           --remaining_;
         }
         if (remaining_ == 0 && !driving_) drive = driving_ = true;
@@ -308,6 +327,11 @@ class MatchImpl : public Match {
       }
       sa->set_decision_id(sl.decision_id);
       if (sl.timed_out) link_->Withdraw(seat, sl.decision_id);
+      if (sl.restarts > 0) {
+        sa->set_referee_lag_us(absl::ToInt64Microseconds(sl.referee_lag));
+        timing_.clock_restarts += sl.restarts;
+        timing_.referee_lag_us_sum += absl::ToInt64Microseconds(sl.referee_lag);
+      }
       const int num = sl.num_legal;
       SeatReply& reply = sl.reply;
       ++timing_.requests;
@@ -693,6 +717,17 @@ struct DeadlineTimer::Impl {
       ABSL_GUARDED_BY(mu);
   uint64_t seq ABSL_GUARDED_BY(mu) = 0;
   absl::CondVar wake;
+  // The largest lag noted since lag_since (Behind's window).
+  absl::Duration lag ABSL_GUARDED_BY(mu);
+  absl::Time lag_since ABSL_GUARDED_BY(mu) = absl::InfinitePast();
+
+  void NoteLocked(absl::Duration d, absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (now - lag_since > kLagWindow) {
+      lag = absl::ZeroDuration();
+      lag_since = now;
+    }
+    lag = std::max(lag, d);
+  }
 
   void Loop() {
     absl::MutexLock lock(&mu);
@@ -702,10 +737,12 @@ struct DeadlineTimer::Impl {
         continue;
       }
       const absl::Time next = heap.top().when;
-      if (absl::Now() < next) {
+      const absl::Time now = absl::Now();
+      if (now < next) {
         wake.WaitWithDeadline(&mu, next);
         continue;
       }
+      NoteLocked(now - next, now);
       std::function<void()> fn = std::move(const_cast<Entry&>(heap.top()).fn);
       heap.pop();
       mu.Unlock();
@@ -722,6 +759,20 @@ DeadlineTimer::DeadlineTimer() : impl_(new Impl) {
 DeadlineTimer& DeadlineTimer::Shared() {
   static DeadlineTimer* const timer = new DeadlineTimer;
   return *timer;
+}
+
+void DeadlineTimer::NoteLag(absl::Duration lag) {
+  absl::MutexLock lock(&impl_->mu);
+  impl_->NoteLocked(lag, absl::Now());
+}
+
+absl::Duration DeadlineTimer::Behind() {
+  absl::MutexLock lock(&impl_->mu);
+  const absl::Time now = absl::Now();
+  absl::Duration behind = absl::ZeroDuration();
+  if (now - impl_->lag_since <= kLagWindow) behind = impl_->lag;
+  if (!impl_->heap.empty()) behind = std::max(behind, now - impl_->heap.top().when);
+  return behind;
 }
 
 void DeadlineTimer::At(absl::Time when, std::function<void()> fn) {

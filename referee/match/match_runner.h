@@ -21,14 +21,16 @@
 // threads. Memory is bounded whatever the match length: after every step the
 // state's new events are written to the record and queued, serialized, for
 // each seat that may see them (until its next request), and the state's log
-// is emptied; the record is streamed to its file, and a seat's history for a
-// resync is read back from that file.
+// is emptied; the record spills to its file past a few KiB
+// (referee/records/record.h), and what each seat was sent goes to the
+// match's sent log (referee/match/sent_log.h), read back only for a resync.
 //
 // Thread safety: a Match may be driven from any thread; it serialises its own
 // work. RunMatch blocks its caller until the match is over.
 #ifndef ARENA_REFEREE_MATCH_MATCH_RUNNER_H_
 #define ARENA_REFEREE_MATCH_MATCH_RUNNER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -69,7 +71,8 @@ class SeatLink {
     // not wait for it (any more): its deadline passed, or the match ended.
     virtual bool OnReply(int seat, uint64_t decision_id, SeatReply reply) = 0;
     // Every event `seat` has been sent so far in its requests, as the
-    // serialized events of a View (for a Resync). Reads the record back.
+    // serialized events of a View (for a Resync). Reads the match's sent log
+    // back (referee/match/sent_log.h).
     virtual absl::StatusOr<std::string> SentEvents(int seat) = 0;
     // Request `decision_id` of `seat` left for the bot at `at` (was handed
     // to the network): from a link that ReportsLeaving, the decision's
@@ -167,7 +170,24 @@ struct MatchTiming {
   int64_t left = 0;
   int64_t send_lag_us_sum = 0;
   int64_t send_lag_us_max = 0;
+  // Decisions whose clock restarted because the referee's own timer ran
+  // late (kMaxClockRestarts), and the time so given back, summed.
+  int64_t clock_restarts = 0;
+  int64_t referee_lag_us_sum = 0;
 };
+
+// The referee's lag rule. A decision times out only when the referee is on
+// time: if the deadline timer fires more than RefereeLagTolerance late (the
+// process was stalled, starved of a core, or the clock jumped), the bot's
+// answer may be waiting, unread, behind the referee itself, so each due
+// decision's clock restarts from that moment, a whole decision time, and
+// the record's SeatAction.referee_lag_us says how much was given back. A
+// decision restarts at most kMaxClockRestarts times; a timeout after that
+// stands, and its detail says the referee was behind.
+inline constexpr int kMaxClockRestarts = 3;
+inline absl::Duration RefereeLagTolerance(int64_t decision_ms) {
+  return std::max(absl::Milliseconds(5), absl::Milliseconds(decision_ms) / 10);
+}
 
 struct MatchOutcome {
   v1::MatchResult result;
@@ -186,8 +206,9 @@ const char* FaultName(v1::FaultKind fault);
 
 // One match in play. Create it, then Start it; `done` is called once, on
 // the thread that finishes the match, with the outcome (the record is then
-// finished and closed). The game, link and writer must outlive the match's
-// end; the Match keeps itself alive until then.
+// finished and closed). The game must outlive the match's end; the Match
+// shares the link and the writer, listens on the link through a weak
+// pointer, and keeps itself alive from Start until it has finished.
 class Match : public SeatLink::Listener,
               public std::enable_shared_from_this<Match> {
  public:
@@ -210,13 +231,23 @@ MatchOutcome RunMatch(const Game& game, const MatchSpec& spec, SeatLink& link,
 
 // The timer behind every match's deadline: one thread, a heap of times.
 // Each live match keeps at most one entry (re-armed when it fires early), so
-// the heap holds no more than the live matches.
+// the heap holds no more than the live matches. It is also the process's
+// measure of how far the referee is behind its own clock (Behind), which a
+// tournament reads before it starts a match. Thread-safe.
 class DeadlineTimer {
  public:
   // The process's timer (started on first use, never destroyed).
   static DeadlineTimer& Shared();
   // Calls `fn` on the timer's thread at `when` (at once if past).
   void At(absl::Time when, std::function<void()> fn);
+  // Notes a lag of the referee's own: a request that waited `lag` between
+  // its match handing it over and its leaving for the bot.
+  void NoteLag(absl::Duration lag);
+  // How far the referee is behind now: how long the earliest due entry has
+  // waited past its time, or the largest lag noted (NoteLag, or an entry
+  // fired late) in the last kLagWindow, whichever is more.
+  absl::Duration Behind();
+  static constexpr absl::Duration kLagWindow = absl::Milliseconds(50);
 
  private:
   DeadlineTimer();

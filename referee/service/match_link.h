@@ -2,7 +2,7 @@
 // match's open decisions, by decision id (each with the stream it waits on,
 // 0 while the bot is away within its grace), and what a resync needs of each
 // seat (its latest request; the events come from the match, which reads
-// them back from its record). Nothing here grows with the match. It sends
+// them back from its sent log, referee/match/sent_log.h). Nothing here grows with the match. It sends
 // through the hub (LinkHost), by stream id; answers come from the hub
 // (OnDecision), which also tells it when a bot is back (Resync) or gone for
 // good (OnBotGone). Answers and faults are handed to the match (Deliver)
@@ -98,7 +98,8 @@ class HubMatchLink : public SeatLink,
   void DoStart(int seat, const v1::MatchStart& start, bool hold);
 
   // Starts the clock of a request that will not be written as such (kept
-  // for a bot within its grace: a resync sends it): as before leaving.
+  // for a bot within its grace: a resync sends it), as if it were leaving
+  // now.
   void StartClockNow(uint64_t decision_id);
 
   // A decision just kept for the bot's return (its stream 0): if meanwhile

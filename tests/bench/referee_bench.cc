@@ -10,16 +10,18 @@
 //                     (of the mean size). 1 and 64 streams. No game, no
 //                     runner: gRPC's own cost, the ceiling for the referee.
 //   ref1, ref64       The referee: a BotHub on a grpc::Server (callback API,
-//                     as arena/tournament/launch.cc), matches run by RunMatch over
-//                     hub.NewMatchLink (as arena/tournament/tournament.cc), 1 and 64
-//                     matches at once (one runner thread each), every
+//                     as arena/tournament/launch.cc), matches made by Match::Create
+//                     over hub.NewMatchLink (as arena/tournament/tournament.cc), 1
+//                     and 64 matches at once (run on gRPC's threads and the
+//                     deadline timer; one thread starts them), every
 //                     decision sent to a bot (AUTO_MOVES_NONE), decision_ms
 //                     60000. One bot identity per seat of every match.
 //   ref1x1            As ref1, but one bot holds both seats: one stream, as
 //                     in floor1 (the like-for-like comparison with it).
 //   ref64x2           As ref64, but the 64 matches share 2 bots (2 streams).
 //   ref1disk          As ref1 with the records on disk (--disk_dir): shows
-//                     the cost of each match's fsync.
+//                     what writing them to a disk costs (no fsync: a record
+//                     is flushed and renamed).
 //   relay1, relay64   Diagnostic: the floor of the referee's message pattern
 //                     with a stream per seat. Streams in pairs (1 and 64
 //                     pairs, a process per stream); a message read on one
@@ -32,9 +34,8 @@
 //                     WINDOW_UPDATE is the cost of the relay pattern;
 //                     docs/benchmarks.md).
 //   handoff1, handoff64  Diagnostic: the floor, but each reply is sent by
-//                     a thread of the stream's own, woken through a CondVar,
-//                     as the referee's runner thread is woken by the hub.
-//                     Shows what the thread-per-match design costs by itself.
+//                     a thread of the stream's own, woken through a CondVar:
+//                     what a thread hop per decision would cost by itself.
 //   mem               Heap per match, in process (no gRPC): the peak of
 //                     malloc'd bytes during a match over those before it.
 //
@@ -44,14 +45,14 @@
 // DecisionRequest at once with a random index. The floor's clients are the
 // same code, one process per stream, so floor and referee differ only in the
 // server. --bots_in_one_process puts every bot of a configuration in one
-// process, a thread each (what this benchmark did before).
+// process, a thread each (no process switch between a bot and its partner).
 // With --sdk_bots the referee's bots are build/bin/random_bot processes
 // (bots/sdk) instead.
 //
 // Every server (floor, relay, referee) is configured as arena's
 // (ConfigureServer: no BDP probe, the same limits) unless --arena_server=false.
-// --lazy_reads=false runs the referee's hub with a read always out, as before
-// HubOptions::lazy_reads.
+// --lazy_reads=false runs the referee's hub with a read always out
+// (HubOptions::lazy_reads off).
 //
 // CPU: getrusage(RUSAGE_SELF) of this process (the server only; the bots are
 // another process) over the measured window, divided by the decisions (round
@@ -119,8 +120,8 @@ ABSL_FLAG(bool, coalesce_writes, true,
           "the referee's HubOptions::coalesce_writes (false: a write per "
           "message, a MatchStart apart from the first request)");
 ABSL_FLAG(bool, lazy_reads, true,
-          "the referee's HubOptions::lazy_reads (false: a read always out, "
-          "as before)");
+          "the referee's HubOptions::lazy_reads (false: a read always "
+          "out)");
 ABSL_FLAG(std::string, disk_dir, "/tmp",
           "where ref1disk writes its records (a disk, not tmpfs)");
 ABSL_FLAG(std::string, records_dir, "/dev/shm",
@@ -530,8 +531,8 @@ class FloorReactor
   // to a finished stream.
   void FinishOnce();
   void OnRelayRead();
-  // With handoff: a thread of its own (as a match's runner thread) is woken
-  // through a CondVar to send each reply, as the referee's runner is.
+  // With handoff: a thread of its own is woken through a CondVar to send
+  // each reply (a thread hop per decision, measured on its own).
   void Worker() {
     for (;;) {
       {
