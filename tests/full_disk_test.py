@@ -20,6 +20,9 @@ Unix socket):
   is recorded exactly once (the records' match ids are the manifest's
   schedule, 1..N), and `arena verify` passes on the whole folder.
 
+And a disk full before the first record: exit 5, saying to run the same
+command again (there is no manifest to resume), which then plays it all.
+
 Usage: full_disk_test.py BIN_DIR. Exit 0 pass, 1 fail, 77 skip.
 """
 import glob
@@ -177,6 +180,32 @@ def arena_case(bin_dir, t, mnt):
     shutil.rmtree(records)  # room for the referee's case on the same filesystem
 
 
+def full_at_start_case(bin_dir, t, mnt):
+    """A disk full before the first record: nothing to resume, so arena says
+    to run the same command again, and that command then plays it all."""
+    records = os.path.join(mnt, "early")
+    cmd = [os.path.join(bin_dir, "arena"), "tournament", "--game", "quasenbo", "--seats", "2",
+           "--games", str(MATCHES), "--progress=false", "--sandbox", "none",
+           "--secret_file", os.path.join(t, "early.secret"), "--records", records,
+           "--bot", f"a={os.path.join(bin_dir, 'random_bot')}",
+           "--bot", f"b={os.path.join(bin_dir, 'random_bot')}"]
+    ballast = fill(mnt)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    check(r.returncode == 5, f"full at start: exit {r.returncode}, expected 5:\n{out[-2000:]}")
+    check("No space left on device" in out and "run the same command again" in out
+          and "tournament --resume" not in out,
+          f"full at start: the message does not say to run the command again:\n{out[-2000:]}")
+    os.remove(ballast)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, f"full at start: run again: exit {r.returncode}:\n"
+          f"{(r.stdout + r.stderr)[-2000:]}")
+    check(len(records_in(records)) == MATCHES,
+          f"full at start: {len(records_in(records))} records after running again")
+    print(f"full at start: exit 5, said to run again; run again, {MATCHES} records")
+    shutil.rmtree(records)
+
+
 def referee_case(bin_dir, t, mnt):
     records = os.path.join(mnt, "referee")
     sock = os.path.join(t, "referee.sock")
@@ -245,7 +274,7 @@ def main(bin_dir):
               f"{m.stderr.strip()}")
         return SKIP
     try:
-        for case in (arena_case, referee_case):
+        for case in (arena_case, full_at_start_case, referee_case):
             try:
                 case(bin_dir, t, mnt)
             except Fail as e:
