@@ -362,6 +362,26 @@ TEST(Tournament, ResumeRefusesAnotherConfigAndAForgottenSecret) {
   EXPECT_EQ(RecordFiles(dir + "/r"), before);
 }
 
+// A run killed while it rewrote a summary leaves its temporary file beside
+// the records (the summary itself stays whole): resume removes it, and
+// nothing else.
+TEST(Tournament, ResumeRemovesTheTemporaryFilesOfAKilledRun) {
+  const testing::TestDir tmp = FreshTempDir("stale-tmp");
+  const std::string& dir = tmp.path();
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 4 --bot a=", kBin,
+                          "/random_bot --bot b=", kBin, "/random_bot --secret_file ", dir,
+                          "/s --records ", dir, "/r"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ofstream(dir + "/r/.standings.json.tmp-999999-7") << "{\"rows\": [";
+  std::ofstream(dir + "/r/.notes.tmp-mine") << "the organiser's";
+  r = Sh(absl::StrCat(kBin, "/arena tournament --resume ", dir, "/r"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r/.standings.json.tmp-999999-7"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/r/.notes.tmp-mine"));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir, "/r"));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
 TEST(Tournament, ResumeReplaysATamperedRecordAndKeepsIt) {
   const testing::TestDir tmp = FreshTempDir("tamper");
   const std::string& dir = tmp.path();

@@ -27,7 +27,8 @@ const char kUsage[] =
     "             [--alpha 0.05] [--beta 0.05] [--max_games N] [--max_fault_rate R]\n"
     "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
     "             (exit 0: H1; 1: H0; 3: no decision; 4: no verdict, a bot did not\n"
-    "             play: withdrawn or fault rate above R; 2: error)\n"
+    "             play: withdrawn or fault rate above R; 2: error; 5: the disk\n"
+    "             could not take a write)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
@@ -58,7 +59,8 @@ const std::vector<CommandHelp>& Commands() {
        "  Exit 0: all well; 1: the tournament ran but a bot was withdrawn, crashed,\n"
        "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
        "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
-       "  not run (usage, config, no bot could start).",
+       "  not run (usage, config, no bot could start); 5: stopped because the disk\n"
+       "  could not take a write (full, quota, I/O error): free space, then --resume.",
        join(join(kPlay, kSandbox), {"shard", "schedule", "top_k", "confidence",
                                     "explore_every", "warmup_rounds", "round_tables"})},
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"

@@ -250,7 +250,9 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
     g.set_verdict(absl::StrCat("no verdict: ", g.no_verdict_reason()));
     std::cout << g.verdict() << "\n";
     if (absl::Status s = WriteGateReports(options, g); !s.ok()) Fail(s);
-    return Fail(st.status());
+    Fail(st.status());
+    // The disk could not take a write (5): nothing is wrong with the bots.
+    return StorageFailed(st.status()) ? kStorageExitCode : 2;
   }
   // A bot that failed as a program (withdrawn, crashed): say so, with its log.
   for (const auto& e : st->entrants()) {

@@ -1,6 +1,6 @@
 // referee: a standalone referee for bots that connect from elsewhere.
 //
-//   referee --listen ADDR --config FILE [--tls_cert PEM --tls_key PEM]
+//   referee --listen ADDR --config FILE [--tls_cert PEM --tls_key PEM] [--resume]
 //
 // It listens on 127.0.0.1 unless told otherwise (and warns when it listens
 // beyond loopback without TLS). A bot that disconnects keeps its seats for
@@ -12,6 +12,7 @@
 // standings into the config's records_dir.
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <iostream>
 #include <vector>
 
@@ -34,6 +35,10 @@ ABSL_FLAG(int64_t, reconnect_grace_ms, 5000,
           "how long a disconnected bot keeps its seats (0: none)");
 ABSL_FLAG(std::string, log_file, "", "also append the log (stderr) to this file");
 ABSL_FLAG(std::string, config, "", "tournament config (text-format TournamentConfig)");
+ABSL_FLAG(bool, resume, false,
+          "resume the tournament in the config's records_dir (its manifest must be "
+          "this config's, with the same secret_file): play only the matches "
+          "without a whole record");
 ABSL_FLAG(int64_t, connect_timeout_s, 300,
           "how long to wait for the bots, unless the config says");
 
@@ -83,6 +88,7 @@ int main(int argc, char** argv) {
   arena::LaunchOptions lo;
   lo.listen = absl::GetFlag(FLAGS_listen);
   lo.start_bots = false;
+  lo.resume = absl::GetFlag(FLAGS_resume);
   lo.tls_cert = absl::GetFlag(FLAGS_tls_cert);
   lo.tls_key = absl::GetFlag(FLAGS_tls_key);
   if (absl::GetFlag(FLAGS_reconnect_grace_ms) < 0) {
@@ -99,6 +105,17 @@ int main(int argc, char** argv) {
                            ? absl::Milliseconds(config->connect_timeout_ms())
                            : absl::Seconds(absl::GetFlag(FLAGS_connect_timeout_s));
   auto st = arena::RunConfiguredTournament(*config, lo);
+  if (!st.ok() && arena::StorageFailed(st.status())) {
+    // The disk could not take a write: stopped, resumable.
+    std::cerr << "referee: " << st.status().message()
+              << "\nreferee: to finish the tournament, free space where "
+              << config->records_dir() << " is (and where the log file is), then run the "
+              << "referee again with the same --config"
+              << (std::filesystem::exists(config->records_dir() + "/manifest.json")
+                      ? " and --resume\n"
+                      : " (nothing was recorded; no --resume)\n");
+    return arena::kStorageExitCode;
+  }
   if (!st.ok()) {
     std::cerr << "referee: " << st.status().message() << "\n";
     return 2;

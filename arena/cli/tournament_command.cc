@@ -1,5 +1,6 @@
 #include "arena/cli/tournament_command.h"
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -58,6 +59,19 @@ int RunTournamentCommand(const TournamentCommandOptions& options, v1::Tournament
   auto st = RunConfiguredTournament(*c, lo);
   ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) {
+    if (StorageFailed(st.status())) {
+      // The disk could not take a write: stopped, resumable (5).
+      std::cerr << "arena: " << st.status().message()
+                << "\narena: to finish the tournament, free space where "
+                << c->records_dir() << " is (and where the log file is), then ";
+      if (std::filesystem::exists(c->records_dir() + "/manifest.json")) {
+        std::cerr << "run: arena tournament --resume " << c->records_dir()
+                  << " (it plays only the matches without a whole record)\n";
+      } else {
+        std::cerr << "run the same command again (nothing was recorded; no --resume)\n";
+      }
+      return kStorageExitCode;
+    }
     // A bot that failed at start under --on_bot_failure abort stops the
     // tournament (1); anything else means it could not run (2).
     Fail(st.status());

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "referee/records/storage_fault.h"
 
 namespace arena {
 
@@ -28,6 +29,9 @@ const mode_t kStartingUmask = [] {
 }();
 
 std::atomic<unsigned> temp_counter{0};
+
+absl::Status WriteFile(const std::string& path, const std::string& text, mode_t mode,
+                       bool sync);
 
 }  // namespace
 
@@ -51,8 +55,7 @@ absl::Status MakePublicDirs(const std::string& dir) {
             absl::StrCat("cannot set the mode of ", partial, ": ", std::strerror(errno)));
       }
     } else if (errno != EEXIST) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", partial, ": ", std::strerror(errno)));
+      return StorageFaultStatus(absl::StrCat("cannot create ", partial), errno);
     }
   }
   struct stat st;
@@ -69,6 +72,17 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& tex
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text,
                                  mode_t mode) {
+  return WriteFile(path, text, mode, /*sync=*/false);
+}
+
+absl::Status WriteFileDurably(const std::string& path, const std::string& text) {
+  return WriteFile(path, text, PublicFileMode(), /*sync=*/true);
+}
+
+namespace {
+
+absl::Status WriteFile(const std::string& path, const std::string& text, mode_t mode,
+                       bool sync) {
   const size_t slash = path.rfind('/');
   const std::string suffix = absl::StrCat(".tmp-", ::getpid(), "-", temp_counter++);
   const std::string tmp =
@@ -76,26 +90,35 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& tex
           ? absl::StrCat(".", path, suffix)
           : absl::StrCat(path.substr(0, slash + 1), ".", path.substr(slash + 1), suffix);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    return absl::UnavailableError(absl::StrCat("cannot write ", tmp, ": ", std::strerror(errno)));
-  }
-  bool ok = ::fchmod(fd, mode) == 0;
-  for (size_t done = 0; ok && done < text.size();) {
+  if (fd < 0) return StorageFaultStatus(absl::StrCat("cannot write ", tmp), errno);
+  int err = ::fchmod(fd, mode) == 0 ? 0 : errno;
+  for (size_t done = 0; err == 0 && done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<size_t>(n);
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+    } else {
+      done += static_cast<size_t>(n);
+    }
   }
-  if (::close(fd) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
+  // On the disk before the rename, so that after a crash of the machine the
+  // file is the old version or the new one, never an empty one.
+  if (err == 0 && sync && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    std::remove(tmp.c_str());  // the old version stays as it was
+    return StorageFaultStatus(absl::StrCat("cannot write ", path), err);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = errno;
     std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot rename ", tmp, " to ", path));
+    return StorageFaultStatus(absl::StrCat("cannot rename ", tmp, " to ", path), err);
   }
+  if (sync) SyncParentDir(path);  // the new name, too
   return absl::OkStatus();
 }
+
+}  // namespace
 
 absl::Status WriteJsonFile(const std::string& path,
                            const google::protobuf::Message& message) {
@@ -106,7 +129,7 @@ absl::Status WriteJsonFile(const std::string& path,
   if (auto s = google::protobuf::util::MessageToJsonString(message, &json, o); !s.ok()) {
     return absl::InternalError(s.ToString());
   }
-  return WriteFileAtomically(path, json);
+  return WriteFileDurably(path, json);
 }
 
 absl::Status ReadJsonFile(const std::string& path, google::protobuf::Message* message) {

@@ -41,8 +41,14 @@ absl::Status MakePublicDirs(const std::string& dir);
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text);
 absl::Status WriteFileAtomically(const std::string& path, const std::string& text,
                                  mode_t mode);
+// The same, and flushed to the disk (fsync) before the rename, so that after
+// a crash of the machine the file is the old version or the new one, never
+// an empty one: for the files that summarise a tournament (standings,
+// manifest, entrants). A write that fails (a full disk: its status is a
+// storage fault, referee/records/storage_fault.h) leaves the old version.
+absl::Status WriteFileDurably(const std::string& path, const std::string& text);
 
-// `message` as indented JSON with the proto's field names, atomically (and
+// `message` as indented JSON with the proto's field names, durably (and
 // PublicFileMode()).
 absl::Status WriteJsonFile(const std::string& path,
                            const google::protobuf::Message& message);

@@ -687,7 +687,7 @@ absl::Status WriteStandings(const v1::Standings& st, const std::string& dir) {
        {std::pair<std::string, std::string>{"standings.csv", StandingsCsv(st)},
         {"head_to_head.csv", HeadToHeadCsv(st)},
         {"standings.json", *json}}) {
-    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir, "/", name), text);
+    if (absl::Status s = WriteFileDurably(absl::StrCat(dir, "/", name), text);
         !s.ok()) {
       return s;
     }

@@ -26,6 +26,8 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/records/record.h"
+#include "referee/records/storage_fault.h"
 #include "referee/service/bot_hub.h"
 #include "spdlog/spdlog.h"
 
@@ -98,6 +100,23 @@ absl::StatusOr<v1::TournamentConfig> ReadConfigFile(const std::string& path) {
 
 bool StartupFailed(const absl::Status& status) {
   return status.GetPayload(kStartupPayload).has_value();
+}
+
+bool StorageFailed(const absl::Status& status) { return IsStorageFault(status); }
+
+absl::Status StorageStopped(const absl::Status& fault, const v1::TournamentConfig& config,
+                            const v1::Standings& standings) {
+  const int more = StorageFaultCount() - 1;
+  absl::Status s = absl::ResourceExhaustedError(absl::StrCat(
+      "stopped: ", fault.message(),
+      more > 0 ? absl::StrCat(" (and ", more, " more writes failed the same way)") : "",
+      ". No match was started after that. ", standings.matches_played(), " of ",
+      standings.matches_planned(), " matches are recorded, each record whole; the ",
+      standings.matches_unrecorded(), " others have none yet (a match that was live keeps "
+      "its unfinished record in ", config.records_dir(), "/", kInProgressDir,
+      "/). The standings files hold the last version that could be written whole."));
+  s.SetPayload(kStoragePayload, absl::Cord("1"));
+  return s;
 }
 
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
@@ -211,7 +230,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     }
   } else {
     address = options.listen;
-    if (const size_t colon = address.rfind(':'); colon != std::string::npos) {
+    // HOST:PORT gets the port bound (port 0: any); a unix:PATH has none.
+    if (const size_t colon = address.rfind(':');
+        colon != std::string::npos && !absl::StartsWith(address, "unix:")) {
       address = absl::StrCat(address.substr(0, colon), ":", port);
     }
     bot_address = address;
@@ -235,8 +256,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (options.start_bots) {
     const std::string logs = absl::StrCat(config.records_dir(), "/logs");
     if (::mkdir(logs.c_str(), 0700) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot create ", logs, ": ", std::strerror(errno)));
+      return StorageFaultStatus(absl::StrCat("cannot create ", logs), errno);
     }
     for (int i = 0; i < config.bots_size(); ++i) {
       const auto& b = config.bots(i);
@@ -348,9 +368,20 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       for (auto& r : reports) *result->add_entrants() = std::move(r);
       if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
         spdlog::error("{}", s.ToString());
-        result = absl::UnavailableError(absl::StrCat(
-            "the standings could not be written: ", s.message()));
+        // (A full disk is latched and said below, with what was recorded.)
+        if (!IsStorageFault(s)) {
+          result = absl::UnavailableError(
+              absl::StrCat("the standings could not be written: ", s.message()));
+        }
       }
+    }
+    // A write the disk could not take stopped the tournament (or, at the
+    // end, its standings): it is not complete, whatever was recorded.
+    if (absl::Status fault = FirstStorageFault(); !fault.ok() && result.ok()) {
+      result = StorageStopped(fault, config, *result);
+    } else if (!fault.ok() && !IsStorageFault(result.status())) {
+      // Another failure came first; the full disk is said too.
+      spdlog::error("{}", std::string(fault.message()));
     }
   }
   supervisor.StopWatching();  // the bots end as the streams close: expected

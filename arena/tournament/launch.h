@@ -84,6 +84,19 @@ struct LaunchOptions {
 inline constexpr char kStartupPayload[] = "arena.startup";
 bool StartupFailed(const absl::Status& status);
 
+// Whether a tournament stopped because a write failed for want of space or
+// a failing device (referee/records/storage_fault.h): a record, the
+// standings, the log. Its records are whole and `--resume` finishes it once
+// there is space; `arena tournament` exits 5 then, and so does `referee`.
+bool StorageFailed(const absl::Status& status);
+inline constexpr int kStorageExitCode = 5;
+
+// The error of a tournament that a storage fault stopped: the first fault,
+// how many more writes failed, how many matches are recorded of those
+// planned, where the unfinished ones are. It carries the storage payload.
+absl::Status StorageStopped(const absl::Status& fault, const v1::TournamentConfig& config,
+                            const v1::Standings& standings);
+
 absl::StatusOr<v1::Standings> RunConfiguredTournament(
     v1::TournamentConfig config, const LaunchOptions& options);
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -29,6 +30,20 @@ void Reject(const std::string& dir, const std::string& path, const std::string& 
   std::filesystem::rename(path, to, ec);
   spdlog::warn("resume: {} moved to {} ({}); its match is played again", path, to,
                why);
+}
+
+// Whether `name` is a temporary file of WriteFileAtomically
+// (".<file>.tmp-<pid>-<n>"), left behind when a run was killed mid-write.
+bool IsStaleTempFile(const std::string& name) {
+  const size_t at = name.rfind(".tmp-");
+  if (name.empty() || name[0] != '.' || at == std::string::npos || at == 0) return false;
+  const std::string tail = name.substr(at + 5);
+  const size_t dash = tail.find('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == tail.size()) return false;
+  for (size_t i = 0; i < tail.size(); ++i) {
+    if (i != dash && !absl::ascii_isdigit(static_cast<unsigned char>(tail[i]))) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -119,8 +134,16 @@ absl::StatusOr<ResumedMatches> ResumeFromRecords(
         "cannot resume ", dir, ": it plans ", manifest->matches_planned(),
         " matches, this config ", planned));
   }
-  // Unfinished records: their matches are played again from the start.
   std::error_code ec;
+  // Half-written summaries of a run that was killed (the files they were
+  // to replace are whole): removed, they are written again.
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file(ec) || !IsStaleTempFile(name)) continue;
+    std::filesystem::remove(e.path(), ec);
+    spdlog::info("resume: removed {}, a temporary file of a run that was stopped", name);
+  }
+  // Unfinished records: their matches are played again from the start.
   const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
   for (const auto& e : std::filesystem::directory_iterator(hidden, ec)) {
     if (absl::EndsWith(e.path().string(), ".sent")) {

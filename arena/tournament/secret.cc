@@ -16,6 +16,7 @@
 #include "openssl/hmac.h"
 #include "openssl/rand.h"
 #include "openssl/sha.h"
+#include "referee/records/storage_fault.h"
 
 namespace arena {
 namespace {
@@ -102,13 +103,17 @@ absl::Status TournamentSecret::WriteFile(const std::string& path) const {
         "cannot create secret file ", path, ": ", std::strerror(errno)));
   }
   const std::string text = Hex(key_.data(), kBytes) + "\n";
-  const bool ok = ::write(fd, text.data(), text.size()) ==
-                  static_cast<ssize_t>(text.size());
-  const bool closed = ::close(fd) == 0;
-  if (!ok || !closed) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write secret file ", path));
+  const ssize_t n = ::write(fd, text.data(), text.size());
+  int err = n == static_cast<ssize_t>(text.size()) ? 0 : (n < 0 ? errno : ENOSPC);
+  // On the disk before a match is played: without it no match can be
+  // resumed or reproduced, so a crash of the machine must not lose it.
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(path.c_str());  // no empty secret file stays (a full disk)
+    return StorageFaultStatus(absl::StrCat("cannot write secret file ", path), err);
   }
+  SyncParentDir(path);
   return absl::OkStatus();
 }
 

@@ -22,6 +22,7 @@
 #include "referee/games/registry.h"
 #include "referee/match/match_runner.h"
 #include "referee/records/record.h"
+#include "referee/records/storage_fault.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -383,6 +384,27 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       book(batch);
     }
   };
+  // A write the disk could not take (referee/records/storage_fault.h: a
+  // record, the standings, the log) stops the tournament: no match starts
+  // after it; the live ones end (their records are written if the space
+  // came back, else they stay unfinished in .inprogress/ and are played
+  // again on resume). Called by this thread only.
+  bool storage_stopped = false;
+  auto storage_stop = [&]() {
+    if (storage_stopped) return true;
+    const absl::Status fault = FirstStorageFault();
+    if (fault.ok()) return false;
+    storage_stopped = true;
+    stopped.store(true);
+    int live_now = 0;
+    {
+      absl::MutexLock lock(&live_mu);
+      live_now = live;
+    }
+    spdlog::error("{}; no further match is started ({} live ones end first)",
+                  std::string(fault.message()), live_now);
+    return true;
+  };
   const int jobs = std::max(1, config.jobs());
   load.jobs = jobs;
   int64_t started = 0;
@@ -421,6 +443,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       }
       for (; t < phase_ends[p]; ++t) {
         wait_below(jobs);
+        if (stopped.load() || storage_stop()) break;
         hold_while_behind();
         if (stopped.load()) break;
         const int64_t i = todo[t];
@@ -513,6 +536,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       progress_every = std::max<int64_t>(1, to_play / 10);
     }
     for (;;) {
+      storage_stop();
       const AdaptiveCheck check = planner->Check();
       const int64_t left = config.matches() - static_cast<int64_t>(schedule.matches.size());
       const int tables = static_cast<int>(

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "referee/records/storage_fault.h"
 
 namespace arena {
 
@@ -85,8 +86,8 @@ absl::Status SentLog::Flush() {
                     (created_ ? 0 : O_CREAT | O_TRUNC);
   ScopedFd fd(::open(path_.c_str(), flags, 0600));
   if (fd.get() < 0) {
-    return absl::UnavailableError(absl::StrCat(
-        created_ ? "cannot open " : "cannot create ", path_, ": ", std::strerror(errno)));
+    return StorageFaultStatus(absl::StrCat(created_ ? "cannot open " : "cannot create ", path_),
+                              errno);
   }
   if (!created_) {
     ::fchmod(fd.get(), 0600);  // whatever the umask
@@ -97,8 +98,7 @@ absl::Status SentLog::Flush() {
     const ssize_t n = ::write(fd.get(), buffer_.data() + done, buffer_.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot write ", path_, ": ", std::strerror(errno)));
+      return StorageFaultStatus(absl::StrCat("cannot write ", path_), n < 0 ? errno : ENOSPC);
     }
     done += static_cast<size_t>(n);
   }

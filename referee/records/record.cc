@@ -23,6 +23,7 @@
 #include "openssl/sha.h"
 #include "referee/records/json_writer.h"
 #include "referee/records/record_dictionaries.h"
+#include "referee/records/storage_fault.h"
 #include "zstd.h"
 
 namespace arena {
@@ -142,13 +143,16 @@ absl::StatusOr<std::string> Compress(absl::string_view content, const ZSTD_CDict
 absl::Status MakeInProgressDir(const std::string& dir) {
   const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
   if (::mkdir(hidden.c_str(), 0700) != 0 && errno != EEXIST) {
-    return absl::UnavailableError(absl::StrCat("cannot create ", hidden, ": ", ErrnoText()));
+    return StorageFaultStatus(absl::StrCat("cannot create ", hidden), errno);
   }
   return absl::OkStatus();
 }
 
-// Writes `bytes` to a new file at `path` (mode 0600, no link followed),
-// flushed to the operating system on close.
+// Writes `bytes` to a new file at `path` (mode 0600, no link followed), or
+// appends them, flushed to the operating system on close. A write that
+// fails leaves nothing of itself: a new file is removed (no empty .part
+// stays behind on a full disk), an appended one is cut back to its length
+// before, so that it still reads as the lines it held.
 // `*open_errno`: the errno of a failed open, else 0.
 absl::Status WriteNewFile(const std::string& path, absl::string_view bytes, bool append,
                           int* open_errno) {
@@ -156,21 +160,31 @@ absl::Status WriteNewFile(const std::string& path, absl::string_view bytes, bool
                         O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC),
                         0600);
   *open_errno = fd < 0 ? errno : 0;
-  if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", ErrnoText()));
+  if (fd < 0) return StorageFaultStatus(absl::StrCat("cannot write record ", path), errno);
   ::fchmod(fd, 0600);  // whatever the umask
+  struct stat before;
+  const off_t old_size = append && ::fstat(fd, &before) == 0 ? before.st_size : 0;
+  auto undo = [&](int err) {
+    if (append) {
+      if (::ftruncate(fd, old_size) != 0) {}  // best effort: the .part is unfinished anyway
+      ::close(fd);
+    } else {
+      ::close(fd);
+      ::unlink(path.c_str());
+    }
+    return StorageFaultStatus(absl::StrCat("cannot write record ", path), err);
+  };
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = ErrnoText();
-      ::close(fd);
-      return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", why));
-    }
+    if (n <= 0) return undo(n < 0 ? errno : ENOSPC);
     done += static_cast<size_t>(n);
   }
   if (::close(fd) != 0) {
-    return absl::UnavailableError(absl::StrCat("cannot write record ", path, ": ", ErrnoText()));
+    const int err = errno;
+    if (!append) ::unlink(path.c_str());
+    return StorageFaultStatus(absl::StrCat("cannot write record ", path), err);
   }
   return absl::OkStatus();
 }
@@ -411,9 +425,9 @@ absl::Status RecordWriter::Finish() {
   // fsync: it costs about 8 ms a match here and only guards against the
   // machine itself going down.)
   if (std::rename(done_part.c_str(), final_path_.c_str()) != 0) {
-    const std::string why = ErrnoText();
+    const int err = errno;
     if (done_part != part_path_) std::remove(done_part.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot finish record ", final_path_, ": ", why));
+    return StorageFaultStatus(absl::StrCat("cannot finish record ", final_path_), err);
   }
   if (spilled_ && done_part != part_path_) std::remove(part_path_.c_str());
   finished_ = true;
