@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <numeric>
 #include <sstream>
 
@@ -16,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/games/quabble/quabble.h"
+#include "tests/test_util.h"
 #include "referee/games/registry.h"
 #include "tests/test_util.h"
 
@@ -119,12 +119,11 @@ TEST(QuabbleAssets, ShippedListIsTheRulingsList) {
 }
 
 TEST(QuabbleAssets, CompiledInListIsTheShippedFile) {
-  std::ifstream in(std::string(ARENA_SOURCE_DIR) +
-                   "/referee/games/quabble/assets.textproto");
-  ASSERT_TRUE(in) << "source tree not found";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), std::string(DefaultAssetListText()));
+  const std::string path =
+      std::string(ARENA_SOURCE_DIR) + "/referee/games/quabble/assets.textproto";
+  const std::string text = arena::testing::ReadFile(path);
+  ASSERT_FALSE(text.empty()) << path << " not found";
+  EXPECT_EQ(text, std::string(DefaultAssetListText()));
 }
 
 TEST(QuabbleAssets, RulesCarryTheListAndTheCardKinds) {
