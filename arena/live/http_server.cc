@@ -78,7 +78,8 @@ struct LiveServer::Impl {
   tcp::acceptor acceptor{io};
   asio::steady_timer heartbeat{io};
   std::string address;
-  std::vector<std::weak_ptr<Session>> streams;  // io thread only
+  // The open event streams, held here between their writes (io thread only).
+  std::vector<std::shared_ptr<Session>> streams;
   std::atomic<bool> broadcast_pending{false};
   absl::Notification stop;
   std::thread io_thread, poll_thread;
@@ -280,7 +281,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // The client's first event: the state now (or, for a match, once the
     // server has read it).
     Push(std::make_shared<const std::string>(header.str() + "retry: 2000\n\n"));
-    server_->streams.push_back(weak_from_this());
+    server_->streams.push_back(shared_from_this());
     if (kind == Kind::kSite) {
       version = server_->site->version();
       const std::string update = server_->site->UpdateJson(have);
@@ -351,11 +352,10 @@ void LiveServer::Impl::Broadcast() {
   std::map<int64_t, std::shared_ptr<const std::string>> by_have;
   std::map<std::string, std::pair<std::string, bool>> by_match;  // json, ended
   const int64_t total = site->total_matches();
-  std::vector<std::weak_ptr<Session>> keep;
-  for (auto& w : streams) {
-    auto s = w.lock();
-    if (!s || s->closed()) continue;
-    keep.push_back(w);
+  std::vector<std::shared_ptr<Session>> keep;
+  for (auto& s : streams) {
+    if (s->closed()) continue;
+    keep.push_back(s);
     if (s->kind() == Session::Kind::kSite) {
       if (s->version == version) continue;
       auto& e = by_have[s->have];
@@ -390,9 +390,12 @@ void LiveServer::Impl::Heartbeat() {
   heartbeat.async_wait([this](beast::error_code ec) {
     if (ec) return;
     auto beat = std::make_shared<const std::string>(": \n\n");
-    for (auto& w : streams) {
-      if (auto s = w.lock()) s->Push(beat);
+    std::vector<std::shared_ptr<Session>> keep;
+    for (auto& s : streams) {
+      s->Push(beat);
+      if (!s->closed()) keep.push_back(s);
     }
+    streams.swap(keep);
     Heartbeat();
   });
 }
@@ -483,9 +486,7 @@ void LiveServer::Stop() {
     beast::error_code ec;
     p->acceptor.close(ec);
     p->heartbeat.cancel();
-    for (auto& w : p->streams) {
-      if (auto s = w.lock()) s->CloseWhenFlushed();
-    }
+    for (auto& s : p->streams) s->CloseWhenFlushed();
     flushed.Notify();
   });
   flushed.WaitForNotificationWithTimeout(absl::Seconds(5));

@@ -42,6 +42,32 @@ std::string Json(const google::protobuf::Message& m) {
   return out;
 }
 
+// `json` without the whitespace between its tokens (standings.json is
+// indented; the stream carries it once a second to every page).
+std::string Compact(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false, escaped = false;
+  for (char c : json) {
+    if (in_string) {
+      out += c;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // A match id from a record's or a .part's file name ("<id>.<suffix>").
 std::string IdOfFile(const std::string& name) { return name.substr(0, name.find('.')); }
 
@@ -57,6 +83,8 @@ absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lin
   o.step = int64_t{1} << 60;
   auto replay = BuildReplay(lines, o);
   if (!replay.ok()) return replay.status();
+  // The events are in words; the deck's catalogue is not needed to show them.
+  replay->clear_cards();
   return Json(*replay);
 }
 
@@ -238,9 +266,15 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
     if (::lstat(m->part_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     if (st.st_size == m->size && SameTime(st.st_mtim, m->mtime)) continue;
     auto lines = ReadRecordFile(m->part_path);
-    if (!lines.ok()) continue;  // a line half written: read again next time
+    if (!lines.ok()) {  // a line half written: read again next time
+      spdlog::debug("live match {}: {}", id, lines.status().ToString());
+      continue;
+    }
     auto json = SpectatorJson(*lines, id);
-    if (!json.ok()) continue;
+    if (!json.ok()) {
+      spdlog::debug("live match {}: {}", id, json.status().ToString());
+      continue;
+    }
     m->size = st.st_size;
     m->mtime = st.st_mtim;
     absl::MutexLock lock(&mu_);
@@ -284,7 +318,7 @@ void LiveSite::RebuildStandings() {
   if (!json.ok()) return;
   std::string replay_standings = ReplayStandingsJson(*st);
   absl::MutexLock lock(&mu_);
-  standings_json_ = std::move(*json);
+  standings_json_ = Compact(*json);
   replay_standings_ = std::move(replay_standings);
 }
 
