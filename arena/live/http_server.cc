@@ -271,6 +271,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void StartStream(Kind kind) {
     kind_ = kind;
+    beast::error_code ignored;
+    stream_.socket().set_option(
+        asio::socket_base::send_buffer_size(server_->options.stream_send_buffer), ignored);
     http::response<http::empty_body> res{http::status::ok, version_};
     res.set(http::field::content_type, "text/event-stream");
     res.set(http::field::cache_control, "no-store");

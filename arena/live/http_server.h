@@ -17,7 +17,8 @@
 // come), a request's header size (431) and no body (413), the time to send
 // a request's header (then closed: a slow or silent client holds a
 // connection that long at most), the time any write may take, and the bytes
-// queued for an event stream whose client does not read (then closed).
+// queued for an event stream whose client does not read (then closed; its
+// socket's send buffer is bounded too).
 // Read-only; binds 127.0.0.1 unless told otherwise.
 //
 // Thread safety: Start and Stop from one thread; the server runs on its own
@@ -42,6 +43,9 @@ struct ServeOptions {
   absl::Duration header_timeout = absl::Seconds(10);
   absl::Duration write_timeout = absl::Seconds(30);
   size_t max_queued_bytes = size_t{4} << 20;  // per event stream
+  // An event stream's socket send buffer (the kernel's part of what a
+  // client that reads nothing can hold; the system may double it).
+  int stream_send_buffer = 128 << 10;
   absl::Duration heartbeat = absl::Seconds(15);  // a comment on idle streams
 };
 

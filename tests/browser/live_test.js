@@ -14,7 +14,10 @@
 //    hand would fail;
 //  - once that match ends, the page is its replay, which shows such cards.
 //
-//   node live_test.js SHOTS_DIR URL RECORDS_DIR ARENA_BIN GAMES
+// The browser starts first and writes READY_FILE; the tournament is started
+// then, and the index is loaded as soon as its server answers.
+//
+//   node live_test.js SHOTS_DIR URL RECORDS_DIR ARENA_BIN GAMES READY_FILE
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -22,7 +25,7 @@ const path = require('path');
 const {execFileSync} = require('child_process');
 const puppeteer = require('puppeteer-core');
 
-const [shots, url, records, arenaBin, gamesArg] = process.argv.slice(2);
+const [shots, url, records, arenaBin, gamesArg, readyFile] = process.argv.slice(2);
 const GAMES = Number(gamesArg);
 const failures = [];
 const fail = (what) => { failures.push(what); console.log(`FAIL ${what}`); };
@@ -55,15 +58,29 @@ function cardIds(obj, fields, out) {
     protocolTimeout: 300000,
   });
   const problems = [];
+  let finalSeen = false;  // after it, the server stops: the stream's reconnects fail
   const watch = (page, label) => {
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`${label}: console error: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() !== 'error') return;
+      if (finalSeen && /ERR_CONNECTION_REFUSED/.test(m.text())) return;
+      problems.push(`${label}: console error: ${m.text()}`);
+    });
     page.on('pageerror', (e) => problems.push(`${label}: page error: ${e.message}`));
   };
   try {
     const index = await browser.newPage();
-    watch(index, 'index');
     await index.setViewport({width: 1280, height: 900});
-    await index.goto(url, {waitUntil: 'load', timeout: 60000});
+    fs.writeFileSync(readyFile, 'ready\n');
+    for (let k = 0; ; ++k) {
+      try {
+        await index.goto(url, {waitUntil: 'load', timeout: 60000});
+        break;
+      } catch (e) {
+        if (k > 600) throw e;
+        await sleep(50);
+      }
+    }
+    watch(index, 'index');
     await index.evaluate(() => { window.arenaNoReload = true; });
     const startRecords = fs.readdirSync(records).filter((f) => f.endsWith('.rec')).length;
     if (startRecords !== 0) fail(`the index was opened after ${startRecords} records, not before the first`);
@@ -99,15 +116,12 @@ function cardIds(obj, fields, out) {
             text: document.body.innerText,
             html: document.documentElement.outerHTML,
             steps: [...document.querySelectorAll('#live-events li')].length,
-            maxStep: (() => {
-              const d = JSON.parse(document.getElementById('live-data').textContent);
-              return d;
-            })(),
+            maxStep: window.arenaLiveReplay,
           }));
           await match.screenshot({path: path.join(shots, 'live-match.png'), fullPage: true});
         }
       }
-      if (s.summary.startsWith(`${GAMES} of ${GAMES} matches played`)) break;
+      if (s.summary.startsWith(`${GAMES} of ${GAMES} matches played`)) { finalSeen = true; break; }
       await sleep(200);
     }
     await index.screenshot({path: path.join(shots, 'live-index.png'), fullPage: true});

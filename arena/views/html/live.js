@@ -21,7 +21,9 @@
   function draw() {
     timer = null;
     drawn = Date.now();
-    window.arenaRenderIndex(ST, MATCHES);
+    // While the contest runs, the matches not yet recorded are to come, not
+    // missing: the status line counts them.
+    window.arenaRenderIndex(ST && Object.assign({}, ST, {matches_unrecorded: 0}), MATCHES);
     place();
   }
   function later() {
@@ -44,7 +46,7 @@
       status.textContent = `Live: could not fetch matches ${from} to ${to}.`;
     }
   }
-  place();
+  draw();
   const es = new EventSource(`events?have=${MATCHES.length}`);
   es.onmessage = (e) => {
     const u = JSON.parse(e.data);

@@ -8,6 +8,7 @@
   let R = JSON.parse(document.getElementById('live-data').textContent);
   const app = document.getElementById('app');
   function draw() {
+    window.arenaLiveReplay = R;  // what is drawn (the browser test reads it)
     app.textContent = '';
     app.appendChild(el('div', {class: 'muted'}, el('a', {href: '../index.html'}, 'Tournament')));
     app.appendChild(el('h1', {}, `Live: ${ID}`));
