@@ -26,6 +26,17 @@ bool SameTime(const timespec& a, const timespec& b) {
   return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
+// A folder's listing can be skipped when its modification time is the one
+// of the last listing, and that is old enough: the kernel stamps it from a
+// coarse clock, so two entries made within one tick leave one time, and a
+// listing between them would otherwise miss the second for good.
+bool Unchanged(const timespec& now, const timespec& listed) {
+  if (!SameTime(now, listed)) return false;
+  timespec wall;
+  ::clock_gettime(CLOCK_REALTIME, &wall);
+  return wall.tv_sec - now.tv_sec >= 2;
+}
+
 // The folder's modification time (zero if it cannot be read).
 timespec MTime(const std::string& path) {
   struct stat st;
@@ -93,6 +104,7 @@ struct LiveSite::Folder {
   std::string path;
   timespec mtime{};       // when last listed
   timespec parts_mtime{};  // of its .inprogress folder, when last listed
+  timespec entrants_mtime{};
   std::set<std::string> seen;  // record file names read
   FolderContext context;
   bool have_context = false;
@@ -128,7 +140,7 @@ void LiveSite::ScanFolders() {
   // (a shard's), found as they appear.
   if (folders_.empty()) folders_.push_back(std::make_unique<Folder>(dir_));
   const timespec now = MTime(dir_);
-  if (SameTime(now, folders_[0]->mtime) && last_scan_ != absl::InfinitePast()) return;
+  if (Unchanged(now, folders_[0]->mtime) && last_scan_ != absl::InfinitePast()) return;
   last_scan_ = absl::Now();
   std::set<std::string> known;
   for (const auto& f : folders_) known.insert(f->path);
@@ -137,6 +149,7 @@ void LiveSite::ScanFolders() {
     while (dirent* e = ::readdir(d)) {
       const std::string name = e->d_name;
       if (name.empty() || name[0] == '.') continue;
+      if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
       const std::string sub = absl::StrCat(dir_, "/", name);
       struct stat st;
       // lstat: a link to a folder elsewhere is not followed.
@@ -152,7 +165,7 @@ void LiveSite::ScanFolders() {
   }
 }
 
-bool LiveSite::ReadFolder(Folder* f) {
+bool LiveSite::ReadFolder(Folder* f, bool last) {
   // The folder's context: from its manifest once there is one (a tournament
   // writes it first), else learnt from its records.
   if (!f->have_context) {
@@ -164,10 +177,15 @@ bool LiveSite::ReadFolder(Folder* f) {
       if (fresh.Init().ok() && fresh.from_manifest()) f->context = std::move(fresh);
     }
   }
+  // entrants.json (restarts, withdrawals) counts in the standings too.
+  const timespec entrants = MTime(absl::StrCat(f->path, "/", kEntrantsFile));
+  if (!SameTime(entrants, f->entrants_mtime)) {
+    f->entrants_mtime = entrants;
+    standings_stale_ = true;
+  }
   const timespec now = MTime(f->path);
-  if (SameTime(now, f->mtime)) return false;
+  if (Unchanged(now, f->mtime) && !last) return false;
   f->mtime = now;
-  standings_stale_ = true;  // entrants.json, or a manifest, may have come
   bool changed = false;
   RecordListing listing = ListRecordFiles(f->path);
   for (const auto& path : listing.files) {
@@ -221,7 +239,7 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
   const std::string parts_dir = absl::StrCat(f->path, "/", kInProgressDir);
   bool changed = false;
   const timespec now = MTime(parts_dir);
-  if (!SameTime(now, f->parts_mtime)) {
+  if (!Unchanged(now, f->parts_mtime)) {
     f->parts_mtime = now;
     std::set<std::string> ids;
     for (const auto& path : ListRecordFiles(parts_dir, /*part_only=*/true).files) {
@@ -326,7 +344,7 @@ bool LiveSite::Poll(bool last) {
   ScanFolders();
   bool changed = false;
   for (auto& f : folders_) {
-    changed |= ReadFolder(f.get());
+    changed |= ReadFolder(f.get(), last);
     changed |= ReadLiveMatches(f.get());
   }
   const absl::Time now = absl::Now();

@@ -123,7 +123,7 @@ class LiveSite {
   struct Folder;
   struct LiveMatch;
   void ScanFolders();
-  bool ReadFolder(Folder* f);
+  bool ReadFolder(Folder* f, bool last);
   bool ReadLiveMatches(Folder* f);
   void RebuildStandings();
 

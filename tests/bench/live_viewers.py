@@ -42,12 +42,14 @@ async def viewer(results, i):
         chunk = await r.read(1 << 16)
         if not chunk:
             break
-        tail = (tail + chunk)[-(1 << 20):]
-        end = tail.rfind(b"\n\n")
-        start = tail.rfind(b"\n\ndata: ", 0, end) if end > 0 else -1
-        if end > 0 and start >= 0:
-            last = tail[start + 2:end]
-            tail = tail[end + 2:]
+        tail += chunk
+        # Complete events end with a blank line; keep the last with data.
+        events = tail.split(b"\n\n")
+        tail = events.pop()
+        for e in reversed(events):
+            if b"data: " in e:
+                last = e
+                break
     w.close()
     try:
         text = b"".join(l[6:] for l in last.split(b"\n") if l.startswith(b"data: "))
