@@ -216,6 +216,31 @@ TEST(LiveSite, IndexAndStreamFollowTheFolderAsRecordsLand) {
   EXPECT_EQ(Status(list), "HTTP/1.1 200 OK");
 }
 
+// Shards of one tournament writing into folders of a shared one, the
+// second starting later: the standings combine them as they land.
+TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/shared";
+  fs::create_directories(dir);
+  Served s(dir);
+  Land(played, dir + "/shard-0", names, 0, 6);
+  const std::string want6 = "\"matches_played\":6,";
+  for (int i = 0; i < 50 && !absl::StrContains(s.site->standings_json(), want6); ++i) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(absl::StrContains(s.site->standings_json(), want6)) << s.site->standings_json();
+  Land(played, dir + "/shard-1", names, 6, 24);
+  Land(played, dir + "/shard-0", names, 0, 0);
+  const std::string want24 = "\"matches_played\":24,";
+  for (int i = 0; i < 50 && !absl::StrContains(s.site->standings_json(), want24); ++i) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(absl::StrContains(s.site->standings_json(), want24)) << s.site->standings_json();
+  EXPECT_EQ(s.site->total_matches(), 24);
+}
+
 TEST(LiveServer, RefusesTraversalEncodedPathsLinksOutAndInProgressFiles) {
   const std::string& played = PlayedRecords();
   const auto names = RecordNames(played);

@@ -58,16 +58,17 @@
 namespace arena {
 
 struct LiveOptions {
-  absl::Duration poll = absl::Milliseconds(250);   // how often the folder is read
+  absl::Duration poll = absl::Milliseconds(200);   // how often the folder is read
   // Standings rebuilt at most this often (and at most every 10 times their
   // last rebuild's duration).
   absl::Duration rebuild = absl::Milliseconds(500);
   absl::Duration spectator_delay = absl::ZeroDuration();  // live matches shown this late
   // Matches in the live stream's list entries per update at most (the
   // newest; a page fetches the rest from /matches.json).
-  int max_entries_per_update = 20;
-  // Updates pushed to the open pages at most this often.
-  absl::Duration push_every = absl::Milliseconds(500);
+  int max_entries_per_update = 5;
+  // Updates pushed to the open pages at most this often (a record is on the
+  // pages within poll + push_every).
+  absl::Duration push_every = absl::Milliseconds(750);
 };
 
 // The spectator's replay of a match in progress as JSON (a v1::Replay,

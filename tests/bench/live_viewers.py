@@ -70,6 +70,8 @@ async def main():
         await asyncio.sleep(0.5)
         peak = max(peak, rss_kib())
     ok = sum(1 for r in results if r == GAMES)
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"the viewers' own CPU (this client): {ru.ru_utime:.1f} s user, {ru.ru_stime:.1f} s system")
     print(f"viewers: {N}, got the final standings ({GAMES} matches): {ok}; "
           f"others: {sorted(set(str(r) for r in results if r != GAMES))[:5]}")
     print(f"server RSS before the viewers {rss_before} KiB, peak {peak} KiB")

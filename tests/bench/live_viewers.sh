@@ -16,7 +16,7 @@ run() {  # label, then extra arena flags
   label="$1"; shift
   rm -rf "$T/r"
   start=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$T/maxrss" "$BIN/arena" tournament --game quasenbo --games "$GAMES" \
+  /usr/bin/time -f "%M %U %S" -o "$T/maxrss" "$BIN/arena" tournament --game quasenbo --games "$GAMES" \
     --jobs 2 --seed 1 --sandbox none --progress=false --records "$T/r" \
     --bot a="$BIN/random_bot" --bot b="$BIN/random_bot" "$@" > "$T/out" 2>&1 &
   pid=$!
@@ -31,8 +31,9 @@ run() {  # label, then extra arena flags
   wait "$pid" || { echo "$label: arena failed: $(tail -5 "$T/out")"; exit 1; }
   end=$(date +%s.%N)
   wall=$(echo "$end - $start" | bc -l)
-  printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB\n' "$label" "$wall" \
-    "$(echo "$GAMES / $wall" | bc -l)" "$(cat "$T/maxrss")"
+  read -r rss user sys < "$T/maxrss"
+  printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB, CPU %s s user %s s system\n' \
+    "$label" "$wall" "$(echo "$GAMES / $wall" | bc -l)" "$rss" "$user" "$sys"
   [ "$label" = viewers ] && cat "$T/viewers"
   return 0
 }
