@@ -233,6 +233,8 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
       if (summary.ok() && all_.Add(*summary).ok()) {
         f->context.See(*summary, *lines);
         standings_stale_ = true;
+        standings_final_ = false;
+        last_record_ = absl::Now();
       }
       v1::Replay r;
       *r.mutable_header() = lines->front().header();
@@ -324,7 +326,7 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
   return changed;
 }
 
-void LiveSite::RebuildStandings() {
+void LiveSite::RebuildStandings(bool full) {
   StandingsContext combined;
   bool have = false;
   int planned = 0;
@@ -347,6 +349,7 @@ void LiveSite::RebuildStandings() {
   }
   if (!have) return;
   combined.matches_planned = std::max<int64_t>(planned, all_.matches());
+  if (!full) combined.bootstrap = std::min(combined.bootstrap, options_.live_bootstrap);
   all_.SetContext(combined);
   auto st = all_.Build();
   if (!st.ok()) {
@@ -370,12 +373,15 @@ bool LiveSite::Poll(bool last) {
     changed |= ReadLiveMatches(f.get());
   }
   const absl::Time now = absl::Now();
-  if ((standings_stale_ &&
-       now - last_rebuild_ >= std::max(options_.rebuild, 10 * last_rebuild_took_)) ||
-      last) {
+  const bool quiet = now - last_record_ >= options_.quiet;
+  if (last || (!standings_final_ && quiet) ||
+      (standings_stale_ &&
+       now - last_rebuild_ >= std::max(options_.rebuild, 10 * last_rebuild_took_))) {
+    const bool full = last || quiet;
     standings_stale_ = false;
+    standings_final_ = full;
     last_rebuild_ = now;
-    RebuildStandings();
+    RebuildStandings(full);
     last_rebuild_took_ = absl::Now() - now;
     changed = true;
   }

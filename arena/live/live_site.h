@@ -60,8 +60,13 @@ namespace arena {
 struct LiveOptions {
   absl::Duration poll = absl::Milliseconds(200);   // how often the folder is read
   // Standings rebuilt at most this often (and at most every 10 times their
-  // last rebuild's duration).
+  // last rebuild's duration), with live_bootstrap replicates for the rating
+  // intervals while records keep landing; once none has landed for `quiet`
+  // (or the writer is done: Poll(true)), with the tournament's own count,
+  // so that the final standings are the tournament's.
   absl::Duration rebuild = absl::Milliseconds(500);
+  int live_bootstrap = 100;
+  absl::Duration quiet = absl::Seconds(2);
   absl::Duration spectator_delay = absl::ZeroDuration();  // live matches shown this late
   // Matches in the live stream's list entries per update at most (the
   // newest; a page fetches the rest from /matches.json).
@@ -126,7 +131,7 @@ class LiveSite {
   void ScanFolders();
   bool ReadFolder(Folder* f, bool last);
   bool ReadLiveMatches(Folder* f);
-  void RebuildStandings();
+  void RebuildStandings(bool full);
 
   const std::string dir_;
   const LiveOptions options_;
@@ -135,6 +140,8 @@ class LiveSite {
   absl::Time last_rebuild_ = absl::InfinitePast();
   absl::Duration last_rebuild_took_;
   bool standings_stale_ = false;
+  bool standings_final_ = true;  // built with the full bootstrap since the last record
+  absl::Time last_record_ = absl::InfinitePast();
   StandingsAccumulator all_{StandingsContext{}};  // every folder's matches
   std::set<std::string> ids_;                     // their ids, each counted once
 
