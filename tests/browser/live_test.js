@@ -164,7 +164,7 @@ function cardIds(obj, fields, out) {
         }
         const hiddenIds = [...dealt].filter((c) => !open.has(c));
         const hidden = hiddenIds.map((c) => names.get(c)).filter(Boolean);
-        console.log(`live match ${liveId} up to step ${lastStep}: ${hidden.length} cards in hands, ` +
+        console.log(`live match ${liveId} up to step ${lastStep}: ${hidden.length} hidden cards (hands, deck), ` +
           `${liveSnap.steps} lines shown`);
         if (!hidden.length) fail('no hidden card to look for: the check could not fail');
         for (const n of hidden) {
