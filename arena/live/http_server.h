@@ -4,8 +4,9 @@
 // Boost.Beast on one Asio thread (every connection asynchronous; the
 // figures that chose it: docs/live.md), and one thread that polls the
 // folder and pushes what changed to the open event streams. Routes, GET
-// only (anything else 405; any other path, and any path with a character
-// outside [A-Za-z0-9_./-] or a "..", 404: no request names a file):
+// only (anything else 405); a match is named by its id, [A-Za-z0-9_-]
+// only, looked up among the records listed; any other path is 404 (no
+// request names a file, so "..", %2e%2e and links lead nowhere):
 //   /, /index.html           the index, as `arena html` writes it, live
 //   /events?have=N           server-sent events: the index's updates
 //   /matches.json?from=A&to=B  match list entries (at most 5,000 a request)
