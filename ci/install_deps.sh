@@ -21,6 +21,7 @@ PACKAGES=(
   clang cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libeigen3-dev libssl-dev libzstd-dev zlib1g-dev
+  libboost-dev
   bubblewrap python3 python3-grpcio python3-protobuf
 )
 if [ "$WHAT" = all ]; then

@@ -10,7 +10,9 @@ set -u
 BIN="$1"; SRC="$2"
 T=$(mktemp -d)
 PIDS=""
+SERVE=""; VIEWER=""
 cleanup() {
+  for p in $SERVE $VIEWER; do kill "$p" 2> /dev/null; done
   if [ -n "${SLURM_CONF:-}" ] && command -v scancel > /dev/null; then scancel --user=root > /dev/null 2>&1; fi
   for f in "$T/slurmd.pid" "$T/slurmctld.pid" "$T/munged.pid"; do
     [ -s "$f" ] && kill "$(cat "$f")" 2> /dev/null
@@ -77,6 +79,40 @@ done
 cd "$T/run" || fail "no run folder"
 export ARENA_RECORDS="$T/records" ARENA_SECRET="$T/tournament.secret" ARENA_BIN="$BIN"
 export ARENA_GAMES=16 ARENA_EXTRA="--sandbox none"
+# arena serve on the shared folder the shards write into: the combined
+# standings, live (a viewer follows its event stream from before the jobs).
+mkdir -p "$T/records"
+"$BIN/arena" serve "$T/records" --serve 127.0.0.1:0 > serve.out 2>&1 &
+SERVE=$!
+ADDR=""
+for _ in $(seq 1 100); do
+  ADDR=$(sed -n 's|^arena serve: http://\([^/]*\)/ .*|\1|p' serve.out); [ -n "$ADDR" ] && break; sleep 0.1
+done
+[ -n "$ADDR" ] || fail "arena serve: $(cat serve.out)"
+/usr/bin/python3 - "$ADDR" > viewer.out 2>&1 <<'PY' &
+import json, socket, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+s = socket.create_connection((host, int(port)))
+s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+s.settimeout(300)
+buf, seen = b"", []
+while not seen or seen[-1] != 16:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    buf += chunk
+    while b"\n\n" in buf:
+        event, buf = buf.split(b"\n\n", 1)
+        data = b"".join(l[6:] for l in event.split(b"\n") if l.startswith(b"data: "))
+        if data:
+            st = json.loads(data).get("standings") or {}
+            n = st.get("matches_played", 0)
+            if not seen or seen[-1] != n:
+                seen.append(n)
+print("matches_played seen live:", seen)
+assert seen and seen[-1] == 16, seen
+PY
+VIEWER=$!
 sh "$SRC/deploy/slurm/submit.sh" > submit.out 2>&1 || fail "submit.sh: $(cat submit.out)"
 cat submit.out
 ARRAY=$(sed -n 's/^shards: job \([0-9]*\) .*/\1/p' submit.out)
@@ -103,4 +139,7 @@ print("16 matches in 4 shards, merged after all of them")
 PY
 cat arena-merge-*.out
 grep -q "4 of 4 records verified\|records verified" arena-merge-*.out || fail "merge did not verify"
+wait "$VIEWER" || fail "arena serve's combined standings: $(cat viewer.out)"
+cat viewer.out
+kill "$SERVE"; wait "$SERVE" 2>/dev/null
 echo "PASS"

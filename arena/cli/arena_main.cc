@@ -21,6 +21,7 @@
 //   arena replay-bot  a repro bundle re-fed to a bot
 //   arena cat         records of any format as JSON lines
 //   arena html        the static site of a records folder
+//   arena serve       the live site of a records folder (serve_command.h)
 //   arena games       the games and their options
 #include <sys/stat.h>
 
@@ -31,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
@@ -55,6 +57,7 @@
 #include "arena/cli/record_commands.h"
 #include "arena/cli/replay_bot_command.h"
 #include "arena/cli/repro_commands.h"
+#include "arena/cli/serve_command.h"
 #include "arena/cli/standings_command.h"
 #include "arena/tournament/launch.h"
 #include "arena/tournament/resume.h"
@@ -121,6 +124,17 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(int, replays, -1, "html: replay pages to write at most (-1: one per record)");
 ABSL_FLAG(bool, html, false,
           "match, tournament: also write the HTML site (records folder/html)");
+ABSL_FLAG(std::string, serve, "",
+          "serve: the address to serve at (default 127.0.0.1:8080); match, "
+          "tournament: also serve the live site at HOST:PORT while it runs "
+          "(docs/live.md; 0.0.0.0 only behind a proxy with TLS and auth)");
+ABSL_FLAG(double, spectator_delay_s, 0,
+          "serve, tournament --serve: show matches in progress this many seconds late");
+ABSL_FLAG(int, serve_max_connections, 2048,
+          "serve, tournament --serve: connections at once (more are closed)");
+ABSL_FLAG(bool, live_records, false,
+          "match, tournament: write each record line as it comes, so that `arena "
+          "serve` shows matches in progress (default: on with --serve)");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, duplicate, true,
           "duplicate deals: each deal is played once for every rotation of the "
@@ -414,7 +428,7 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
 // manifest of the folder to resume) and the sandbox from the flags; the rest
 // is RunTournamentCommand's (arena/cli/tournament_command.h).
 int TournamentCommand(bool single, const std::vector<std::string>& bots,
-                const std::vector<std::string>& options) {
+                      const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
   absl::StatusOr<v1::TournamentConfig> c;
   if (resume.empty()) {
@@ -442,6 +456,15 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
   po.junit = absl::GetFlag(FLAGS_junit);
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
+  po.serve.address = absl::GetFlag(FLAGS_serve);
+  po.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+  po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+  // Matches in progress are watchable with --serve unless --live_records=false.
+  const absl::CommandLineFlag* live_flag = absl::FindCommandLineFlag("live_records");
+  const bool live_records_given =
+      live_flag != nullptr && live_flag->IsSpecifiedOnCommandLine();
+  lo.live_records = live_records_given ? absl::GetFlag(FLAGS_live_records)
+                                       : !po.serve.address.empty();
   return RunTournamentCommand(po, *std::move(c), std::move(lo));
 }
 
@@ -586,6 +609,22 @@ int main(int argc, char** argv) {
     ho.out_dir = absl::GetFlag(FLAGS_out);
     ho.max_replays = absl::GetFlag(FLAGS_replays);
     return RunHtml(args[2], ho);
+  }
+  if (cmd == "serve") {
+    if (args.size() != 3) {
+      return Fail(absl::InvalidArgumentError(
+          "serve takes one records folder: arena serve DIR [--serve HOST:PORT]"));
+    }
+    if (absl::Status s = OnlyFlagsOf("serve", bots, options); !s.ok()) return Fail(s);
+    if (absl::GetFlag(FLAGS_spectator_delay_s) < 0) {
+      return Fail(absl::InvalidArgumentError("--spectator_delay_s: 0 or more seconds"));
+    }
+    ServeCommandOptions so;
+    so.dir = args[2];
+    so.serve.address = absl::GetFlag(FLAGS_serve).empty() ? "127.0.0.1:8080" : absl::GetFlag(FLAGS_serve);
+    so.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+    so.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+    return RunServe(so);
   }
   if (cmd == "play") {
     if (args.size() > 2) {

@@ -30,6 +30,7 @@ const char kUsage[] =
     "             play: withdrawn or fault rate above R; 2: error; 5: the disk\n"
     "             could not take a write)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
+    "  arena serve DIR [--serve HOST:PORT]   (the live site; or --serve on tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
     "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
@@ -44,7 +45,8 @@ const std::vector<CommandHelp>& Commands() {
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
       "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
-      "record_format", "compress", "html", "progress",
+      "record_format", "compress", "html", "progress", "serve", "spectator_delay_s",
+      "serve_max_connections", "live_records",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -90,6 +92,12 @@ const std::vector<CommandHelp>& Commands() {
             kSandbox)},
       {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
        {"out", "replays", "log_file"}},
+      {"serve",
+       "arena serve DIR [--serve HOST:PORT] [--spectator_delay_s S]\n"
+       "  The live site of a records folder (and of shards' folders in it), as it\n"
+       "  grows: the pages of arena html, updated as records land, and matches in\n"
+       "  progress as a spectator sees them. Until SIGINT or SIGTERM (docs/live.md).",
+       {"serve", "spectator_delay_s", "serve_max_connections", "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
       {"play",
        "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "arena/cli/command.h"
 #include "arena/cli/repro_commands.h"
 #include "arena/common/json_file.h"
+#include "arena/records/folder.h"
 #include "arena/stats/standings.h"
 #include "arena/tournament/config.h"
 #include "arena/views/html.h"
@@ -56,7 +58,20 @@ int RunTournamentCommand(const TournamentCommandOptions& options, v1::Tournament
   // Each match with a fault gets its repro bundles (arena/records/repro_bundle.h).
   ReproBundleWriter bundles(c->records_dir());
   lo.on_recorded = bundles.Hook(std::move(lo.on_recorded));
+  // The live site, from before the first match to the standings' last word.
+  std::unique_ptr<LiveSite> site;
+  std::unique_ptr<LiveServer> server;
+  if (!options.serve.address.empty()) {
+    if (absl::Status s = MakeRecordsDir(c->records_dir()); !s.ok()) return Fail(s);
+    site = std::make_unique<LiveSite>(c->records_dir(), options.live);
+    auto started = LiveServer::Start(site.get(), options.serve);
+    if (!started.ok()) return Fail(started.status());
+    server = *std::move(started);
+    std::cout << "live site: http://" << server->address() << "/ (" << c->records_dir() << ")"
+              << std::endl;
+  }
   auto st = RunConfiguredTournament(*c, lo);
+  if (server) server->Stop();  // after a last look at the folder
   ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) {
     if (StorageFailed(st.status())) {

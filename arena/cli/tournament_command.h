@@ -14,6 +14,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "arena/live/http_server.h"
+#include "arena/live/live_site.h"
 #include "arena/tournament/launch.h"
 #include "arena/v1/config.pb.h"
 
@@ -30,6 +32,11 @@ struct TournamentCommandOptions {
   bool fail_on_forfeit = false;         // exit 1 if any match was forfeited
   std::string junit;       // also write a JUnit XML report here (arena/views/reports.h)
   std::string summary_md;  // also write a markdown summary here
+  // serve.address non-empty: the live site of the records folder is served
+  // while the tournament runs (arena/live/http_server.h), and stopped once
+  // its standings are written.
+  ServeOptions serve;
+  LiveOptions live;
 };
 
 // --on_bot_failure's value: withdraw, abort, or empty (UNSPECIFIED: the

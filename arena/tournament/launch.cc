@@ -319,6 +319,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.show_progress = options.show_progress;
     hooks.fixed_seating = options.fixed_seating;
     hooks.resume = options.resume;
+    hooks.live_records = options.live_records;
     hooks.on_recorded = options.on_recorded;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) {

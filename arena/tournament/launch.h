@@ -48,6 +48,8 @@ struct LaunchOptions {
   // process sees a deal twice (TournamentHooks::new_bot_processes). Off for
   // arena gate, which needs whole deal groups as it goes.
   bool fresh_bots_per_rotation = true;
+  // TournamentHooks::live_records: matches in progress can be watched.
+  bool live_records = false;
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const MatchSummary&)> on_recorded;
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)

@@ -65,6 +65,9 @@ struct TournamentHooks {
   // that verifies count as played; other records of scheduled matches (and
   // unfinished ones) are moved to .rejected/ and their matches played again.
   bool resume = false;
+  // Every record line is written to the match's .part as it comes
+  // (RecordWriter::set_spill_every_line), for a live site to follow.
+  bool live_records = false;
   // Duplicate deals: replaces every bot process by a fresh one (in a fresh
   // sandbox) between rotations. With it, the matches are played rotation by
   // rotation (every deal group's first rotation, then every group's second,

@@ -37,11 +37,6 @@ std::string Escape(const std::string& s) {
                                  {"\"", "&quot;"}, {"'", "&#39;"}});
 }
 
-// JSON inside <script type="application/json">: "</" would end the element.
-std::string ScriptSafe(const std::string& json) {
-  return absl::StrReplaceAll(json, {{"</", "<\\/"}, {"<!--", "<\\!--"}});
-}
-
 // gzip (RFC 1952) of `in`, which the pages' script inflates with the
 // browser's DecompressionStream.
 std::string Gzip(const std::string& in) {
@@ -65,6 +60,12 @@ std::string Json(const google::protobuf::Message& m) {
   std::string out;
   (void)google::protobuf::util::MessageToJsonString(m, &out, po);
   return out;
+}
+
+}  // namespace
+
+std::string ScriptSafe(const std::string& json) {
+  return absl::StrReplaceAll(json, {{"</", "<\\/"}, {"<!--", "<\\!--"}});
 }
 
 std::string JsonString(const std::string& s) {
@@ -91,6 +92,7 @@ std::string JsonString(const std::string& s) {
 // messages (GameInfo::proto_files) -> words ("PESTEN_SUIT_HEARTS" ->
 // "hearts"), for the pages' script.
 std::string EnumWordsJson() {
+  static const std::string* const kWords = new std::string([] {
   std::string out = "{";
   auto add_enum = [&](const EnumDescriptor* e) {
     for (int i = 0; i < e->value_count(); ++i) {
@@ -116,7 +118,11 @@ std::string EnumWordsJson() {
     for (int i = 0; i < f->message_type_count(); ++i) add_message(f->message_type(i));
   }
   return out + "}";
+  }());
+  return *kWords;
 }
+
+namespace {
 
 std::string Page(const std::string& title, const std::string& body_data,
                  const std::string& script) {
@@ -129,15 +135,57 @@ std::string Page(const std::string& title, const std::string& body_data,
       body_data, "<script>\n", kHtml_common_js, "\n", script, "</script>\n</body>\n</html>\n");
 }
 
-// The file name of a match's replay page (ids are [A-Za-z0-9_-]; anything
-// else is replaced).
+}  // namespace
+
 std::string PageName(const std::string& match_id) {
   std::string out;
   for (char c : match_id) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
   return out.empty() ? "match" : out;
 }
 
-}  // namespace
+std::string SitePage(const std::string& title, const std::string& body_data,
+                     const std::string& script) {
+  return Page(title, body_data, script);
+}
+
+std::string MatchErrorJson(const std::string& file, const std::string& error) {
+  return absl::StrCat("{\"file\":", JsonString(file), ",\"error\":", JsonString(error), "}");
+}
+
+std::string MatchEntryJson(const std::string& file, const std::string& page,
+                           const v1::Replay& replay) {
+  v1::RecordHeader h = replay.header();
+  v1::MatchResult r = replay.result();
+  r.clear_score_lines();
+  return absl::StrCat("{\"file\":", JsonString(file), ",\"page\":", JsonString(page),
+                      ",\"header\":", Json(h), ",\"result\":", Json(r),
+                      replay.has_forfeit() ? absl::StrCat(",\"forfeit\":", Json(replay.forfeit())) : "",
+                      "}");
+}
+
+std::string IndexPage(const std::string& standings_json, const std::string& matches_json,
+                      const std::string& extra_script) {
+  const std::string data = absl::StrCat(
+      "<script type=\"application/json\" id=\"standings-data\">", ScriptSafe(standings_json),
+      "</script>\n<script type=\"application/json\" id=\"matches-data\">",
+      ScriptSafe(matches_json),
+      "</script>\n<script type=\"application/json\" id=\"enum-words\">",
+      ScriptSafe(EnumWordsJson()), "</script>\n");
+  return Page("Tournament", data,
+              extra_script.empty() ? std::string(kHtml_standings_js)
+                                   : absl::StrCat(kHtml_standings_js, "\n", extra_script));
+}
+
+std::string LiveIndexScript() { return kHtml_live_js; }
+
+std::string LiveMatchPage(const std::string& match_id, const std::string& spectator_json) {
+  const std::string data = absl::StrCat(
+      "<script type=\"application/json\" id=\"match-id\">", ScriptSafe(JsonString(match_id)),
+      "</script>\n<script type=\"application/json\" id=\"live-data\">",
+      ScriptSafe(spectator_json), "</script>\n<script type=\"application/json\" id=\"enum-words\">",
+      ScriptSafe(EnumWordsJson()), "</script>\n");
+  return Page(absl::StrCat("Live ", match_id), data, kHtml_live_match_js);
+}
 
 // What a replay page shows of the standings: each bot's rank and its
 // interval, rating and interval, and whether it was withdrawn and why.
@@ -247,8 +295,8 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
         lines.ok() ? BuildReplay(*lines, {}) : absl::StatusOr<v1::Replay>(lines.status());
     if (!replay.ok()) {
       sum.failures.push_back(absl::StrCat(path, ": ", replay.status().message()));
-      absl::StrAppend(&matches, matches.size() > 1 ? "," : "", "{\"file\":", JsonString(name),
-                      ",\"error\":", JsonString(std::string(replay.status().message())), "}");
+      absl::StrAppend(&matches, matches.size() > 1 ? "," : "",
+                      MatchErrorJson(name, std::string(replay.status().message())));
       continue;
     }
     std::string page;
@@ -262,24 +310,12 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
       }
       ++sum.replay_pages;
     }
-    v1::RecordHeader h = replay->header();
-    v1::MatchResult r = replay->result();
-    r.clear_score_lines();
-    absl::StrAppend(&matches, matches.size() > 1 ? "," : "", "{\"file\":", JsonString(name),
-                    ",\"page\":", JsonString(page), ",\"header\":", Json(h),
-                    ",\"result\":", Json(r),
-                    replay->has_forfeit() ? absl::StrCat(",\"forfeit\":", Json(replay->forfeit())) : "",
-                    "}");
+    absl::StrAppend(&matches, matches.size() > 1 ? "," : "", MatchEntryJson(name, page, *replay));
   }
   absl::StrAppend(&matches, "]");
 
-  const std::string data = absl::StrCat(
-      "<script type=\"application/json\" id=\"standings-data\">", ScriptSafe(standings),
-      "</script>\n<script type=\"application/json\" id=\"matches-data\">", ScriptSafe(matches),
-      "</script>\n<script type=\"application/json\" id=\"enum-words\">",
-      ScriptSafe(EnumWordsJson()), "</script>\n");
   if (absl::Status s = WriteFileAtomically(absl::StrCat(sum.out_dir, "/index.html"),
-                                           Page("Tournament", data, kHtml_standings_js));
+                                           IndexPage(standings, matches));
       !s.ok()) {
     return s;
   }

@@ -55,6 +55,44 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
 std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
                        const std::string& standings_json = "null");
 
+// The pieces the site is made of, for a server that builds it as the
+// records land (arena/live/live_site.h).
+//
+// A match's entry in the index's list: JSON of its file name, its replay
+// page's address (empty: none), its header and result (without score lines)
+// and forfeit, for a replay built with seat -1 (or a spectator's).
+std::string MatchEntryJson(const std::string& file, const std::string& page,
+                           const v1::Replay& replay);
+// The entry of a record that does not verify.
+std::string MatchErrorJson(const std::string& file, const std::string& error);
+// The index page: `standings_json` (standings.json's text, or "null"),
+// `matches_json` (a JSON array of entries), and `extra_script`, run after
+// the page's own (empty for the static site).
+std::string IndexPage(const std::string& standings_json, const std::string& matches_json,
+                      const std::string& extra_script = "");
+// What a replay page shows of the standings (see ReplayPage).
+std::string ReplayStandingsJson(const v1::Standings& standings);
+// A page of the site's look: `body_data` (script elements of data) and
+// `script` (run after common.js, arena/views/html/).
+std::string SitePage(const std::string& title, const std::string& body_data,
+                     const std::string& script);
+// The live index's script (arena/views/html/live.js), for IndexPage's
+// extra_script.
+std::string LiveIndexScript();
+// The page of a match in progress: `spectator_json` (a spectator's replay,
+// ReplayOptions::spectator, or "null") drawn by live_match.js, which follows
+// the match's stream and goes to the replay once it ends.
+std::string LiveMatchPage(const std::string& match_id, const std::string& spectator_json);
+// JSON inside <script type="application/json">: "</" would end the element.
+std::string ScriptSafe(const std::string& json);
+// Every enum value name of the protocol -> words, for the pages' script.
+std::string EnumWordsJson();
+// The file name of a match's replay page, without ".html" (ids are
+// [A-Za-z0-9_-]; anything else is replaced by "_").
+std::string PageName(const std::string& match_id);
+// A JSON string of `s`.
+std::string JsonString(const std::string& s);
+
 }  // namespace arena
 
 #endif  // ARENA_ARENA_VIEWS_HTML_H_

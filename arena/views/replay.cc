@@ -254,13 +254,17 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
         absl::StrCat("--seat ", o.seat, ": the match has seats 0 to ",
                      lines[0].header().num_seats() - 1));
   }
+  if (o.spectator && o.seat != -1) {
+    return absl::InvalidArgumentError("a spectator's replay is not a seat's");
+  }
   v1::Replay replay;
-  replay.set_seat(o.seat);
+  replay.set_seat(o.spectator ? kSpectatorSeat : o.seat);
   const State* live = nullptr;
   int num_seats = 0;
   std::vector<v1::ReplayCard> cards;
   v1::ReplayStep current;
   auto fill_views = [&](const State& s, v1::ReplayStep* step) {
+    if (o.spectator) return;
     for (int seat = 0; seat < num_seats; ++seat) {
       if (o.seat >= 0 && seat != o.seat) continue;
       s.FillView(seat, step->add_views());
@@ -271,6 +275,7 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
     live = &s;
     num_seats = h.num_seats();
     *replay.mutable_header() = h;
+    if (o.spectator) replay.mutable_header()->clear_seed();
     cards = CardCatalogue(s);
     for (const auto& c : cards) *replay.add_cards() = c;
     for (const auto& f : CardFieldNames()) replay.add_card_fields(f);
@@ -282,7 +287,12 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
     for (int s = 0; s < num_seats; ++s) {
       if (!e.is_public && ((e.seats_mask >> s) & 1)) re.mutable_visibility()->add_seats(s);
     }
-    if (o.seat >= 0) {
+    if (o.spectator) {
+      const v1::Event* seen = e.is_public ? &e.event : e.has_redacted ? &e.redacted : nullptr;
+      if (seen == nullptr) return;  // only some seats were told
+      re.set_text(EventWords(live, *seen, cards));
+      *re.mutable_event() = *seen;
+    } else if (o.seat >= 0) {
       const v1::Event* seen = EventForSeat(e, o.seat);
       if (seen == nullptr) return;  // the seat was told nothing
       re.set_text(EventWords(live, *seen, cards));
@@ -318,6 +328,11 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
       if (o.seat >= 0 && a.seat() != o.seat) continue;
       v1::ReplayAction* ra = current.add_actions();
       ra->set_seat(a.seat());
+      if (o.spectator) {
+        ra->set_source(a.source());
+        ra->set_think_us(a.think_us());
+        continue;
+      }
       ra->set_action(a.action());
       ra->set_label(a.label());
       ra->set_source(a.source());
@@ -331,7 +346,10 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
     current.Clear();
     current.set_step(d.step() + 1);
   };
-  v.on_forfeit = [&](const v1::Forfeit& f) { *replay.mutable_forfeit() = f; };
+  v.on_forfeit = [&](const v1::Forfeit& f) {
+    *replay.mutable_forfeit() = f;
+    if (o.spectator) replay.mutable_forfeit()->clear_detail();
+  };
   v.on_result = [&](const v1::MatchResult& r, const State& s) {
     *replay.mutable_result() = r;
     current.set_step(static_cast<int32_t>(s.step()));

@@ -37,9 +37,21 @@ namespace arena {
 
 struct ReplayOptions {
   int seat = -1;       // -1: show everything; else only what this seat saw
+  // What a spectator may see (seat must be -1; the replay's seat is then
+  // kSpectatorSeat): public events in full, private events in the version
+  // the seats not told them get (else not at all), no seat's view, and of
+  // each decision only who acted, how and how long it took (no action, label,
+  // legal actions or fault detail, which may name a hidden card); the
+  // header without its seed (which would deal every hand again), a forfeit
+  // without its detail. The live view of a match in progress
+  // (arena/live/live_site.h) is this and nothing else.
+  bool spectator = false;
   int64_t step = -1;   // -1: the whole match; else stop after this step
   std::string source = "record";  // what errors name (the record's file)
 };
+
+// Replay.seat of a spectator's replay.
+inline constexpr int kSpectatorSeat = -2;
 
 // Re-simulates `lines` into a replay. Errors: a record that does not verify,
 // a seat outside the match, a negative step other than -1.

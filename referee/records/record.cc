@@ -335,7 +335,7 @@ absl::Status RecordWriter::Encode(const v1::RecordLine& line) {
     AppendJson(line, &buffer_);
     buffer_.push_back('\n');
   }
-  return buffer_.size() >= kSpillBytes ? Spill() : absl::OkStatus();
+  return spill_every_line_ || buffer_.size() >= kSpillBytes ? Spill() : absl::OkStatus();
 }
 
 namespace {

@@ -97,6 +97,10 @@ class RecordWriter {
   size_t buffered_bytes() const { return buffer_.size(); }
   // A live record spills to its .part file each time this much is buffered.
   static constexpr size_t kSpillBytes = 8192;
+  // Spills every line as it comes instead (before Append is called), so
+  // that a live site (arena/live/live_site.h) can show a match in progress:
+  // an open, a write and a close per line.
+  void set_spill_every_line(bool on) { spill_every_line_ = on; }
 
  private:
   RecordWriter() = default;
@@ -105,6 +109,7 @@ class RecordWriter {
   RecordFormat format_ = RecordFormat::kCompact;
   bool finished_ = false;
   bool spilled_ = false;  // part_path_ holds the record's first bytes
+  bool spill_every_line_ = false;
   std::string game_;      // from the header line: the dictionary to use
   std::string dir_;
   std::string part_path_;

@@ -5,10 +5,11 @@
 // advantage, and the matches with links to their replays. Beyond 16 bots
 // the matrices are compact heatmaps (values in tooltips), and anything
 // wider than the page scrolls in its own box.
-(() => {
-  const ST = JSON.parse(document.getElementById('standings-data').textContent);
-  const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
+// arenaRenderIndex draws the page anew from the standings and the matches
+// (a live page calls it again as records land: arena/live/).
+window.arenaRenderIndex = (ST, MATCHES) => {
   const app = document.getElementById('app');
+  app.textContent = '';
   const ok = MATCHES.filter((m) => !m.error);
   const bad = MATCHES.filter((m) => m.error);
   const game = ST ? ST.game : (ok[0] ? ok[0].header.game : '?');
@@ -394,4 +395,6 @@
       el('td', {class: 'num'}, fmt(m.result.decisions))));
   }
   app.appendChild(mt);
-})();
+};
+window.arenaRenderIndex(JSON.parse(document.getElementById('standings-data').textContent),
+  JSON.parse(document.getElementById('matches-data').textContent));

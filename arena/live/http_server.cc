@@ -1,0 +1,503 @@
+#include "arena/live/http_server.h"
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/notification.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr int64_t kMaxMatchesPerRequest = 5000;
+
+std::chrono::nanoseconds Chrono(absl::Duration d) { return absl::ToChronoNanoseconds(d); }
+
+// A match id or page name: [A-Za-z0-9_-], 1 to 200 characters.
+bool SafeName(absl::string_view s) {
+  if (s.empty() || s.size() > 200) return false;
+  for (char c : s) {
+    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// "a=1&b=2" -> {a: 1, b: 2}; values that are not integers are left out.
+std::map<std::string, int64_t> Numbers(absl::string_view query) {
+  std::map<std::string, int64_t> out;
+  for (absl::string_view kv : absl::StrSplit(query, '&', absl::SkipEmpty())) {
+    std::pair<absl::string_view, absl::string_view> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
+    int64_t v;
+    if (absl::SimpleAtoi(p.second, &v)) out[std::string(p.first)] = v;
+  }
+  return out;
+}
+
+// One server-sent event of `json` (a line break in it starts a new data line).
+std::shared_ptr<const std::string> SseEvent(absl::string_view json) {
+  return std::make_shared<const std::string>(
+      absl::StrCat("data: ", absl::StrReplaceAll(json, {{"\n", "\ndata: "}}), "\n\n"));
+}
+
+}  // namespace
+
+class Session;
+
+struct LiveServer::Impl {
+  LiveSite* site = nullptr;
+  ServeOptions options;
+  // Before io: sessions destroyed with io's handlers still count down.
+  std::atomic<int> open{0};
+  std::atomic<int64_t> refused{0};
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io};
+  asio::steady_timer heartbeat{io};
+  std::string address;
+  // The open event streams, held here between their writes (io thread only).
+  std::vector<std::shared_ptr<Session>> streams;
+  std::atomic<bool> broadcast_pending{false};
+  absl::Notification stop;
+  std::thread io_thread, poll_thread;
+  bool stopped = false;
+
+  void Accept();
+  void Broadcast();  // io thread
+  void Heartbeat();
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  enum class Kind { kPlain, kSite, kMatch };
+
+  Session(tcp::socket socket, LiveServer::Impl* server)
+      : stream_(std::move(socket)), server_(server) {
+    ++server_->open;
+  }
+  ~Session() { --server_->open; }
+
+  void Start() { ReadRequest(); }
+  Kind kind() const { return kind_; }
+  bool closed() const { return closed_; }
+
+  // Queues `data` for an event stream; a client that lets more than
+  // max_queued_bytes pile up is dropped.
+  void Push(std::shared_ptr<const std::string> data) {
+    if (closed_) return;
+    if (queued_ + data->size() > server_->options.max_queued_bytes) {
+      Close();
+      return;
+    }
+    queued_ += data->size();
+    queue_.push_back(std::move(data));
+    if (!writing_) WriteNext();
+  }
+
+  // The site stream's state: matches the page holds, version sent.
+  int64_t have = 0;
+  int64_t version = -1;
+  // The match stream's: its match, and what it last sent.
+  std::string match_id;
+  std::string last_json;
+  bool close_after_flush = false;
+
+  // Closes once what is queued is written.
+  void CloseWhenFlushed() {
+    if (!writing_ && queue_.empty()) {
+      Close();
+    } else {
+      close_after_flush = true;
+    }
+  }
+
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.close();
+  }
+
+ private:
+  void ReadRequest() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(server_->options.max_header_bytes));
+    parser_->body_limit(0);
+    // The whole header within header_timeout, however slowly it comes.
+    stream_.expires_after(Chrono(server_->options.header_timeout));
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                       self->OnRequest(ec);
+                     });
+  }
+
+  void OnRequest(beast::error_code ec) {
+    if (ec == http::error::header_limit) {
+      Respond(http::status::request_header_fields_too_large, "text/plain",
+              "request header too large\n", /*close=*/true);
+      return;
+    }
+    if (ec == http::error::body_limit || ec == http::error::unexpected_body) {
+      Respond(http::status::payload_too_large, "text/plain", "no body is taken\n", true);
+      return;
+    }
+    if (ec) {
+      Close();  // timeout, a broken request, or the client went away
+      return;
+    }
+    const auto& req = parser_->get();
+    version_ = req.version();
+    keep_alive_ = req.keep_alive();
+    if (req.method() != http::verb::get) {
+      Respond(http::status::method_not_allowed, "text/plain", "GET only\n", true);
+      return;
+    }
+    Route(std::string(req.target()));
+  }
+
+  void Route(const std::string& target) {
+    LiveSite* site = server_->site;
+    const size_t q = target.find('?');
+    const std::string path = target.substr(0, q);
+    const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
+    auto not_found = [&] { Respond(http::status::not_found, "text/plain", "not found\n"); };
+    if (path == "/" || path == "/index.html") {
+      Respond(http::status::ok, "text/html; charset=utf-8", site->IndexPage());
+      return;
+    }
+    if (path == "/events") {
+      auto n = Numbers(query);
+      have = n.count("have") ? n["have"] : 0;
+      StartStream(Kind::kSite);
+      return;
+    }
+    if (path == "/matches.json") {
+      auto n = Numbers(query);
+      const int64_t from = n.count("from") ? n["from"] : 0;
+      const int64_t to = n.count("to") ? std::min(n["to"], from + kMaxMatchesPerRequest)
+                                       : from + kMaxMatchesPerRequest;
+      Respond(http::status::ok, "application/json", site->MatchesJson(from, to));
+      return;
+    }
+    constexpr absl::string_view kReplays = "/replays/", kLive = "/live/";
+    if (absl::StartsWith(path, kReplays) && absl::EndsWith(path, ".html")) {
+      const std::string name = path.substr(kReplays.size(), path.size() - kReplays.size() - 5);
+      if (!SafeName(name)) return not_found();
+      auto page = site->ReplayPage(name);
+      if (!page.ok()) {
+        if (absl::IsNotFound(page.status())) return not_found();
+        Respond(http::status::internal_server_error, "text/plain",
+                absl::StrCat("this record does not verify: ", page.status().message(), "\n"));
+        return;
+      }
+      Respond(http::status::ok, "text/html; charset=utf-8", *std::move(page));
+      return;
+    }
+    if (absl::StartsWith(path, kLive) && absl::EndsWith(path, "/events")) {
+      const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 7);
+      if (!SafeName(id)) return not_found();
+      bool ended = false;
+      if (!site->LiveMatchJson(id, &ended).ok()) return not_found();
+      match_id = id;
+      StartStream(Kind::kMatch);
+      return;
+    }
+    if (absl::StartsWith(path, kLive) && absl::EndsWith(path, ".html")) {
+      const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 5);
+      if (!SafeName(id)) return not_found();
+      auto page = site->LiveMatchPage(id);
+      if (page.ok()) {
+        Respond(http::status::ok, "text/html; charset=utf-8", *std::move(page));
+        return;
+      }
+      const std::string finished = site->FinishedPage(id);
+      if (finished.empty()) return not_found();
+      Respond(http::status::found, "text/plain", "the match has ended\n", false,
+              absl::StrCat("../replays/", finished, ".html"));
+      return;
+    }
+    not_found();
+  }
+
+  void Respond(http::status status, const std::string& type, std::string body,
+               bool close = false, const std::string& location = "") {
+    auto res = std::make_shared<http::response<http::string_body>>(status, version_);
+    res->set(http::field::content_type, type);
+    res->set(http::field::cache_control, "no-store");
+    res->set("X-Content-Type-Options", "nosniff");
+    // The pages are self-contained: inline style and script, data: images;
+    // the script may reach this server only.
+    res->set("Content-Security-Policy",
+             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+             "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
+    if (!location.empty()) res->set(http::field::location, location);
+    res->body() = std::move(body);
+    res->keep_alive(keep_alive_ && !close);
+    res->prepare_payload();
+    stream_.expires_after(Chrono(server_->options.write_timeout));
+    http::async_write(stream_, *res,
+                      [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                        if (ec || !res->keep_alive()) {
+                          self->Close();
+                          return;
+                        }
+                        self->ReadRequest();
+                      });
+  }
+
+  void StartStream(Kind kind) {
+    kind_ = kind;
+    beast::error_code ignored;
+    stream_.socket().set_option(
+        asio::socket_base::send_buffer_size(server_->options.stream_send_buffer), ignored);
+    http::response<http::empty_body> res{http::status::ok, version_};
+    res.set(http::field::content_type, "text/event-stream");
+    res.set(http::field::cache_control, "no-store");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.keep_alive(false);  // the stream ends with the connection
+    std::ostringstream header;
+    header << res.base();
+    // The client's first event: the state now (or, for a match, once the
+    // server has read it).
+    Push(std::make_shared<const std::string>(header.str() + "retry: 2000\n\n"));
+    server_->streams.push_back(shared_from_this());
+    if (kind == Kind::kSite) {
+      version = server_->site->version();
+      const std::string update = server_->site->UpdateJson(have);
+      have = server_->site->total_matches();
+      Push(SseEvent(update));
+    } else {
+      server_->Broadcast();
+    }
+  }
+
+  void WriteNext() {
+    writing_ = true;
+    std::shared_ptr<const std::string> data = queue_.front();
+    stream_.expires_after(Chrono(server_->options.write_timeout));
+    asio::async_write(stream_, asio::buffer(*data),
+                      [self = shared_from_this(), data](beast::error_code ec, std::size_t) {
+                        self->writing_ = false;
+                        self->queued_ -= data->size();
+                        self->queue_.pop_front();
+                        if (ec) {
+                          self->Close();
+                        } else if (!self->queue_.empty()) {
+                          self->WriteNext();
+                        } else if (self->close_after_flush) {
+                          self->Close();
+                        }
+                      });
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_{8192};
+  std::optional<http::request_parser<http::empty_body>> parser_;
+  LiveServer::Impl* server_;
+  unsigned version_ = 11;
+  bool keep_alive_ = false;
+  Kind kind_ = Kind::kPlain;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  size_t queued_ = 0;
+  bool writing_ = false;
+  bool closed_ = false;
+};
+
+void LiveServer::Impl::Accept() {
+  acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (!ec) {
+      if (open.load() >= options.max_connections) {
+        ++refused;
+        beast::error_code ignored;
+        socket.close(ignored);
+      } else {
+        std::make_shared<Session>(std::move(socket), this)->Start();
+      }
+    } else if (ec == asio::error::no_descriptors) {
+      // Out of descriptors: wait a moment rather than spin.
+      auto t = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(50));
+      t->async_wait([this, t](beast::error_code) { Accept(); });
+      return;
+    }
+    Accept();
+  });
+}
+
+void LiveServer::Impl::Broadcast() {
+  broadcast_pending = false;
+  const int64_t version = site->version();
+  // Pages at the same place get the same bytes.
+  std::map<int64_t, std::shared_ptr<const std::string>> by_have;
+  std::map<std::string, std::pair<std::string, bool>> by_match;  // json, ended
+  const int64_t total = site->total_matches();
+  std::vector<std::shared_ptr<Session>> keep;
+  for (auto& s : streams) {
+    if (s->closed()) continue;
+    keep.push_back(s);
+    if (s->kind() == Session::Kind::kSite) {
+      if (s->version == version) continue;
+      auto& e = by_have[s->have];
+      if (!e) e = SseEvent(site->UpdateJson(s->have));
+      s->version = version;
+      s->have = total;
+      s->Push(e);
+    } else if (s->kind() == Session::Kind::kMatch) {
+      auto it = by_match.find(s->match_id);
+      if (it == by_match.end()) {
+        bool ended = false;
+        auto json = site->LiveMatchJson(s->match_id, &ended);
+        it = by_match.emplace(s->match_id, std::make_pair(json.ok() ? *json : "", ended)).first;
+      }
+      const auto& [json, ended] = it->second;
+      if (ended) {
+        const std::string page = site->FinishedPage(s->match_id);
+        s->Push(SseEvent(absl::StrCat("{\"ended\":true,\"replay\":\"../replays/", page,
+                                      ".html\"}")));
+        s->CloseWhenFlushed();
+      } else if (!json.empty() && json != s->last_json) {
+        s->last_json = json;
+        s->Push(SseEvent(absl::StrCat("{\"replay\":", json, "}")));
+      }
+    }
+  }
+  streams.swap(keep);
+}
+
+void LiveServer::Impl::Heartbeat() {
+  heartbeat.expires_after(Chrono(options.heartbeat));
+  heartbeat.async_wait([this](beast::error_code ec) {
+    if (ec) return;
+    auto beat = std::make_shared<const std::string>(": \n\n");
+    std::vector<std::shared_ptr<Session>> keep;
+    for (auto& s : streams) {
+      s->Push(beat);
+      if (!s->closed()) keep.push_back(s);
+    }
+    streams.swap(keep);
+    Heartbeat();
+  });
+}
+
+LiveServer::LiveServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+LiveServer::~LiveServer() { Stop(); }
+
+absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
+                                                              const ServeOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->site = site;
+  impl->options = options;
+  const size_t colon = options.address.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || !absl::SimpleAtoi(options.address.substr(colon + 1), &port) ||
+      port < 0 || port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--serve ", options.address, ": expected HOST:PORT, e.g. 127.0.0.1:8080"));
+  }
+  std::string host = options.address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (host == "localhost") host = "127.0.0.1";
+  beast::error_code ec;
+  const auto ip = asio::ip::make_address(host, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--serve ", options.address, ": '", host, "' is not an IP address (", ec.message(), ")"));
+  }
+  // Each connection is a descriptor: as many as the hard limit allows.
+  struct rlimit rl;
+  if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
+  impl->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) impl->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) impl->acceptor.bind(endpoint, ec);
+  if (!ec) impl->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return absl::UnavailableError(
+        absl::StrCat("--serve ", options.address, ": cannot listen: ", ec.message()));
+  }
+  const tcp::endpoint bound = impl->acceptor.local_endpoint();
+  impl->address = absl::StrCat(ip.is_v6() ? "[" : "", bound.address().to_string(),
+                               ip.is_v6() ? "]" : "", ":", bound.port());
+  site->Poll();
+  Impl* p = impl.get();
+  p->Accept();
+  p->Heartbeat();
+  p->io_thread = std::thread([p] { p->io.run(); });
+  p->poll_thread = std::thread([p] {
+    // Changes are pushed at most every push_every (a page redraws at most
+    // that often anyway); one seen in between waits for its turn.
+    bool unsent = false;
+    absl::Time pushed = absl::InfinitePast();
+    while (!p->stop.WaitForNotificationWithTimeout(p->site->options().poll)) {
+      unsent |= p->site->Poll();
+      if (unsent && absl::Now() - pushed >= p->site->options().push_every &&
+          !p->broadcast_pending.exchange(true)) {
+        unsent = false;
+        pushed = absl::Now();
+        asio::post(p->io, [p] { p->Broadcast(); });
+      }
+    }
+  });
+  return std::unique_ptr<LiveServer>(new LiveServer(std::move(impl)));
+}
+
+const std::string& LiveServer::address() const { return impl_->address; }
+int LiveServer::connections() const { return impl_->open.load(); }
+int64_t LiveServer::refused() const { return impl_->refused.load(); }
+
+void LiveServer::Stop() {
+  Impl* p = impl_.get();
+  if (p == nullptr || p->stopped) return;
+  p->stopped = true;
+  p->stop.Notify();
+  if (p->poll_thread.joinable()) p->poll_thread.join();
+  // The last records are shown, and pushed, before the streams close.
+  p->site->Poll(/*last=*/true);
+  absl::Notification flushed;
+  asio::post(p->io, [p, &flushed] {
+    p->Broadcast();
+    beast::error_code ec;
+    p->acceptor.close(ec);
+    p->heartbeat.cancel();
+    for (auto& s : p->streams) s->CloseWhenFlushed();
+    flushed.Notify();
+  });
+  flushed.WaitForNotificationWithTimeout(absl::Seconds(5));
+  // A moment for the last events to reach clients that read; then every
+  // connection is closed, however far its client got.
+  absl::SleepFor(absl::Milliseconds(300));
+  p->io.stop();
+  if (p->io_thread.joinable()) p->io_thread.join();
+}
+
+}  // namespace arena

@@ -1,0 +1,81 @@
+// The live site over HTTP: `arena serve DIR` and `arena tournament ...
+// --serve ADDR` (what is served: arena/live/live_site.h; docs/live.md).
+//
+// Boost.Beast on one Asio thread (every connection asynchronous; the
+// figures that chose it: docs/live.md), and one thread that polls the
+// folder and pushes what changed to the open event streams. Routes, GET
+// only (anything else 405); a match is named by its id, [A-Za-z0-9_-]
+// only, looked up among the records listed; any other path is 404 (no
+// request names a file, so "..", %2e%2e and links lead nowhere):
+//   /, /index.html           the index, as `arena html` writes it, live
+//   /events?have=N           server-sent events: the index's updates
+//   /matches.json?from=A&to=B  match list entries (at most 5,000 a request)
+//   /replays/<match>.html    a finished match's replay page
+//   /live/<match>.html       a match in progress, as a spectator sees it
+//                            (302 to its replay once it has ended)
+//   /live/<match>/events     server-sent events: that match's spectator view
+// Bounds (ServeOptions): connections at once (more are closed as they
+// come), a request's header size (431) and no body (413), the time to send
+// a request's header (then closed: a slow or silent client holds a
+// connection that long at most), the time any write may take, and the bytes
+// queued for an event stream whose client does not read (then closed; its
+// socket's send buffer is bounded too).
+// Read-only; binds 127.0.0.1 unless told otherwise.
+//
+// Thread safety: Start and Stop from one thread; the server runs on its own
+// threads until Stop (or destruction). `site` must outlive the server.
+#ifndef ARENA_ARENA_LIVE_HTTP_SERVER_H_
+#define ARENA_ARENA_LIVE_HTTP_SERVER_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arena/live/live_site.h"
+
+namespace arena {
+
+struct ServeOptions {
+  std::string address = "127.0.0.1:8080";  // HOST:PORT (port 0: any free one)
+  int max_connections = 2048;
+  size_t max_header_bytes = 8192;
+  absl::Duration header_timeout = absl::Seconds(10);
+  absl::Duration write_timeout = absl::Seconds(30);
+  size_t max_queued_bytes = size_t{4} << 20;  // per event stream
+  // An event stream's socket send buffer (the kernel's part of what a
+  // client that reads nothing can hold; the system may double it).
+  int stream_send_buffer = 128 << 10;
+  absl::Duration heartbeat = absl::Seconds(15);  // a comment on idle streams
+};
+
+class LiveServer {
+ public:
+  // Binds and starts serving, and polling `site` every site->options().poll.
+  // Errors: an address that does not parse or cannot be bound.
+  static absl::StatusOr<std::unique_ptr<LiveServer>> Start(LiveSite* site,
+                                                           const ServeOptions& options);
+  ~LiveServer();
+  LiveServer(const LiveServer&) = delete;
+  LiveServer& operator=(const LiveServer&) = delete;
+
+  // "HOST:PORT" as bound (the port chosen if 0 was asked).
+  const std::string& address() const;
+  // Connections open now, and refused at the bound so far.
+  int connections() const;
+  int64_t refused() const;
+  // Polls once more (the records that landed are shown), pushes to every
+  // stream, and stops. Idempotent.
+  void Stop();
+
+  struct Impl;  // (arena/live/http_server.cc)
+
+ private:
+  explicit LiveServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_LIVE_HTTP_SERVER_H_

@@ -1,0 +1,503 @@
+#include "arena/live/live_site.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "arena/views/html.h"
+#include "arena/views/replay.h"
+#include "google/protobuf/util/json_util.h"
+#include "referee/records/record.h"
+#include "spdlog/spdlog.h"
+
+namespace arena {
+namespace {
+
+// How long a live match is followed after its page or stream last asked.
+constexpr absl::Duration kWatchedFor = absl::Seconds(30);
+// Live match ids listed in an update at most.
+constexpr int kMaxLiveListed = 50;
+
+bool SameTime(const timespec& a, const timespec& b) {
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+// A folder's listing can be skipped when its modification time is the one
+// of the last listing, and that is old enough: the kernel stamps it from a
+// coarse clock, so two entries made within one tick leave one time, and a
+// listing between them would otherwise miss the second for good.
+bool Unchanged(const timespec& now, const timespec& listed) {
+  if (!SameTime(now, listed)) return false;
+  timespec wall;
+  ::clock_gettime(CLOCK_REALTIME, &wall);
+  return wall.tv_sec - now.tv_sec >= 2;
+}
+
+// The folder's modification time (zero if it cannot be read).
+timespec MTime(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return timespec{};
+  return st.st_mtim;
+}
+
+std::string Json(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions po;
+  po.always_print_primitive_fields = true;
+  po.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, po);
+  return out;
+}
+
+// `json` without the whitespace between its tokens (standings.json is
+// indented; the stream carries it once a second to every page).
+std::string Compact(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false, escaped = false;
+  for (char c : json) {
+    if (in_string) {
+      out += c;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// The record files in `dir` not in `seen`, regular files only (by lstat,
+// relative to the open folder: a link is skipped, never followed), in name
+// order. Only a new name is looked at: a folder of 20,000 records is read
+// with its entries' names alone on every poll.
+std::vector<std::string> NewRecordFiles(const std::string& dir,
+                                        const std::set<std::string>& seen) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.empty() || name[0] == '.' || !IsRecordFileName(name) || seen.count(name)) continue;
+    struct stat st;
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+      continue;
+    }
+    out.push_back(name);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A match id from a record's or a .part's file name ("<id>.<suffix>").
+std::string IdOfFile(const std::string& name) { return name.substr(0, name.find('.')); }
+
+}  // namespace
+
+absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lines,
+                                          const std::string& source) {
+  ReplayOptions o;
+  o.spectator = true;
+  o.source = source;
+  // A record in progress has no result yet: re-simulated as far as it goes
+  // (a step beyond any match's end).
+  o.step = int64_t{1} << 60;
+  auto replay = BuildReplay(lines, o);
+  if (!replay.ok()) return replay.status();
+  // The events are in words; the deck's catalogue is not needed to show them.
+  replay->clear_cards();
+  return Json(*replay);
+}
+
+struct LiveSite::Folder {
+  explicit Folder(std::string p) : path(std::move(p)), context(path) {}
+  std::string path;
+  timespec mtime{};       // when last listed
+  timespec parts_mtime{};  // of its .inprogress folder, when last listed
+  timespec entrants_mtime{};
+  std::set<std::string> seen;  // record file names read
+  FolderContext context;
+  bool have_context = false;
+};
+
+struct LiveSite::LiveMatch {
+  std::string part_path;
+  int64_t size = -1;
+  timespec mtime{};
+  absl::Time last_asked = absl::InfinitePast();
+  // Spectator's replays as they were seen, oldest first.
+  std::deque<std::pair<absl::Time, std::shared_ptr<const std::string>>> views;
+  absl::Time ended_at = absl::InfiniteFuture();  // when its finished record was seen
+};
+
+LiveSite::LiveSite(std::string dir, LiveOptions options)
+    : dir_(std::move(dir)), options_(std::move(options)) {}
+
+LiveSite::~LiveSite() = default;
+
+int64_t LiveSite::version() const {
+  absl::MutexLock lock(&mu_);
+  return version_;
+}
+
+int64_t LiveSite::total_matches() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int64_t>(entries_.size());
+}
+
+void LiveSite::ScanFolders() {
+  // DIR itself, then each folder directly in it that holds a manifest.json
+  // (a shard's), found as they appear.
+  if (folders_.empty()) folders_.push_back(std::make_unique<Folder>(dir_));
+  const timespec now = MTime(dir_);
+  if (Unchanged(now, folders_[0]->mtime) && last_scan_ != absl::InfinitePast()) return;
+  last_scan_ = absl::Now();
+  std::set<std::string> known;
+  for (const auto& f : folders_) known.insert(f->path);
+  if (DIR* d = ::opendir(dir_.c_str())) {
+    std::vector<std::string> found;
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.empty() || name[0] == '.') continue;
+      if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
+      const std::string sub = absl::StrCat(dir_, "/", name);
+      struct stat st;
+      // lstat: a link to a folder elsewhere is not followed.
+      if (::lstat(sub.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+      if (known.count(sub)) continue;
+      struct stat mst;
+      const std::string manifest = absl::StrCat(sub, "/manifest.json");
+      if (::lstat(manifest.c_str(), &mst) == 0 && S_ISREG(mst.st_mode)) found.push_back(sub);
+    }
+    ::closedir(d);
+    std::sort(found.begin(), found.end());
+    for (auto& s : found) folders_.push_back(std::make_unique<Folder>(s));
+  }
+}
+
+bool LiveSite::ReadFolder(Folder* f, bool last) {
+  // The folder's context: from its manifest once there is one (a tournament
+  // writes it first), else learnt from its records.
+  if (!f->have_context) {
+    f->have_context = f->context.Init().ok();
+  } else if (!f->context.from_manifest()) {
+    struct stat st;
+    if (::lstat(absl::StrCat(f->path, "/manifest.json").c_str(), &st) == 0) {
+      FolderContext fresh(f->path);
+      if (fresh.Init().ok() && fresh.from_manifest()) f->context = std::move(fresh);
+    }
+  }
+  // entrants.json (restarts, withdrawals) counts in the standings too.
+  const timespec entrants = MTime(absl::StrCat(f->path, "/", kEntrantsFile));
+  if (!SameTime(entrants, f->entrants_mtime)) {
+    f->entrants_mtime = entrants;
+    standings_stale_ = true;
+  }
+  const timespec now = MTime(f->path);
+  if (Unchanged(now, f->mtime) && !last) return false;
+  f->mtime = now;
+  bool changed = false;
+  for (const std::string& name : NewRecordFiles(f->path, f->seen)) {
+    const std::string path = absl::StrCat(f->path, "/", name);
+    f->seen.insert(name);
+    changed = true;
+    auto lines = ReadRecordFile(path);
+    std::string entry;
+    std::string page;
+    const std::string id = IdOfFile(name);
+    if (!lines.ok() || lines->empty() || !lines->front().has_header() ||
+        !lines->back().has_result()) {
+      entry = MatchErrorJson(name, lines.ok() ? "not a whole record"
+                                              : std::string(lines.status().message()));
+    } else {
+      auto summary = SummarizeRecord(*lines, path);
+      if (summary.ok() && !ids_.insert(summary->match_id).second) {
+        spdlog::warn("{}: match {} is in another folder too; counted once", path,
+                     summary->match_id);
+        continue;
+      }
+      if (summary.ok() && all_.Add(*summary).ok()) {
+        f->context.See(*summary, *lines);
+        standings_stale_ = true;
+        standings_final_ = false;
+        last_record_ = absl::Now();
+      }
+      v1::Replay r;
+      *r.mutable_header() = lines->front().header();
+      *r.mutable_result() = lines->back().result();
+      for (const auto& l : *lines) {
+        if (l.has_forfeit()) *r.mutable_forfeit() = l.forfeit();
+      }
+      page = PageName(r.header().match_id());
+      entry = MatchEntryJson(name, absl::StrCat("replays/", page, ".html"), r);
+    }
+    absl::MutexLock lock(&mu_);
+    entries_.push_back(std::move(entry));
+    if (!page.empty()) {
+      finished_[page] = path;
+      page_of_id_[id] = page;
+      if (auto it = live_.find(id); it != live_.end() &&
+                                    it->second->ended_at == absl::InfiniteFuture()) {
+        it->second->ended_at = absl::Now();
+      }
+    }
+  }
+  return changed;
+}
+
+bool LiveSite::ReadLiveMatches(Folder* f) {
+  const std::string parts_dir = absl::StrCat(f->path, "/", kInProgressDir);
+  bool changed = false;
+  const timespec now = MTime(parts_dir);
+  if (!Unchanged(now, f->parts_mtime)) {
+    f->parts_mtime = now;
+    std::set<std::string> ids;
+    for (const auto& path : ListRecordFiles(parts_dir, /*part_only=*/true).files) {
+      const std::string name = path.substr(path.rfind('/') + 1);
+      if (absl::EndsWith(name, ".finishing.part")) continue;
+      const std::string id = IdOfFile(name);
+      ids.insert(id);
+      absl::MutexLock lock(&mu_);
+      auto& m = live_[id];
+      if (!m) {
+        m = std::make_shared<LiveMatch>();
+        changed = true;
+      }
+      m->part_path = path;
+    }
+    absl::MutexLock lock(&mu_);
+    for (auto it = live_.begin(); it != live_.end();) {
+      // Gone from this folder's .inprogress: ended (its record is listed
+      // once renamed) or aborted; kept while a page may still ask.
+      const bool here = absl::StartsWith(it->second->part_path, parts_dir + "/");
+      if (here && !ids.count(it->first) && it->second->ended_at == absl::InfiniteFuture() &&
+          !page_of_id_.count(it->first) && absl::Now() - it->second->last_asked > kWatchedFor) {
+        it = live_.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  // The watched ones: re-read when their .part changed.
+  std::vector<std::pair<std::string, std::shared_ptr<LiveMatch>>> watched;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, m] : live_) {
+      if (absl::Now() - m->last_asked < kWatchedFor && m->ended_at == absl::InfiniteFuture()) {
+        watched.emplace_back(id, m);
+      }
+    }
+  }
+  for (auto& [id, m] : watched) {
+    struct stat st;
+    if (::lstat(m->part_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (st.st_size == m->size && SameTime(st.st_mtim, m->mtime)) continue;
+    auto lines = ReadRecordFile(m->part_path);
+    if (!lines.ok()) {  // a line half written: read again next time
+      spdlog::debug("live match {}: {}", id, lines.status().ToString());
+      continue;
+    }
+    auto json = SpectatorJson(*lines, id);
+    if (!json.ok()) {
+      spdlog::debug("live match {}: {}", id, json.status().ToString());
+      continue;
+    }
+    m->size = st.st_size;
+    m->mtime = st.st_mtim;
+    absl::MutexLock lock(&mu_);
+    m->views.emplace_back(absl::Now(), std::make_shared<const std::string>(std::move(*json)));
+    changed = true;
+  }
+  return changed;
+}
+
+void LiveSite::RebuildStandings(bool full) {
+  StandingsContext combined;
+  bool have = false;
+  int planned = 0;
+  std::vector<v1::EntrantReport> entrants;
+  for (const auto& f : folders_) {
+    auto ctx = f->context.Get();
+    if (!ctx.ok()) continue;
+    if (!have) {
+      combined = *ctx;
+      have = true;
+    } else {
+      for (const auto& b : ctx->bots) {
+        if (std::find(combined.bots.begin(), combined.bots.end(), b) == combined.bots.end()) {
+          combined.bots.push_back(b);
+        }
+      }
+    }
+    planned += ctx->matches_planned >= 0 ? ctx->matches_planned : 0;
+    if (auto e = ReadEntrants(f->path); e.ok()) MergeEntrants(*e, &entrants);
+  }
+  if (!have) return;
+  combined.matches_planned = std::max<int64_t>(planned, all_.matches());
+  if (!full) combined.bootstrap = std::min(combined.bootstrap, options_.live_bootstrap);
+  all_.SetContext(combined);
+  auto st = all_.Build();
+  if (!st.ok()) {
+    spdlog::warn("live standings: {}", st.status().ToString());
+    return;
+  }
+  for (const auto& e : entrants) *st->add_entrants() = e;
+  auto json = StandingsJson(*st);
+  if (!json.ok()) return;
+  std::string replay_standings = ReplayStandingsJson(*st);
+  absl::MutexLock lock(&mu_);
+  standings_json_ = Compact(*json);
+  replay_standings_ = std::move(replay_standings);
+}
+
+bool LiveSite::Poll(bool last) {
+  ScanFolders();
+  bool changed = false;
+  for (auto& f : folders_) {
+    changed |= ReadFolder(f.get(), last);
+    changed |= ReadLiveMatches(f.get());
+  }
+  const absl::Time now = absl::Now();
+  const bool quiet = now - last_record_ >= options_.quiet;
+  if (last || (!standings_final_ && quiet) ||
+      (standings_stale_ &&
+       now - last_rebuild_ >= std::max(options_.rebuild, 10 * last_rebuild_took_))) {
+    const bool full = last || quiet;
+    standings_stale_ = false;
+    standings_final_ = full;
+    last_rebuild_ = now;
+    RebuildStandings(full);
+    last_rebuild_took_ = absl::Now() - now;
+    changed = true;
+  }
+  // A delayed live view or an end becomes visible with time alone.
+  if (options_.spectator_delay > absl::ZeroDuration()) {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, m] : live_) {
+      if (m->views.size() > 1 || m->ended_at != absl::InfiniteFuture()) changed = true;
+    }
+  }
+  if (changed) {
+    absl::MutexLock lock(&mu_);
+    ++version_;
+  }
+  return changed;
+}
+
+std::string LiveSite::IndexPage() const {
+  std::string standings, matches = "[";
+  {
+    absl::MutexLock lock(&mu_);
+    standings = standings_json_;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      absl::StrAppend(&matches, i ? "," : "", entries_[i]);
+    }
+  }
+  matches += "]";
+  return arena::IndexPage(standings, matches, LiveIndexScript());
+}
+
+std::string LiveSite::UpdateJson(int64_t have) const {
+  absl::MutexLock lock(&mu_);
+  const int64_t total = static_cast<int64_t>(entries_.size());
+  const int64_t from =
+      std::max<int64_t>(std::clamp<int64_t>(have, 0, total),
+                        total - options_.max_entries_per_update);
+  std::string out = absl::StrCat("{\"version\":", version_, ",\"standings\":", standings_json_,
+                                 ",\"total\":", total, ",\"from\":", from, ",\"matches\":[");
+  for (int64_t i = from; i < total; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
+  out += "],\"live\":[";
+  int n = 0;
+  for (const auto& [id, m] : live_) {
+    if (m->ended_at != absl::InfiniteFuture() || page_of_id_.count(id)) continue;
+    if (n == kMaxLiveListed) break;
+    absl::StrAppend(&out, n++ ? "," : "", JsonString(id));
+  }
+  return out + "]}";
+}
+
+std::string LiveSite::standings_json() const {
+  absl::MutexLock lock(&mu_);
+  return standings_json_;
+}
+
+std::string LiveSite::MatchesJson(int64_t from, int64_t to) const {
+  absl::MutexLock lock(&mu_);
+  const int64_t total = static_cast<int64_t>(entries_.size());
+  from = std::clamp<int64_t>(from, 0, total);
+  to = std::clamp<int64_t>(to, from, total);
+  std::string out = "[";
+  for (int64_t i = from; i < to; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
+  return out + "]";
+}
+
+absl::StatusOr<std::string> LiveSite::ReplayPage(const std::string& page_name) const {
+  std::string path, standings;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = finished_.find(page_name);
+    if (it == finished_.end()) return absl::NotFoundError("no such match");
+    path = it->second;
+    standings = replay_standings_;
+  }
+  auto lines = ReadRecordFile(path);
+  if (!lines.ok()) return lines.status();
+  auto replay = BuildReplay(*lines, {});
+  if (!replay.ok()) return replay.status();
+  return arena::ReplayPage(*replay, "../index.html", standings);
+}
+
+std::string LiveSite::FinishedPage(const std::string& match_id) const {
+  absl::MutexLock lock(&mu_);
+  auto it = page_of_id_.find(match_id);
+  return it == page_of_id_.end() ? "" : it->second;
+}
+
+absl::StatusOr<std::string> LiveSite::LiveMatchJson(const std::string& match_id, bool* ended) {
+  *ended = false;
+  absl::MutexLock lock(&mu_);
+  auto it = live_.find(match_id);
+  if (it == live_.end()) {
+    if (page_of_id_.count(match_id)) {
+      *ended = true;
+      return std::string();
+    }
+    return absl::NotFoundError("no such live match");
+  }
+  LiveMatch& m = *it->second;
+  m.last_asked = absl::Now();
+  const absl::Time shown = absl::Now() - options_.spectator_delay;
+  if (m.ended_at <= shown) {
+    *ended = true;
+    return std::string();
+  }
+  // The newest view old enough; older ones are dropped.
+  while (m.views.size() > 1 && m.views[1].first <= shown) m.views.pop_front();
+  if (m.views.empty() || m.views.front().first > shown) return std::string();
+  return *m.views.front().second;
+}
+
+absl::StatusOr<std::string> LiveSite::LiveMatchPage(const std::string& match_id) {
+  bool ended = false;
+  auto json = LiveMatchJson(match_id, &ended);
+  if (!json.ok()) return json.status();
+  if (ended) return absl::NotFoundError("ended");
+  return arena::LiveMatchPage(match_id, json->empty() ? "null" : *json);
+}
+
+}  // namespace arena

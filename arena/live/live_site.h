@@ -1,0 +1,160 @@
+// The live site of a records folder: `arena serve DIR` and `arena tournament
+// ... --serve ADDR` (the HTTP side: arena/live/http_server.h).
+//
+// LiveSite follows a records folder as it grows, by polling (Poll(), called
+// by one thread every LiveOptions::poll), never the process that writes it,
+// so it follows a tournament of another process, or of shards on other
+// machines writing into a shared folder: DIR's own records, and those of
+// each folder directly inside DIR that holds a manifest.json (the shards
+// of one tournament, combined as `arena standings` combines them).
+//
+// What it knows, and what the pages built from it show:
+//  - the finished records (renamed into place, so always whole): a match
+//    list entry each (header and result, as `arena html` writes them, read
+//    from the record without re-simulating it; the replay page, built on
+//    request, re-simulates and says if the record does not verify), and the
+//    standings, rebuilt from the records (StandingsAccumulator) at most
+//    every LiveOptions::rebuild;
+//  - the matches in progress (.inprogress/<id>.*.part; finishing files
+//    skipped): their ids only, until someone watches one; then its
+//    spectator's replay (arena/views/replay.h, ReplayOptions::spectator:
+//    public events, and the redacted version of private ones, never a
+//    hand, a seat's view, an action's label or the seed), re-read when its
+//    .part grows and shown LiveOptions::spectator_delay late. Once the match
+//    ends, its full replay page (the one `arena html` writes).
+// Nothing else of the folder is read: no path from a request names a file
+// (matches are looked up by id among the files listed; ids are
+// [A-Za-z0-9_-]), links are not followed (ListRecordFiles), and a
+// .inprogress file's content never leaves this class but as a spectator's
+// replay.
+//
+// A tournament's record writer spills a live match's lines to its .part
+// only every 8 KiB unless told to spill every line (LaunchOptions /
+// TournamentHooks::live_records, `--serve` and `--live_records` set it):
+// without it, a short match is seen only once it ends.
+//
+// Thread safety: Poll() from one thread at a time; every other method from
+// any thread (a mutex guards the state; pages are built outside it where
+// they re-simulate).
+#ifndef ARENA_ARENA_LIVE_LIVE_SITE_H_
+#define ARENA_ARENA_LIVE_LIVE_SITE_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "arena/records/folder.h"
+#include "arena/stats/standings.h"
+#include "arena/v1/record.pb.h"
+
+namespace arena {
+
+struct LiveOptions {
+  absl::Duration poll = absl::Milliseconds(200);   // how often the folder is read
+  // Standings rebuilt at most this often (and at most every 10 times their
+  // last rebuild's duration), with live_bootstrap replicates for the rating
+  // intervals while records keep landing; once none has landed for `quiet`
+  // (or the writer is done: Poll(true)), with the tournament's own count,
+  // so that the final standings are the tournament's.
+  absl::Duration rebuild = absl::Milliseconds(500);
+  int live_bootstrap = 100;
+  absl::Duration quiet = absl::Seconds(2);
+  absl::Duration spectator_delay = absl::ZeroDuration();  // live matches shown this late
+  // Matches in the live stream's list entries per update at most (the
+  // newest; a page fetches the rest from /matches.json).
+  int max_entries_per_update = 5;
+  // Updates pushed to the open pages at most this often (a record is on the
+  // pages within poll + push_every).
+  absl::Duration push_every = absl::Milliseconds(750);
+};
+
+// The spectator's replay of a match in progress as JSON (a v1::Replay,
+// ReplayOptions::spectator), from its record's lines so far: what the live
+// match page and its stream carry, and nothing else. Errors: lines that do
+// not re-simulate.
+absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lines,
+                                          const std::string& source);
+
+class LiveSite {
+ public:
+  LiveSite(std::string dir, LiveOptions options);
+  ~LiveSite();
+
+  // Reads what changed in the folder(s) since the last call. Returns
+  // whether anything the pages show changed (version() went up). `last`:
+  // the standings are rebuilt now whatever LiveOptions::rebuild says (the
+  // writer is done).
+  bool Poll(bool last = false);
+  // Bumped on every change the pages show.
+  int64_t version() const;
+  const LiveOptions& options() const { return options_; }
+
+  // The index page as `arena html` writes it, with the state at this moment,
+  // and the script that follows the live stream.
+  std::string IndexPage() const;
+  // The live stream's update for a page holding `have` matches: JSON of
+  // {"version", "standings" (or null), "total", "from", "matches" (entries
+  // from..total, at most max_entries_per_update, the newest), "live" (ids
+  // of the matches in progress, at most 50)}.
+  std::string UpdateJson(int64_t have) const;
+  // Match list entries [from, to) as a JSON array (clamped).
+  std::string MatchesJson(int64_t from, int64_t to) const;
+  int64_t total_matches() const;
+  // The standings now (JSON of a Standings message, as standings.json), or "null".
+  std::string standings_json() const;
+
+  // The replay page of a finished match, by its page name (PageName of its
+  // id); NotFound for any other name.
+  absl::StatusOr<std::string> ReplayPage(const std::string& page_name) const;
+  // A live match's page by its id: the spectator's view; once it has ended,
+  // NotFound with the replay page's name in the message's place (see
+  // FinishedPage).
+  absl::StatusOr<std::string> LiveMatchPage(const std::string& match_id);
+  // The spectator's replay JSON of a live match now (after the delay), or
+  // "" if none yet; `ended` set once the match has a finished record (then
+  // the page goes to its replay).
+  absl::StatusOr<std::string> LiveMatchJson(const std::string& match_id, bool* ended);
+  // The page name of a finished match's replay, or "" if none.
+  std::string FinishedPage(const std::string& match_id) const;
+
+ private:
+  struct Folder;
+  struct LiveMatch;
+  void ScanFolders();
+  bool ReadFolder(Folder* f, bool last);
+  bool ReadLiveMatches(Folder* f);
+  void RebuildStandings(bool full);
+
+  const std::string dir_;
+  const LiveOptions options_;
+  std::vector<std::unique_ptr<Folder>> folders_;  // Poll()'s thread only
+  absl::Time last_scan_ = absl::InfinitePast();
+  absl::Time last_rebuild_ = absl::InfinitePast();
+  absl::Duration last_rebuild_took_;
+  bool standings_stale_ = false;
+  bool standings_final_ = true;  // built with the full bootstrap since the last record
+  absl::Time last_record_ = absl::InfinitePast();
+  StandingsAccumulator all_{StandingsContext{}};  // every folder's matches
+  std::set<std::string> ids_;                     // their ids, each counted once
+
+  mutable absl::Mutex mu_;
+  int64_t version_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::string> entries_ ABSL_GUARDED_BY(mu_);  // match list, arrival order
+  std::map<std::string, std::string> finished_ ABSL_GUARDED_BY(mu_);  // page name -> path
+  std::map<std::string, std::string> page_of_id_ ABSL_GUARDED_BY(mu_);  // match id -> page name
+  std::string standings_json_ ABSL_GUARDED_BY(mu_) = "null";
+  std::string replay_standings_ ABSL_GUARDED_BY(mu_) = "null";
+  std::map<std::string, std::shared_ptr<LiveMatch>> live_ ABSL_GUARDED_BY(mu_);  // by id
+};
+
+}  // namespace arena
+
+#endif  // ARENA_ARENA_LIVE_LIVE_SITE_H_

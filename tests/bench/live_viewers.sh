@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# 1,000 viewers of `arena tournament --serve` during a 20,000-match
+# tournament of instant bots (random_bot, 2 seats, --jobs 2, no sandbox),
+# against the same tournament without --serve: paired runs, alternating, so
+# that the machine's other load falls on both alike. Prints each run's wall
+# time and matches/s, whether every viewer got the final standings, and the
+# arena process's peak RSS with the viewers on against without.
+#   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS]
+set -euo pipefail
+BIN="${1:-build/bin}"; RUNS="${2:-3}"; GAMES="${3:-20000}"; VIEWERS="${4:-1000}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ulimit -n 20000 2>/dev/null || true
+run() {  # label, then extra arena flags
+  label="$1"; shift
+  rm -rf "$T/r"
+  start=$(date +%s.%N)
+  /usr/bin/time -f "%M %U %S" -o "$T/maxrss" "$BIN/arena" tournament --game quasenbo --games "$GAMES" \
+    --jobs 2 --seed 1 --sandbox none --progress=false --records "$T/r" \
+    --bot a="$BIN/random_bot" --bot b="$BIN/random_bot" "$@" > "$T/out" 2>&1 &
+  pid=$!
+  if [ "$label" = viewers ]; then
+    addr=""
+    for _ in $(seq 1 200); do
+      addr=$(sed -n 's|^live site: http://\([^/]*\)/ .*|\1|p' "$T/out"); [ -n "$addr" ] && break; sleep 0.05
+    done
+    apid=$(pgrep -n -P "$pid" arena || echo "$pid")
+    python3 "$HERE/live_viewers.py" "$addr" "$VIEWERS" "$GAMES" "$apid" > "$T/viewers" 2>&1 || true
+  fi
+  wait "$pid" || { echo "$label: arena failed: $(tail -5 "$T/out")"; exit 1; }
+  end=$(date +%s.%N)
+  wall=$(echo "$end - $start" | bc -l)
+  read -r rss user sys < "$T/maxrss"
+  printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB, CPU %s s user %s s system\n' \
+    "$label" "$wall" "$(echo "$GAMES / $wall" | bc -l)" "$rss" "$user" "$sys"
+  [ "$label" = viewers ] && cat "$T/viewers"
+  return 0
+}
+for i in $(seq 1 "$RUNS"); do
+  run plain
+  run viewers --serve 127.0.0.1:0 --live_records=false
+done

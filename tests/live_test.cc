@@ -1,0 +1,428 @@
+// The live site (arena/live/): a records folder followed as it grows and
+// served over HTTP, against a real tournament's records, and hostile
+// clients: path traversal (plain, percent-encoded, a symbolic link out of
+// the folder, .inprogress/), an oversized header, 10,000 idle connections,
+// a client that reads nothing, a body; the server keeps serving others, and
+// a tournament served with --serve keeps going and records every match.
+//
+// Requests are written by hand on raw sockets (a hostile client is one) and
+// only answers' status lines and bodies are looked at.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "arena/live/http_server.h"
+#include "arena/live/live_site.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+
+namespace arena {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kBin = ARENA_BIN_DIR;
+
+std::string TempDir() {
+  const char* t = std::getenv("TMPDIR");
+  std::string tmpl = absl::StrCat(t && *t ? t : "/tmp", "/live_test_XXXXXX");
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  const char* d = ::mkdtemp(buf.data());
+  return d ? d : "";
+}
+
+struct TempFolder {
+  std::string path = TempDir();
+  ~TempFolder() {
+    if (!std::getenv("ARENA_KEEP_TEST_DIRS")) {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  }
+};
+
+int Port(const std::string& address) {
+  int port = 0;
+  EXPECT_TRUE(absl::SimpleAtoi(address.substr(address.rfind(':') + 1), &port)) << address;
+  return port;
+}
+
+int Connect(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Reads what comes within `timeout` (until the peer closes, or `until`
+// appears).
+std::string ReadFor(int fd, absl::Duration timeout, const std::string& until = "") {
+  std::string out;
+  const absl::Time end = absl::Now() + timeout;
+  char buf[65536];
+  while (absl::Now() < end) {
+    pollfd p{fd, POLLIN, 0};
+    const int ms = static_cast<int>(absl::ToInt64Milliseconds(end - absl::Now()));
+    if (::poll(&p, 1, std::max(ms, 1)) <= 0) continue;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, n);
+    if (!until.empty() && absl::StrContains(out, until)) break;
+  }
+  return out;
+}
+
+// One request (the raw text after "GET "), its whole answer.
+std::string Get(int port, const std::string& target, const std::string& extra_headers = "") {
+  const int fd = Connect(port);
+  if (fd < 0) return "no connection";
+  const std::string req = absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: x\r\n", extra_headers,
+                                       "Connection: close\r\n\r\n");
+  (void)!::write(fd, req.data(), req.size());
+  std::string out = ReadFor(fd, absl::Seconds(20));
+  ::close(fd);
+  return out;
+}
+
+std::string Status(const std::string& answer) { return answer.substr(0, answer.find("\r\n")); }
+
+// A tournament's records, played once for the suite: random bots, no
+// sandbox (trusted), --live_records off.
+const std::string& PlayedRecords() {
+  static const std::string* dir = [] {
+    auto* d = new std::string(TempDir() + "/played");
+    const std::string cmd = absl::StrCat(
+        kBin, "/arena tournament --game quasenbo --games 24 --jobs 2 --seed 5 --sandbox none ",
+        "--progress=false --records ", *d, " --bot a=", kBin, "/random_bot --bot b=", kBin,
+        "/random_bot > ", *d, ".out 2>&1");
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    return d;
+  }();
+  return *dir;
+}
+
+std::vector<std::string> RecordNames(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (absl::EndsWith(e.path().string(), ".rec")) out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A folder with the played tournament's manifest and `n` of its records
+// (copied in the way a tournament lands them: written aside, renamed).
+void Land(const std::string& from, const std::string& to, const std::vector<std::string>& names,
+          size_t begin, size_t end) {
+  fs::create_directories(to);
+  if (!fs::exists(to + "/manifest.json")) fs::copy_file(from + "/manifest.json", to + "/manifest.json");
+  for (size_t i = begin; i < end && i < names.size(); ++i) {
+    fs::copy_file(from + "/" + names[i], to + "/.tmp-" + names[i]);
+    fs::rename(to + "/.tmp-" + names[i], to + "/" + names[i]);
+  }
+}
+
+struct Served {
+  explicit Served(const std::string& dir, ServeOptions so = {}, LiveOptions lo = {}) {
+    lo.poll = absl::Milliseconds(50);
+    lo.rebuild = absl::Milliseconds(100);
+    lo.push_every = absl::Milliseconds(100);
+    site = std::make_unique<LiveSite>(dir, lo);
+    so.address = "127.0.0.1:0";
+    auto s = LiveServer::Start(site.get(), so);
+    EXPECT_TRUE(s.ok()) << s.status();
+    server = *std::move(s);
+    port = Port(server->address());
+  }
+  std::unique_ptr<LiveSite> site;
+  std::unique_ptr<LiveServer> server;
+  int port = 0;
+};
+
+TEST(LiveSite, IndexAndStreamFollowTheFolderAsRecordsLand) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  ASSERT_EQ(names.size(), 24u);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 4);
+  Served s(dir);
+  // The page opened now holds the 4 matches.
+  std::string index = Get(s.port, "/");
+  EXPECT_EQ(Status(index), "HTTP/1.1 200 OK");
+  EXPECT_NE(index.find("window.arenaRenderIndex"), std::string::npos);
+  EXPECT_EQ(s.site->total_matches(), 4);
+  // A stream opened with the 4: each record that lands is pushed within 1 s.
+  const int fd = Connect(s.port);
+  const std::string req = "GET /events?have=4 HTTP/1.1\r\nHost: x\r\n\r\n";
+  ASSERT_EQ(::write(fd, req.data(), req.size()), static_cast<ssize_t>(req.size()));
+  std::string got = ReadFor(fd, absl::Seconds(5), "\"total\":4");
+  EXPECT_TRUE(absl::StrContains(got, "text/event-stream")) << got;
+  for (size_t k = 4; k < names.size();) {
+    const size_t next = std::min(k + 5, names.size());
+    const absl::Time landed = absl::Now();
+    Land(played, dir, names, k, next);
+    k = next;
+    const std::string want = absl::StrCat("\"total\":", k, ",");
+    got = ReadFor(fd, absl::Seconds(5), want);
+    EXPECT_TRUE(absl::StrContains(got, want)) << "after landing " << k << ": " << got;
+    EXPECT_LT(absl::Now() - landed, absl::Seconds(1)) << k;
+  }
+  ::close(fd);
+  // The final standings equal the tournament's own, row by row.
+  s.site->Poll(/*last=*/true);
+  std::ifstream f(played + "/standings.json");
+  const std::string own((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  v1::Standings a, b;
+  google::protobuf::util::JsonParseOptions po;
+  po.ignore_unknown_fields = true;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(own, &a, po).ok());
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(s.site->standings_json(), &b, po).ok());
+  EXPECT_EQ(b.matches_played(), 24);
+  ASSERT_EQ(a.rows_size(), b.rows_size());
+  for (int i = 0; i < a.rows_size(); ++i) {
+    EXPECT_EQ(a.rows(i).bot(), b.rows(i).bot());
+    EXPECT_EQ(a.rows(i).matches(), b.rows(i).matches());
+    EXPECT_EQ(a.rows(i).wins(), b.rows(i).wins());
+    EXPECT_DOUBLE_EQ(a.rows(i).elo(), b.rows(i).elo());
+  }
+  // Every finished match has its replay page; an unknown one is 404.
+  const std::string page = absl::StrCat("/replays/", names[0].substr(0, names[0].find('.')), ".html");
+  EXPECT_EQ(Status(Get(s.port, page)), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Status(Get(s.port, "/replays/nosuchmatch.html")), "HTTP/1.1 404 Not Found");
+  const std::string list = Get(s.port, "/matches.json?from=20&to=30");
+  EXPECT_EQ(Status(list), "HTTP/1.1 200 OK");
+}
+
+// Shards of one tournament writing into folders of a shared one, the
+// second starting later: the standings combine them as they land.
+TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/shared";
+  fs::create_directories(dir);
+  Served s(dir);
+  Land(played, dir + "/shard-0", names, 0, 6);
+  const std::string want6 = "\"matches_played\":6,";
+  for (int i = 0; i < 50 && !absl::StrContains(s.site->standings_json(), want6); ++i) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(absl::StrContains(s.site->standings_json(), want6)) << s.site->standings_json();
+  Land(played, dir + "/shard-1", names, 6, 24);
+  Land(played, dir + "/shard-0", names, 0, 0);
+  const std::string want24 = "\"matches_played\":24,";
+  for (int i = 0; i < 50 && !absl::StrContains(s.site->standings_json(), want24); ++i) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_TRUE(absl::StrContains(s.site->standings_json(), want24)) << s.site->standings_json();
+  EXPECT_EQ(s.site->total_matches(), 24);
+}
+
+TEST(LiveServer, RefusesTraversalEncodedPathsLinksOutAndInProgressFiles) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 2);
+  // Outside the folder: a secret, and a real record the folder links to.
+  std::ofstream(t.path + "/secret.txt") << "SECRET-OUTSIDE";
+  fs::copy_file(played + "/" + names[5], t.path + "/outside.rec");
+  fs::create_symlink(t.path + "/outside.rec", dir + "/linked.rec");
+  fs::create_symlink(t.path + "/secret.txt", dir + "/secret.rec");
+  fs::create_directories(dir + "/.inprogress");
+  std::ofstream(dir + "/.inprogress/x.rec.part") << "PART-CONTENT";
+  Served s(dir);
+  for (const std::string target :
+       {"/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/replays/../../secret.txt",
+        "/replays/..%2F..%2Fsecret.html", "/replays/%2e%2e%2fsecret.html", "/replays/linked.html",
+        "/replays/secret.html", "/live/linked.html", "/.inprogress/x.rec.part",
+        "/live/x/../../.inprogress/x.rec.part", "/manifest.json", "/standings.json",
+        "//etc/passwd", "/replays/....//secret.html", "/live/%00.html"}) {
+    const std::string answer = Get(s.port, target);
+    EXPECT_EQ(Status(answer), "HTTP/1.1 404 Not Found") << target;
+    EXPECT_FALSE(absl::StrContains(answer, "SECRET-OUTSIDE")) << target;
+    EXPECT_FALSE(absl::StrContains(answer, "PART-CONTENT")) << target;
+  }
+  // The links are not listed: the index has the 2 records only.
+  EXPECT_EQ(s.site->total_matches(), 2);
+  EXPECT_FALSE(absl::StrContains(Get(s.port, "/"), "SECRET-OUTSIDE"));
+  // Not GET, or a body: refused.
+  const int fd = Connect(s.port);
+  const std::string post = "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello";
+  (void)!::write(fd, post.data(), post.size());
+  const std::string answer = ReadFor(fd, absl::Seconds(5));
+  ::close(fd);
+  EXPECT_TRUE(absl::StartsWith(answer, "HTTP/1.1 413") || absl::StartsWith(answer, "HTTP/1.1 405"))
+      << answer;
+}
+
+TEST(LiveServer, OversizedHeaderIs431AndTheServerGoesOn) {
+  TempFolder t;
+  Land(PlayedRecords(), t.path, RecordNames(PlayedRecords()), 0, 1);
+  Served s(t.path);
+  const std::string big = absl::StrCat("X-Big: ", std::string(100000, 'a'), "\r\n");
+  EXPECT_EQ(Status(Get(s.port, "/", big)), "HTTP/1.1 431 Request Header Fields Too Large");
+  std::string many;
+  for (int i = 0; i < 2000; ++i) absl::StrAppend(&many, "X-H", i, ": v\r\n");
+  EXPECT_EQ(Status(Get(s.port, "/", many)), "HTTP/1.1 431 Request Header Fields Too Large");
+  EXPECT_EQ(Status(Get(s.port, "/")), "HTTP/1.1 200 OK");
+}
+
+TEST(LiveServer, TenThousandIdleConnectionsAreBoundedAndTimedOut) {
+  // Raise this process's descriptor limit (the server shares it).
+  rlimit rl;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &rl), 0);
+  rl.rlim_cur = rl.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &rl);
+  const int want = 10000;
+  // The server's own descriptors (at most max_connections) come out of the
+  // same limit.
+  const int idle_count = std::min<int>(want, static_cast<int>(rl.rlim_cur) - 1000 - 500);
+  if (idle_count < want) {
+    std::printf("descriptor limit %d: %d idle connections instead of %d\n",
+                static_cast<int>(rl.rlim_cur), idle_count, want);
+  }
+  TempFolder t;
+  Land(PlayedRecords(), t.path, RecordNames(PlayedRecords()), 0, 1);
+  ServeOptions so;
+  so.max_connections = 1000;
+  so.header_timeout = absl::Seconds(2);
+  Served s(t.path, so);
+  std::vector<int> idle;
+  for (int i = 0; i < idle_count; ++i) {
+    const int fd = Connect(s.port);
+    if (fd >= 0) idle.push_back(fd);
+    if (i % 500 == 0 && i > 0) {
+      (void)!::write(idle.back(), "G", 1);  // a slow starter too
+    }
+  }
+  std::printf("%zu idle connections open; server holds %d, refused %lld\n", idle.size(),
+              s.server->connections(), static_cast<long long>(s.server->refused()));
+  EXPECT_LE(s.server->connections(), 1000);
+  // The server's own slots free within the header time: a request then gets in.
+  absl::SleepFor(absl::Seconds(3));
+  EXPECT_LT(s.server->connections(), 1000);
+  const absl::Time t0 = absl::Now();
+  EXPECT_EQ(Status(Get(s.port, "/")), "HTTP/1.1 200 OK");
+  std::printf("a request with %zu idle connections open: %lld ms\n", idle.size(),
+              static_cast<long long>(absl::ToInt64Milliseconds(absl::Now() - t0)));
+  for (int fd : idle) ::close(fd);
+}
+
+TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 1);
+  ServeOptions so;
+  so.max_queued_bytes = 4 * 1024;
+  so.stream_send_buffer = 4 * 1024;
+  so.write_timeout = absl::Seconds(2);
+  Served s(dir, so);
+  // A stream whose client never reads, with the smallest receive buffer.
+  const int dead = ::socket(AF_INET, SOCK_STREAM, 0);
+  int small = 1024;
+  ::setsockopt(dead, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(s.port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(dead, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+  (void)!::write(dead, req.data(), req.size());
+  // And one that reads.
+  const int live = Connect(s.port);
+  (void)!::write(live, req.data(), req.size());
+  // Many updates, each pushed to both streams.
+  std::string got;
+  for (size_t n = 1; n < names.size(); ++n) {
+    Land(played, dir, names, n, n + 1);
+    got += ReadFor(live, absl::Milliseconds(150));  // the reader reads as it goes
+    (void)Get(s.port, "/matches.json");
+  }
+  got += ReadFor(live, absl::Seconds(5), absl::StrCat("\"total\":", names.size()));
+  EXPECT_TRUE(absl::StrContains(got, absl::StrCat("\"total\":", names.size())));
+  // The non-reader was closed (its queue bound or write time), the reader not.
+  absl::SleepFor(absl::Seconds(3));
+  // Drain what the kernel holds for it: then the end of the stream.
+  (void)ReadFor(dead, absl::Seconds(5));
+  char c;
+  EXPECT_EQ(::recv(dead, &c, 1, MSG_DONTWAIT), 0) << "the non-reading stream is still open";
+  EXPECT_EQ(Status(Get(s.port, "/")), "HTTP/1.1 200 OK");
+  ::close(dead);
+  ::close(live);
+}
+
+// A real tournament with --serve, hostile clients all along: it records
+// every match, and the server answers to the end.
+TEST(LiveServer, TournamentWithServeKeepsGoingUnderHostileClients) {
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  const std::string out = t.path + "/out.txt";
+  const std::string cmd = absl::StrCat(
+      kBin, "/arena tournament --game quasenbo --games 60 --jobs 2 --seed 9 --sandbox none ",
+      "--progress=false --decision_ms 2000 --records ", dir, " --serve 127.0.0.1:0 --bot a=", kBin,
+      "/random_bot --bot b=", kBin, "/random_bot > ", out, " 2>&1");
+  std::thread run([&] { EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd; });
+  int port = 0;
+  for (int i = 0; i < 200 && port == 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(50));
+    std::ifstream f(out);
+    std::string line;
+    while (std::getline(f, line)) {
+      if (absl::StartsWith(line, "live site: http://")) {
+        port = Port(line.substr(0, line.find("/ (")));
+      }
+    }
+  }
+  ASSERT_NE(port, 0) << "no address printed";
+  std::vector<int> idle;
+  for (int i = 0; i < 1500; ++i) {
+    const int fd = Connect(port);
+    if (fd >= 0) idle.push_back(fd);
+  }
+  const int dead = Connect(port);
+  const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+  if (dead >= 0) (void)!::write(dead, req.data(), req.size());
+  int answered = 0;
+  for (int i = 0; i < 5; ++i) {
+    answered += Status(Get(port, "/../standings.json")) == "HTTP/1.1 404 Not Found";
+    answered += absl::StartsWith(
+        Get(port, "/", absl::StrCat("X-Big: ", std::string(20000, 'x'), "\r\n")), "HTTP/1.1 431");
+  }
+  run.join();
+  for (int fd : idle) ::close(fd);
+  if (dead >= 0) ::close(dead);
+  EXPECT_GT(answered, 0);
+  EXPECT_EQ(RecordNames(dir).size(), 60u);
+  std::ifstream f(out);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StrContains(text, "live site: http://127.0.0.1:")) << text;
+}
+
+}  // namespace
+}  // namespace arena
