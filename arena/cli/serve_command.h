@@ -1,6 +1,6 @@
 // `arena serve DIR`: the live site of a records folder (arena/live/), served
 // until SIGINT or SIGTERM; and the same for a tournament's own run
-// (`arena tournament ... --serve ADDR`, arena/cli/play.h). docs/live.md.
+// (`arena tournament ... --serve ADDR`, arena/cli/tournament_command.h). docs/live.md.
 //
 // Thread safety: RunServe blocks; one at a time.
 #ifndef ARENA_ARENA_CLI_SERVE_COMMAND_H_
