@@ -28,11 +28,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
@@ -132,9 +132,9 @@ ABSL_FLAG(double, spectator_delay_s, 0,
           "serve, tournament --serve: show matches in progress this many seconds late");
 ABSL_FLAG(int, serve_max_connections, 2048,
           "serve, tournament --serve: connections at once (more are closed)");
-ABSL_FLAG(bool, live_records, false,
-          "match, tournament: write each record line as it comes, so that `arena "
-          "serve` shows matches in progress (default: on with --serve)");
+ABSL_FLAG(std::optional<bool>, live_records, std::nullopt,
+          "match, tournament: true or false: write each record line as it comes, so "
+          "that `arena serve` shows matches in progress (default: on with --serve)");
 ABSL_FLAG(bool, progress, true, "show progress while a tournament runs");
 ABSL_FLAG(bool, duplicate, true,
           "duplicate deals: each deal is played once for every rotation of the "
@@ -460,11 +460,7 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
   po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
   // Matches in progress are watchable with --serve unless --live_records=false.
-  const absl::CommandLineFlag* live_flag = absl::FindCommandLineFlag("live_records");
-  const bool live_records_given =
-      live_flag != nullptr && live_flag->IsSpecifiedOnCommandLine();
-  lo.live_records = live_records_given ? absl::GetFlag(FLAGS_live_records)
-                                       : !po.serve.address.empty();
+  lo.live_records = absl::GetFlag(FLAGS_live_records).value_or(!po.serve.address.empty());
   return RunTournamentCommand(po, *std::move(c), std::move(lo));
 }
 
