@@ -40,6 +40,9 @@ UNITY_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+\.cc)"', re.M)
 DROP_WITH_ARGS = {"-Xclang": 1, "-o": 1, "-c": 1, "-MF": 1, "-MT": 1, "-MQ": 1,
                   "-include-pch": 1}
 DROP = {"-Winvalid-pch", "-MD", "-MMD"}
+# Folders of programs built by hand against libraries the project does not
+# install (each says how in its README): not part of any target.
+BUILT_BY_HAND = ("tests/bench/http_candidates/",)
 
 
 def project_sources(build):
@@ -55,7 +58,7 @@ def project_sources(build):
             out += [os.path.relpath(os.path.join(d, f), ROOT)
                     for f in files if f.endswith(".cc")]
     return sorted(f for f in out if not os.path.abspath(os.path.join(ROOT, f)).startswith(
-        build + os.sep))
+        build + os.sep) and not f.startswith(BUILT_BY_HAND))
 
 
 def gcc_flags(entry):
