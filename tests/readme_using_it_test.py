@@ -19,9 +19,12 @@ import glob
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 
 
 def fail(msg):
@@ -85,6 +88,39 @@ def main():
     print("PASS")
 
 
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def check_serves(command, work, env, port):
+    """Runs a server command until GET / on `port` answers 200 (at most
+    30 s), then stops it. Returns what went wrong, or None."""
+    proc = subprocess.Popen(["/bin/bash", "-c", "exec " + command], cwd=work, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                return f"exited {proc.returncode} before serving: {proc.stdout.read()[-2000:]}"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    if r.status == 200 and b"<html" in r.read(4096).lower():
+                        return None
+            except OSError:
+                pass
+            time.sleep(0.2)
+        return "no page on its port within 30 s"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run_all(commands, bin_dir, src, work):
     os.makedirs(os.path.join(work, "build"))
     os.symlink(bin_dir, os.path.join(work, "build/bin"))
@@ -116,6 +152,19 @@ def run_all(commands, bin_dir, src, work):
                                       os.path.relpath(bundles[0], work))
         if "<" in command.replace("<<", "") and re.search(r"<[a-z ]+>", command):
             fail(f"{command}: a placeholder this test does not know")
+        if command.startswith("build/bin/arena serve "):
+            # A live site: it must answer its index page, then it is stopped.
+            # The README's port may be taken here: a free one stands in.
+            port = free_port()
+            command = command.replace("127.0.0.1:8080", f"127.0.0.1:{port}")
+            print("$", command, flush=True)
+            problem = check_serves(command, work, env, port)
+            if problem:
+                failed.append(f"{command}: {problem}")
+                print("FAILED:", failed[-1])
+            else:
+                print("ok: the live site answered its index page")
+            continue
         server = command.startswith("build/bin/referee ")
         stdin = "1\n" * 5000 if command.startswith("build/bin/arena play ") else ""
         print("$", command, flush=True)
