@@ -54,32 +54,6 @@ std::string Json(const google::protobuf::Message& m) {
   return out;
 }
 
-// `json` without the whitespace between its tokens (standings.json is
-// indented; the stream carries it once a second to every page).
-std::string Compact(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  bool in_string = false, escaped = false;
-  for (char c : json) {
-    if (in_string) {
-      out += c;
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-      out += c;
-    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // The record files in `dir` not in `seen`, regular files only (by lstat,
 // relative to the open folder: a link is skipped, never followed), in name
 // order. Only a new name is looked at: a folder of 20,000 records is read
@@ -357,11 +331,13 @@ void LiveSite::RebuildStandings(bool full) {
     return;
   }
   for (const auto& e : entrants) *st->add_entrants() = e;
-  auto json = StandingsJson(*st);
-  if (!json.ok()) return;
+  // standings.json's fields, without its indentation: the stream carries
+  // it to every open page.
+  std::string json = Json(*st);
+  if (json.empty()) return;
   std::string replay_standings = ReplayStandingsJson(*st);
   absl::MutexLock lock(&mu_);
-  standings_json_ = Compact(*json);
+  standings_json_ = std::move(json);
   replay_standings_ = std::move(replay_standings);
 }
 
