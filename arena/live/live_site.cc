@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
-#include "google/protobuf/util/json_util.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
 
@@ -43,15 +42,6 @@ timespec MTime(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return timespec{};
   return st.st_mtim;
-}
-
-std::string Json(const google::protobuf::Message& m) {
-  google::protobuf::util::JsonPrintOptions po;
-  po.always_print_primitive_fields = true;
-  po.preserve_proto_field_names = true;
-  std::string out;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, po);
-  return out;
 }
 
 // The record files in `dir` not in `seen`, regular files only (by lstat,
@@ -94,7 +84,7 @@ absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lin
   if (!replay.ok()) return replay.status();
   // The events are in words; the deck's catalogue is not needed to show them.
   replay->clear_cards();
-  return Json(*replay);
+  return MessageJson(*replay);
 }
 
 struct LiveSite::Folder {
@@ -333,7 +323,7 @@ void LiveSite::RebuildStandings(bool full) {
   for (const auto& e : entrants) *st->add_entrants() = e;
   // standings.json's fields, without its indentation: the stream carries
   // it to every open page.
-  std::string json = Json(*st);
+  std::string json = MessageJson(*st);
   if (json.empty()) return;
   std::string replay_standings = ReplayStandingsJson(*st);
   absl::MutexLock lock(&mu_);

@@ -53,7 +53,10 @@ std::string Gzip(const std::string& in) {
   return rc == Z_STREAM_END ? out : "";
 }
 
-std::string Json(const google::protobuf::Message& m) {
+
+}  // namespace
+
+std::string MessageJson(const google::protobuf::Message& m) {
   google::protobuf::util::JsonPrintOptions po;
   po.always_print_primitive_fields = true;
   po.preserve_proto_field_names = true;
@@ -61,8 +64,6 @@ std::string Json(const google::protobuf::Message& m) {
   (void)google::protobuf::util::MessageToJsonString(m, &out, po);
   return out;
 }
-
-}  // namespace
 
 std::string ScriptSafe(const std::string& json) {
   return absl::StrReplaceAll(json, {{"</", "<\\/"}, {"<!--", "<\\!--"}});
@@ -158,8 +159,10 @@ std::string MatchEntryJson(const std::string& file, const std::string& page,
   v1::MatchResult r = replay.result();
   r.clear_score_lines();
   return absl::StrCat("{\"file\":", JsonString(file), ",\"page\":", JsonString(page),
-                      ",\"header\":", Json(h), ",\"result\":", Json(r),
-                      replay.has_forfeit() ? absl::StrCat(",\"forfeit\":", Json(replay.forfeit())) : "",
+                      ",\"header\":", MessageJson(h), ",\"result\":", MessageJson(r),
+                      replay.has_forfeit()
+                          ? absl::StrCat(",\"forfeit\":", MessageJson(replay.forfeit()))
+                          : "",
                       "}");
 }
 
@@ -213,12 +216,12 @@ std::string ReplayStandingsJson(const v1::Standings& st) {
     o->set_withdrawn(true);
     o->set_reason(e.reason());
   }
-  return Json(slim);
+  return MessageJson(slim);
 }
 
 std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
                        const std::string& standings_json) {
-  const std::string json = Json(replay);
+  const std::string json = MessageJson(replay);
   const std::string gz = Gzip(json);
   const std::string data = absl::StrCat(
       gz.empty() ? absl::StrCat("<script type=\"application/json\" id=\"replay-data\">",

@@ -29,6 +29,7 @@
 
 #include "absl/status/statusor.h"
 #include "arena/v1/replay.pb.h"
+#include "google/protobuf/message.h"
 
 namespace arena {
 
@@ -92,6 +93,9 @@ std::string EnumWordsJson();
 std::string PageName(const std::string& match_id);
 // A JSON string of `s`.
 std::string JsonString(const std::string& s);
+// `m` as the pages read it: compact, field names as in the .proto, zeros
+// and empty fields printed.
+std::string MessageJson(const google::protobuf::Message& m);
 
 }  // namespace arena
 
