@@ -336,6 +336,43 @@ TEST_F(ServiceTest, AnswerToAFinishedMatchIsUnknownMatch) {
       << notice.notice().message();
 }
 
+// A bot whose decision timed out and ended its match owes that answer: a
+// tournament holds its next match's start until the answer comes (late) or
+// the timeout is old, since a match started now would start its clock into
+// the same stall.
+TEST_F(ServiceTest, ATimedOutAnswerIsOwedUntilItComes) {
+  bool owed_after_end = false, owed_long_ago = true, other_owes = true;
+  bool owed_after_answer = true;
+  v1::RefereeMessage notice;
+  Played p = WithBadBot(
+      [&](RawBot& bot) {
+        v1::RefereeMessage m;
+        if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) return;
+        v1::RefereeMessage end;
+        bot.Next(v1::RefereeMessage::kMatchEnd, &end);  // forfeited by timeout
+        // The hub learns of the match's timeouts as the match lets go of it.
+        const absl::Time give_up = absl::Now() + absl::Seconds(5);
+        while (!(owed_after_end = hub_->OwesLateAnswer("bad", absl::Seconds(30))) &&
+               absl::Now() < give_up) {
+          absl::SleepFor(absl::Milliseconds(5));
+        }
+        owed_long_ago = hub_->OwesLateAnswer("bad", absl::ZeroDuration());
+        other_owes = hub_->OwesLateAnswer("good1", absl::Seconds(30));
+        bot.Decide(m.decision_request().match_id(),
+                   m.decision_request().decision_id(), 0);
+        bot.Next(v1::RefereeMessage::kNotice, &notice);  // read: the answer is in
+        owed_after_answer = hub_->OwesLateAnswer("bad", absl::Seconds(30));
+      },
+      v1::FAULT_POLICY_FORFEIT, 200);
+  ASSERT_NE(ForfeitOf(p), nullptr);
+  EXPECT_EQ(ForfeitOf(p)->fault(), v1::FAULT_KIND_TIMEOUT);
+  EXPECT_TRUE(owed_after_end);
+  EXPECT_FALSE(owed_long_ago);  // a timeout older than `within` holds nothing
+  EXPECT_FALSE(other_owes);
+  EXPECT_EQ(notice.notice().kind(), v1::NOTICE_KIND_UNKNOWN_MATCH);
+  EXPECT_FALSE(owed_after_answer);
+}
+
 TEST_F(ServiceTest, IllegalActionForfeitsWithANotice) {
   v1::RefereeMessage notice;
   Played p = WithBadBot([&](RawBot& bot) {

@@ -120,6 +120,15 @@ struct DealGroupComparisons::Impl {
     }
   };
   Impl() : groups(Less{this}), overflow(Less{this}) {}
+  // A copy's trees compare through the copy's own prefixes.
+  Impl(const Impl& o) : prefixes(o.prefixes), groups(Less{this}), overflow(Less{this}) {
+    for (size_t id = 0; id < prefixes.size(); ++id) {
+      prefix_ids.emplace(prefixes[id], static_cast<uint32_t>(id));
+    }
+    groups.insert(o.groups.begin(), o.groups.end());
+    overflow.insert(o.overflow.begin(), o.overflow.end());  // equal keys keep their order
+  }
+  Impl& operator=(const Impl&) = delete;
 
   // The key of `name`; false if it would need a prefix beyond kMaxPrefixes.
   bool KeyOf(absl::string_view name, GroupKey* key) {
@@ -178,6 +187,14 @@ struct DealGroupComparisons::Impl {
 };
 
 DealGroupComparisons::DealGroupComparisons() : impl_(std::make_unique<Impl>()) {}
+DealGroupComparisons::DealGroupComparisons(const DealGroupComparisons& o)
+    : impl_(std::make_unique<Impl>(*o.impl_)),
+      comparisons_(o.comparisons_),
+      max_seats_(o.max_seats_) {}
+DealGroupComparisons& DealGroupComparisons::operator=(const DealGroupComparisons& o) {
+  if (this != &o) *this = DealGroupComparisons(o);
+  return *this;
+}
 DealGroupComparisons::DealGroupComparisons(DealGroupComparisons&&) noexcept = default;
 DealGroupComparisons& DealGroupComparisons::operator=(DealGroupComparisons&&) noexcept =
     default;

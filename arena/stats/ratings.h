@@ -159,10 +159,13 @@ class ExactSum {
 // of players costs about 33 bytes (measured on x86-64) however many
 // matches it holds.
 //
-// Thread safety: none (a value type).
+// Thread safety: none (a value type; a copy shares nothing with the
+// original, so it may be read on another thread while the original grows).
 class DealGroupComparisons {
  public:
   DealGroupComparisons();
+  DealGroupComparisons(const DealGroupComparisons& other);
+  DealGroupComparisons& operator=(const DealGroupComparisons& other);
   DealGroupComparisons(DealGroupComparisons&&) noexcept;
   DealGroupComparisons& operator=(DealGroupComparisons&&) noexcept;
   ~DealGroupComparisons();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <cstdio>
 #include <string>
@@ -497,6 +498,37 @@ TEST(DealGroupComparisons, GroupsComeInNameOrderWhateverTheOrderAdded) {
                                        sorted[8], sorted[6]};
   EXPECT_EQ(GroupOrder(shuffled), sorted);
   EXPECT_EQ(GroupOrder(sorted), sorted);
+}
+
+// A copy compares names through its own prefixes: it outlives the original,
+// orders the groups the same way and grows apart from it.
+TEST(DealGroupComparisons, ACopyOutlivesTheOriginalAndGrowsApart) {
+  std::unique_ptr<DealGroupComparisons> original = std::make_unique<DealGroupComparisons>();
+  for (const char* name : {"h-000010", "g9", "h-000002", "g10", "", "x7"}) {
+    ASSERT_TRUE(original->Add(name, std::vector<int>{0, 1}, std::vector<int>{1, 2}).ok());
+  }
+  ASSERT_TRUE(original->Add("g9", std::vector<int>{2, 0}, std::vector<int>{1, 2}).ok());
+  DealGroupComparisons copy(*original);
+  ASSERT_TRUE(original->Add("a1", std::vector<int>{0, 3}, std::vector<int>{1, 2}).ok());
+  EXPECT_EQ(original->groups(), 7);
+  EXPECT_EQ(original->players(), 4);
+  original.reset();
+  // New groups with prefixes old and new, added to the copy alone.
+  ASSERT_TRUE(copy.Add("h-000003", std::vector<int>{1, 0}, std::vector<int>{1, 2}).ok());
+  ASSERT_TRUE(copy.Add("b5", std::vector<int>{1, 0}, std::vector<int>{1, 2}).ok());
+  EXPECT_EQ(copy.groups(), 8);
+  EXPECT_EQ(copy.players(), 3);
+  EXPECT_EQ(copy.comparisons(), (std::vector<int64_t>{9, 8, 1}));
+  std::vector<size_t> pairs_per_group;
+  copy.ForEachGroup([&](absl::Span<const DealGroupComparisons::Pair> p) {
+    pairs_per_group.push_back(p.size());
+  });
+  // "", b5, g10, g9 (two pairs), h-000002, h-000003, h-000010, x7.
+  EXPECT_EQ(pairs_per_group, (std::vector<size_t>{1, 1, 1, 2, 1, 1, 1, 1}));
+  DealGroupComparisons assigned;
+  assigned = copy;
+  EXPECT_EQ(assigned.groups(), 8);
+  EXPECT_EQ(assigned.comparisons(), copy.comparisons());
 }
 
 TEST(DealGroupComparisons, CountsAPairsComparisonsAcrossTheGroupsMatches) {

@@ -232,6 +232,8 @@ struct StandingsAccumulator::Impl {
 
 StandingsAccumulator::StandingsAccumulator(StandingsContext context)
     : impl_(std::make_unique<Impl>(std::move(context))) {}
+StandingsAccumulator::StandingsAccumulator(const StandingsAccumulator& other)
+    : impl_(std::make_unique<Impl>(*other.impl_)) {}
 StandingsAccumulator::StandingsAccumulator(StandingsAccumulator&&) noexcept = default;
 StandingsAccumulator::~StandingsAccumulator() = default;
 

@@ -76,10 +76,13 @@ struct StandingsContext {
 // Build() gives the same standings, to the bit, whatever order the same
 // matches were added in: counts are integers and sums exact until read.
 //
-// Thread safety: none (one owner).
+// Thread safety: none (one owner). A copy shares nothing with the original:
+// a tournament builds a copy's standings on another thread while it goes on
+// adding matches to the original.
 class StandingsAccumulator {
  public:
   explicit StandingsAccumulator(StandingsContext context);
+  StandingsAccumulator(const StandingsAccumulator& other);
   StandingsAccumulator(StandingsAccumulator&&) noexcept;
   ~StandingsAccumulator();
 

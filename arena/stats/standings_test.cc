@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -496,6 +497,38 @@ TEST(StandingsAccumulator, AnyOrderOfAddingGivesTheSameBytes) {
       EXPECT_EQ(AllFiles(*built), AllFiles(*want));
     }
   }
+}
+
+// A tournament builds a copy's standings on another thread while it adds
+// matches to the original: the copy keeps what it had, the original grows.
+TEST(StandingsAccumulator, ACopyKeepsItsMatchesWhileTheOriginalGrows) {
+  StandingsContext c = Context();
+  c.bootstrap = 50;
+  c.seats = 3;
+  const std::vector<MatchSummary> ms = RandomMatches(400, 3, 21);
+  const std::vector<MatchSummary> first(ms.begin(), ms.begin() + 250);
+  auto want_first = BuildStandings(c, first);
+  auto want_all = BuildStandings(c, ms);
+  ASSERT_TRUE(want_first.ok() && want_all.ok());
+  ASSERT_NE(AllFiles(*want_first), AllFiles(*want_all));
+  auto acc = std::make_unique<StandingsAccumulator>(c);
+  for (const auto& m : first) ASSERT_TRUE(acc->Add(m).ok());
+  const StandingsAccumulator copy(*acc);
+  for (size_t i = first.size(); i < ms.size(); ++i) ASSERT_TRUE(acc->Add(ms[i]).ok());
+  EXPECT_EQ(copy.matches(), 250);
+  EXPECT_EQ(acc->matches(), 400);
+  auto got_all = acc->Build();
+  ASSERT_TRUE(got_all.ok());
+  EXPECT_EQ(AllFiles(*got_all), AllFiles(*want_all));
+  acc.reset();  // the copy needs nothing of the original
+  auto got_copy = copy.Build();
+  ASSERT_TRUE(got_copy.ok());
+  EXPECT_EQ(AllFiles(*got_copy), AllFiles(*want_first));
+  StandingsAccumulator again(copy);  // and a copy of it grows on its own
+  for (size_t i = first.size(); i < ms.size(); ++i) ASSERT_TRUE(again.Add(ms[i]).ok());
+  auto got_again = again.Build();
+  ASSERT_TRUE(got_again.ok());
+  EXPECT_EQ(AllFiles(*got_again), AllFiles(*want_all));
 }
 
 // `arena standings` learns a folder's context (and the combined one of

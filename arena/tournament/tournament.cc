@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_format.h"
@@ -26,6 +29,60 @@
 #include "spdlog/spdlog.h"
 
 namespace arena {
+namespace {
+
+// Builds and writes the standings on a thread of its own, from a copy of the
+// accumulator, so that a refresh (the ratings' bootstrap: seconds in a field
+// of a hundred entrants) never holds up the start of the next match. One
+// copy waits at most: a newer one replaces it. The destructor drops a copy
+// not yet started and waits for the one being built.
+class StandingsRefresher {
+ public:
+  explicit StandingsRefresher(std::function<void(const StandingsAccumulator&)> refresh)
+      : refresh_(std::move(refresh)), thread_([this] { Run(); }) {}
+  ~StandingsRefresher() {
+    {
+      absl::MutexLock lock(&mu_);
+      quit_ = true;
+    }
+    thread_.join();
+  }
+  StandingsRefresher(const StandingsRefresher&) = delete;
+  StandingsRefresher& operator=(const StandingsRefresher&) = delete;
+
+  void Refresh(const StandingsAccumulator& standings) {
+    StandingsAccumulator copy(standings);  // outside the lock
+    absl::MutexLock lock(&mu_);
+    pending_.reset();
+    pending_.emplace(std::move(copy));
+  }
+
+ private:
+  void Run() {
+    for (;;) {
+      std::optional<StandingsAccumulator> next;
+      {
+        absl::MutexLock lock(&mu_);
+        mu_.Await(absl::Condition(this, &StandingsRefresher::Ready));
+        if (quit_) return;
+        next.emplace(std::move(*pending_));
+        pending_.reset();
+      }
+      refresh_(*next);
+    }
+  }
+  bool Ready() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return quit_ || pending_.has_value();
+  }
+
+  const std::function<void(const StandingsAccumulator&)> refresh_;
+  absl::Mutex mu_;
+  std::optional<StandingsAccumulator> pending_ ABSL_GUARDED_BY(mu_);
+  bool quit_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_;  // last: it starts once the rest exists
+};
+
+}  // namespace
 
 void PrintProgress(const std::string& game, int64_t done, int64_t total,
                    absl::Duration elapsed, bool terminal) {
@@ -261,11 +318,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   // tournament grows (the final standings are always written).
   absl::Time next_refresh = absl::InfinitePast();
 
-  // Called by this thread only, like `book`: the accumulator is not shared.
-  auto refresh = [&]() {
+  // On the refresher's thread, from a copy (StandingsRefresher).
+  auto refresh = [&](const StandingsAccumulator& copy) {
     absl::MutexLock lock(&write_mu);
     const absl::Time start = absl::Now();
-    auto st = standings.Build();
+    auto st = copy.Build();
     {
       absl::MutexLock lock(&mu);
       next_refresh = absl::Now() + 9 * (absl::Now() - start);
@@ -278,6 +335,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       spdlog::error("{}", s.ToString());
     }
   };
+  // Destroyed before anything it reads: the final standings are written
+  // after it has stopped, so no older refresh can land on them.
+  std::optional<StandingsRefresher> refresher;
+  refresher.emplace(refresh);
 
   // Matches are state machines driven by the bots' answers on gRPC's
   // threads and by the deadline timer (referee/match/match_runner.h): this thread
@@ -315,20 +376,34 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     load.referee_lag_us_sum += t.referee_lag_us_sum;
   };
   // Holds a match's start while the referee is behind its own clock (its
-  // deadline timer late, or its requests slow to leave): a match started
-  // into a stall would open its decisions' clocks there. At most a second a
+  // deadline timer late, or its requests slow to leave), or while one of
+  // the match's bots still owes the answer to a decision that timed out in
+  // the last few decision times (its process is behind): a match started
+  // into a stall would open its decisions' clocks there, time out at once,
+  // end, and make room for the next one to do the same. At most a second a
   // match, so a lag that never clears slows the contest but cannot stop it.
   const absl::Duration lag_tolerance = RefereeLagTolerance(load.decision_ms);
-  auto hold_while_behind = [&] {
+  const absl::Duration owed_within =
+      std::max(absl::Milliseconds(100), 4 * absl::Milliseconds(load.decision_ms));
+  auto hold_while_behind = [&](const std::vector<std::string>& bots) {
     const absl::Time from = absl::Now();
-    bool held = false;
-    while (!stopped.load() && DeadlineTimer::Shared().Behind() > lag_tolerance &&
-           absl::Now() - from < absl::Seconds(1)) {
-      held = true;
+    bool held = false, for_bots = false;
+    for (;;) {
+      if (stopped.load() || absl::Now() - from >= absl::Seconds(1)) break;
+      if (DeadlineTimer::Shared().Behind() > lag_tolerance) {
+        held = true;
+      } else if (std::any_of(bots.begin(), bots.end(), [&](const std::string& b) {
+                   return hub.OwesLateAnswer(b, owed_within);
+                 })) {
+        held = for_bots = true;
+      } else {
+        break;
+      }
       absl::SleepFor(absl::Milliseconds(1));
     }
     if (held) {
       ++load.start_holds;
+      if (for_bots) ++load.start_holds_for_bots;
       load.start_hold_us += absl::ToInt64Microseconds(absl::Now() - from);
     }
   };
@@ -366,7 +441,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
         }
       }
-      if (refresh_due) refresh();
+      if (refresh_due) refresher->Refresh(standings);
     }
     batch.clear();
   };
@@ -444,8 +519,6 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
       for (; t < phase_ends[p]; ++t) {
         wait_below(jobs);
         if (stopped.load() || storage_stop()) break;
-        hold_while_behind();
-        if (stopped.load()) break;
         const int64_t i = todo[t];
         const ScheduledMatch& sm = schedule.matches[i];
         MatchSpec spec;
@@ -454,6 +527,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         spec.game_name = config.game();
         spec.options = opts;
         for (int b : sm.seating) spec.seat_bots.push_back(config.bots(b).name());
+        hold_while_behind(spec.seat_bots);
+        if (stopped.load()) break;
         FillMatchSpec(config, secret, static_cast<uint64_t>(sm.deal), &spec);
         if (hooks.ensure_bot) {
           std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
@@ -591,13 +666,15 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   }
   if (load.clock_restarts > 0 || load.start_holds > 0) {
     spdlog::info(
-        "the referee fell behind its own clock: {} decision clocks restarted "
-        "({:.1f} ms given back, not charged to the bots), {} match starts held "
-        "back for {:.1f} ms in all",
+        "fair clocks: {} decision clocks restarted while the referee was behind "
+        "({:.1f} ms given back, not charged to the bots); {} match starts held "
+        "back for {:.1f} ms in all ({} of them for a bot still owing a timed-out "
+        "answer)",
         load.clock_restarts, load.referee_lag_us_sum / 1000.0, load.start_holds,
-        load.start_hold_us / 1000.0);
+        load.start_hold_us / 1000.0, load.start_holds_for_bots);
   }
 
+  refresher.reset();  // a refresh under way ends first
   auto st = standings.Build();
   if (!st.ok()) return st.status();
   // A failure here is logged; the caller writes the final standings again

@@ -108,11 +108,13 @@ struct LoadSample {
   int64_t send_lag_us_max = 0;
   // The referee's lag rule (referee/match/match_runner.h): clocks restarted
   // and the time so given back; matches whose start waited for the referee
-  // to catch up with its clock, and how long they waited.
+  // to catch up with its clock, and how long they waited; of those, the
+  // ones that waited for a bot still owing a timed-out answer.
   int64_t clock_restarts = 0;
   int64_t referee_lag_us_sum = 0;
   int64_t start_holds = 0;
   int64_t start_hold_us = 0;
+  int64_t start_holds_for_bots = 0;
 };
 
 struct LoadVerdict {

@@ -140,13 +140,35 @@ void BotHub::RemoveLink(const std::string& match_id,
   absl::MutexLock lock(&mu_);
   for (auto& t : timed_out) {
     auto key = std::make_pair(match_id, t.decision_id);
-    if (!recent_timeouts_.emplace(key, std::move(t)).second) continue;
+    const std::string bot = t.bot;
+    const absl::Time deadline = t.deadline;
+    if (!recent_timeouts_.emplace(key, RecentTimeout{std::move(t)}).second) continue;
+    LateOwed& owed = late_owed_[bot];
+    ++owed.count;
+    owed.latest_deadline = std::max(owed.latest_deadline, deadline);
     recent_timeouts_order_.push_back(std::move(key));
     if (recent_timeouts_order_.size() > kRecentTimeoutsKept) {
-      recent_timeouts_.erase(recent_timeouts_order_.front());
+      auto oldest = recent_timeouts_.find(recent_timeouts_order_.front());
+      if (oldest != recent_timeouts_.end()) {
+        if (!oldest->second.answered) SettleLate(oldest->second.decision.bot);
+        recent_timeouts_.erase(oldest);
+      }
       recent_timeouts_order_.pop_front();
     }
   }
+}
+
+void BotHub::SettleLate(const std::string& bot) {
+  auto it = late_owed_.find(bot);
+  if (it == late_owed_.end()) return;
+  if (--it->second.count <= 0) late_owed_.erase(it);
+}
+
+bool BotHub::OwesLateAnswer(const std::string& bot, absl::Duration within) const {
+  absl::MutexLock lock(&mu_);
+  auto it = late_owed_.find(bot);
+  return it != late_owed_.end() && it->second.count > 0 &&
+         absl::Now() - it->second.latest_deadline < within;
 }
 
 bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
@@ -161,9 +183,13 @@ bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
     {
       absl::MutexLock lock(&mu_);
       auto it = recent_timeouts_.find({d.match_id(), d.decision_id()});
-      if (it != recent_timeouts_.end() && it->second.bot == conn->bot_name()) {
-        why = absl::StrCat(LateText(d.match_id(), it->second, absl::Now()),
+      if (it != recent_timeouts_.end() && it->second.decision.bot == conn->bot_name()) {
+        why = absl::StrCat(LateText(d.match_id(), it->second.decision, absl::Now()),
                            "; the match has ended");
+        if (!it->second.answered) {
+          it->second.answered = true;
+          SettleLate(it->second.decision.bot);
+        }
       }
     }
     // A late answer to one of the bot's own timed-out decisions is one per

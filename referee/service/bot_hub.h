@@ -177,6 +177,12 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // the bot has no live stream or it is closing.
   bool SendNotice(const std::string& bot, const v1::Notice& notice);
 
+  // Whether `bot` still owes the answer to a decision of an ended match that
+  // timed out less than `within` ago: its process is behind (stalled, or
+  // starved of a core), so a match started for it now would start its
+  // clock into the same stall. The answer coming, late, settles it.
+  bool OwesLateAnswer(const std::string& bot, absl::Duration within) const;
+
   // Streams that have not (yet) sent a valid Hello.
   int Unauthenticated() const;
   // Streams without Hello evicted to make room for a newer one (for tests
@@ -259,6 +265,8 @@ class BotHub final : public ConnectionHost, public LinkHost {
   void RemoveLink(const std::string& match_id,
                   const std::shared_ptr<const MatchObserver>& observer,
                   const std::vector<std::string>& bots);
+  // One of the bot's recent timeouts is answered or forgotten.
+  void SettleLate(const std::string& bot) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // ---- Streams' lifetimes and the reaper (bot_hub_reaper.cc).
 
@@ -330,8 +338,19 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // The timeouts of matches that have ended (RemoveLink), latest last, so
   // that a late answer to one is told how late it came.
   static constexpr size_t kRecentTimeoutsKept = 4096;
-  std::map<std::pair<std::string, uint64_t>, HubMatchLink::TimedOut> recent_timeouts_
+  struct RecentTimeout {
+    HubMatchLink::TimedOut decision;
+    bool answered = false;  // its late answer came
+  };
+  std::map<std::pair<std::string, uint64_t>, RecentTimeout> recent_timeouts_
       ABSL_GUARDED_BY(mu_);
+  // Per bot: its recent timeouts not yet answered, and the latest deadline
+  // among them (OwesLateAnswer).
+  struct LateOwed {
+    int count = 0;
+    absl::Time latest_deadline = absl::InfinitePast();
+  };
+  std::map<std::string, LateOwed> late_owed_ ABSL_GUARDED_BY(mu_);
   std::deque<std::pair<std::string, uint64_t>> recent_timeouts_order_ ABSL_GUARDED_BY(mu_);
   // SharedRules: by the rules' deterministic encoding, while a match holds
   // them (expired entries go when there are more than kSharedRulesKept).
