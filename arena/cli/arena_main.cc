@@ -107,8 +107,9 @@ ABSL_FLAG(std::string, on_bot_failure, "",
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000,
           "how long to wait for a bot to connect (0: the default, 30 s)");
 ABSL_FLAG(int, max_live_bots, 0,
-          "bot processes live at once (0: jobs * seats + seats); with more bots, "
-          "each bot's process starts for its matches and stops when idle");
+          "bot processes live at once (0: jobs * seats + seats, at least 32); "
+          "with more bots, each bot's process starts for its matches and stops "
+          "when idle");
 ABSL_FLAG(int64_t, bot_idle_ms, 5000,
           "with more bots than --max_live_bots: stop a bot's process after this "
           "long without a match, in ms");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "arena/views/html.h"
@@ -47,15 +48,18 @@ timespec MTime(const std::string& path) {
 // The record files in `dir` not in `seen`, regular files only (by lstat,
 // relative to the open folder: a link is skipped, never followed), in name
 // order. Only a new name is looked at: a folder of 20,000 records is read
-// with its entries' names alone on every poll.
+// with its entries' names alone on every poll, each looked up in place (no
+// copy of a name already seen).
 std::vector<std::string> NewRecordFiles(const std::string& dir,
-                                        const std::set<std::string>& seen) {
+                                        const absl::flat_hash_set<std::string>& seen) {
   std::vector<std::string> out;
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return out;
   while (dirent* e = ::readdir(d)) {
-    const std::string name = e->d_name;
-    if (name.empty() || name[0] == '.' || !IsRecordFileName(name) || seen.count(name)) continue;
+    const absl::string_view entry(e->d_name);
+    if (entry.empty() || entry[0] == '.' || seen.contains(entry)) continue;
+    const std::string name(entry);
+    if (!IsRecordFileName(name)) continue;
     struct stat st;
     if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
       continue;
@@ -93,7 +97,7 @@ struct LiveSite::Folder {
   timespec mtime{};       // when last listed
   timespec parts_mtime{};  // of its .inprogress folder, when last listed
   timespec entrants_mtime{};
-  std::set<std::string> seen;  // record file names read
+  absl::flat_hash_set<std::string> seen;  // record file names read
   FolderContext context;
   bool have_context = false;
 };
@@ -135,9 +139,9 @@ void LiveSite::ScanFolders() {
   if (DIR* d = ::opendir(dir_.c_str())) {
     std::vector<std::string> found;
     while (dirent* e = ::readdir(d)) {
+      if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
       const std::string name = e->d_name;
       if (name.empty() || name[0] == '.') continue;
-      if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
       const std::string sub = absl::StrCat(dir_, "/", name);
       struct stat st;
       // lstat: a link to a folder elsewhere is not followed.

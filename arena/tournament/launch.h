@@ -32,6 +32,10 @@
 
 namespace arena {
 
+// The default bound on live bot processes is never below this: a field of
+// up to 32 entrants keeps every process for the whole tournament.
+inline constexpr int kDefaultMinLiveBots = 32;
+
 struct LaunchOptions {
   std::string listen = "127.0.0.1:0";  // port 0: any free port
   bool start_bots = true;              // arena: start each bot's command
@@ -55,7 +59,8 @@ struct LaunchOptions {
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
   // Entrants on demand (start_bots; arena/tournament/bot_process.h): the most
   // bot processes live at once, 0 for jobs * seats + seats (every live match
-  // and the next one's bots), at least the seats. With more bots than that,
+  // and the next one's bots) or kDefaultMinLiveBots if more, at least the
+  // seats. With more bots than that,
   // a bot's process starts when its matches come up and stops once it has
   // had no match for bot_idle_timeout; with fewer, each lives through the
   // tournament.

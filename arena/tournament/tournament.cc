@@ -409,6 +409,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   };
   absl::Mutex live_mu;
   int live = 0;                     // matches started and not yet booked
+  // Matches started that have had no answer from a bot yet
+  // (MatchSpec::on_first_answer), at most max_opening: when many matches
+  // can start at once (the first ones, or after a stall ended many), they
+  // start as the earlier ones get going rather than in one burst whose
+  // first requests all reach the bots at once, where they time out
+  // together.
+  int opening = 0;
+  const int max_opening = std::max(2, std::max(1, config.jobs()) / 8);
   int peak_live = 0;                // the most matches live at once
   std::deque<Finished> finished;    // ended, to be booked by this thread
   auto book = [&](std::deque<Finished>& batch) {
@@ -445,19 +453,25 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
     batch.clear();
   };
-  // Waits until fewer than `limit` matches are live, booking those that end.
-  auto wait_below = [&](int limit) {
+  // Waits until fewer than `limit` matches are live (and, to start one,
+  // fewer than max_opening wait for their first answer), booking those
+  // that end.
+  auto wait_below = [&](int limit, bool to_start = false) {
     std::deque<Finished> batch;
+    bool waited_opening = false;
     for (;;) {
       {
         absl::MutexLock lock(&live_mu);
-        auto ready = [&] { return live < limit || !finished.empty(); };
+        auto room = [&] { return live < limit && (!to_start || opening < max_opening); };
+        if (to_start && live < limit && opening >= max_opening) waited_opening = true;
+        auto ready = [&] { return room() || !finished.empty(); };
         live_mu.Await(absl::Condition(&ready));
         batch.swap(finished);
-        if (batch.empty() && live < limit) return;
+        if (batch.empty() && room()) break;
       }
       book(batch);
     }
+    if (waited_opening) ++load.opening_waits;
   };
   // A write the disk could not take (referee/records/storage_fault.h: a
   // record, the standings, the log) stops the tournament: no match starts
@@ -517,7 +531,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         }
       }
       for (; t < phase_ends[p]; ++t) {
-        wait_below(jobs);
+        wait_below(jobs, /*to_start=*/true);
         if (stopped.load() || storage_stop()) break;
         const int64_t i = todo[t];
         const ScheduledMatch& sm = schedule.matches[i];
@@ -544,9 +558,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           ++done;
           continue;
         }
+        spec.on_first_answer = [&live_mu, &opening] {
+          absl::MutexLock lock(&live_mu);
+          --opening;
+        };
         {
           absl::MutexLock lock(&live_mu);
           peak_live = std::max(peak_live, ++live);
+          ++opening;
         }
         ++started;
         std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);
@@ -664,14 +683,16 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   } else if (verdict.timeouts > 0) {
     spdlog::info("{}", verdict.summary);
   }
-  if (load.clock_restarts > 0 || load.start_holds > 0) {
+  if (load.clock_restarts > 0 || load.start_holds > 0 || load.opening_waits > 0) {
     spdlog::info(
         "fair clocks: {} decision clocks restarted while the referee was behind "
         "({:.1f} ms given back, not charged to the bots); {} match starts held "
         "back for {:.1f} ms in all ({} of them for a bot still owing a timed-out "
-        "answer)",
+        "answer); {} starts waited for one of the {} matches opening to get its "
+        "first answer",
         load.clock_restarts, load.referee_lag_us_sum / 1000.0, load.start_holds,
-        load.start_hold_us / 1000.0, load.start_holds_for_bots);
+        load.start_hold_us / 1000.0, load.start_holds_for_bots, load.opening_waits,
+        max_opening);
   }
 
   refresher.reset();  // a refresh under way ends first

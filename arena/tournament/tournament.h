@@ -115,6 +115,9 @@ struct LoadSample {
   int64_t start_holds = 0;
   int64_t start_hold_us = 0;
   int64_t start_holds_for_bots = 0;
+  // Starts that waited for a match started before to get its first answer
+  // (at most max(2, jobs / 8) matches open at once).
+  int64_t opening_waits = 0;
 };
 
 struct LoadVerdict {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <map>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -55,12 +56,22 @@ struct CommitmentTally {
   int64_t verified = 0, failed = 0;
 };
 
+// The MatchStart of each live match, by match id.
+using MatchStarts = std::map<std::string, std::shared_ptr<const v1::MatchStart>>;
+
+// What a policy is given for a request of a match it never saw start.
+const std::shared_ptr<const v1::MatchStart>& NoMatchStart() {
+  static const auto* none =
+      new std::shared_ptr<const v1::MatchStart>(std::make_shared<v1::MatchStart>());
+  return *none;
+}
+
 // One stream, from Hello to its end. `matches` (by match id) outlives it, so
 // that a reconnect plays on; `welcomed` says whether the referee took us.
 grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
                       const std::shared_ptr<grpc::Channel>& channel,
                       absl::Mutex& matches_mu,
-                      std::map<std::string, v1::MatchStart>& matches,
+                      MatchStarts& matches,
                       bool* welcomed, CommitmentTally* commitments) {
   auto stub = v1::Referee::NewStub(channel);
   grpc::ClientContext ctx;
@@ -77,18 +88,20 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
   hello.mutable_hello()->set_client(options.client);
   write(hello);
 
+  // A match's start is shared, not copied, for each of its decisions.
   auto decide = [&](const v1::DecisionRequest& req) {
-    v1::MatchStart start;
+    std::shared_ptr<const v1::MatchStart> start;
     {
       absl::MutexLock lock(&matches_mu);
       auto it = matches.find(req.match_id());
       if (it != matches.end()) start = it->second;
     }
+    if (start == nullptr) start = NoMatchStart();
     v1::BotMessage out;
     v1::Decision* d = out.mutable_decision();
     d->set_match_id(req.match_id());
     d->set_decision_id(req.decision_id());
-    d->set_action_index(policy(start, req));
+    d->set_action_index(policy(*start, req));
     write(out);
   };
 
@@ -113,7 +126,8 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
         // decisions still open (answered like any request).
         {
           absl::MutexLock lock(&matches_mu);
-          matches[msg.resync().match_id()] = msg.resync().match_start();
+          matches[msg.resync().match_id()] =
+              std::make_shared<const v1::MatchStart>(msg.resync().match_start());
         }
         for (auto& r : *msg.mutable_resync()->mutable_open_decisions()) {
           if (workers.empty()) {
@@ -126,7 +140,9 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
       }
       case v1::RefereeMessage::kMatchStart: {
         absl::MutexLock lock(&matches_mu);
-        matches[msg.match_start().match_id()] = msg.match_start();
+        std::string id = msg.match_start().match_id();
+        matches[std::move(id)] = std::make_shared<const v1::MatchStart>(
+            std::move(*msg.mutable_match_start()));
         break;
       }
       case v1::RefereeMessage::kDecisionRequest:
@@ -137,7 +153,7 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
         }
         break;
       case v1::RefereeMessage::kMatchEnd: {
-        v1::MatchStart start;
+        std::shared_ptr<const v1::MatchStart> start;
         {
           absl::MutexLock lock(&matches_mu);
           auto it = matches.find(msg.match_end().match_id());
@@ -146,7 +162,7 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
           matches.erase(it);
         }
         // A bot filling several seats gets one MatchEnd per seat: check once.
-        if (absl::Status s = VerifySeedCommitment(start, msg.match_end());
+        if (absl::Status s = VerifySeedCommitment(*start, msg.match_end());
             !s.ok()) {
           ++commitments->failed;
           spdlog::error("{}", std::string(s.message()));
@@ -237,7 +253,7 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
   auto channel = grpc::CreateCustomChannel(options.address, *credentials, args);
 
   absl::Mutex matches_mu;
-  std::map<std::string, v1::MatchStart> matches;  // by match id
+  MatchStarts matches;
   CommitmentTally commitments;  // over every stream of this bot
   auto report = [&] {
     spdlog::info("seed commitments: {} verified, {} did not open",

@@ -110,6 +110,7 @@ class MatchImpl : public Match {
   }
 
   bool OnReply(int seat, uint64_t decision_id, SeatReply reply) override {
+    bool first = false, drive = false;
     {
       absl::MutexLock lock(&mu_);
       if (finished_) return false;
@@ -120,10 +121,13 @@ class MatchImpl : public Match {
       if (slot == nullptr || slot->answered) return false;
       slot->answered = true;
       slot->reply = std::move(reply);
-      if (--remaining_ > 0 || driving_) return true;
-      driving_ = true;
+      first = !first_answer_told_;
+      first_answer_told_ = true;
+      drive = --remaining_ == 0 && !driving_;
+      if (drive) driving_ = true;
     }
-    Drive();
+    if (first && spec_.on_first_answer) spec_.on_first_answer();
+    if (drive) Drive();
     return true;
   }
 
@@ -404,11 +408,15 @@ class MatchImpl : public Match {
   }
 
   void Finish() {
+    bool first = false;
     {
       absl::MutexLock lock(&mu_);
       finished_ = true;
       slots_.clear();
+      first = !first_answer_told_;
+      first_answer_told_ = true;
     }
+    if (first && spec_.on_first_answer) spec_.on_first_answer();
     v1::MatchResult result;
     if (forfeited_) {
       result = std::move(forfeit_);
@@ -586,6 +594,7 @@ class MatchImpl : public Match {
   bool step_open_ ABSL_GUARDED_BY(mu_) = false;
   bool driving_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool first_answer_told_ ABSL_GUARDED_BY(mu_) = false;  // spec_.on_first_answer
   bool timer_armed_ ABSL_GUARDED_BY(mu_) = false;
 
   // The record, also read back for a resync.

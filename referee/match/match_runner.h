@@ -142,6 +142,11 @@ struct MatchSpec {
   // False: faults are not logged (a recorded match played again to rebuild
   // what its seats were sent, arena/records/seat_transcript.h).
   bool log_faults = true;
+  // If set, called once: when the first answer of a bot reaches the match,
+  // or when the match ends without one; on the thread that delivers it, with
+  // no lock of the match held. It must not call into the match. (A
+  // tournament bounds the matches waiting for their first answer with it.)
+  std::function<void()> on_first_answer;
 };
 
 // The deadline of every decision when the time control sets none: nothing
