@@ -22,6 +22,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/notification.h"
+#include "arena/common/thread_priority.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -452,8 +453,15 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   Impl* p = impl.get();
   p->Accept();
   p->Heartbeat();
-  p->io_thread = std::thread([p] { p->io.run(); });
+  // Both threads yield to a contest on the same machine (thread_priority.h):
+  // 1,000 viewers cost a 2-core tournament 30 % of its matches a second when
+  // they ran at its priority.
+  p->io_thread = std::thread([p] {
+    LowerThisThreadsPriority(kServingNice);
+    p->io.run();
+  });
   p->poll_thread = std::thread([p] {
+    LowerThisThreadsPriority(kBackgroundNice);
     // Changes are pushed at most every push_every (a page redraws at most
     // that often anyway); one seen in between waits for its turn.
     bool unsent = false;

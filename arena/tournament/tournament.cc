@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "arena/common/thread_priority.h"
 #include "arena/records/folder.h"
 #include "arena/tournament/plan.h"
 #include "arena/tournament/resume.h"
@@ -35,7 +36,8 @@ namespace {
 // accumulator, so that a refresh (the ratings' bootstrap: seconds in a field
 // of a hundred entrants) never holds up the start of the next match. One
 // copy waits at most: a newer one replaces it. The destructor drops a copy
-// not yet started and waits for the one being built.
+// not yet started and waits for the one being built. Its thread runs at a
+// background priority (arena/common/thread_priority.h).
 class StandingsRefresher {
  public:
   explicit StandingsRefresher(std::function<void(const StandingsAccumulator&)> refresh)
@@ -59,6 +61,7 @@ class StandingsRefresher {
 
  private:
   void Run() {
+    LowerThisThreadsPriority(kBackgroundNice);
     for (;;) {
       std::optional<StandingsAccumulator> next;
       {

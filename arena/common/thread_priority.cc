@@ -1,0 +1,21 @@
+#include "arena/common/thread_priority.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace arena {
+
+bool LowerThisThreadsPriority(int nice) {
+  // On Linux a thread's nice value is its own: PRIO_PROCESS with its tid.
+  const id_t tid = static_cast<id_t>(::syscall(SYS_gettid));
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, tid);
+  if (errno != 0) return false;
+  if (now >= nice) return true;
+  return ::setpriority(PRIO_PROCESS, tid, nice) == 0;
+}
+
+}  // namespace arena

@@ -1,0 +1,38 @@
+#include "arena/common/thread_priority.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "gtest/gtest.h"
+
+namespace arena {
+namespace {
+
+int NiceOfThisThread() {
+  return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+}
+
+TEST(ThreadPriority, LowersTheCallingThreadOnlyAndNeverRaises) {
+  const int before = NiceOfThisThread();
+  ASSERT_LT(before, kBackgroundNice);  // a test run at nice 19 proves nothing
+  int lowered = -100, after_raise_attempt = -100;
+  bool ok = false, ok_again = false;
+  std::thread t([&] {
+    ok = LowerThisThreadsPriority(kBackgroundNice);
+    lowered = NiceOfThisThread();
+    ok_again = LowerThisThreadsPriority(kServingNice);  // would raise it: no
+    after_raise_attempt = NiceOfThisThread();
+  });
+  t.join();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(lowered, kBackgroundNice);
+  EXPECT_TRUE(ok_again);
+  EXPECT_EQ(after_raise_attempt, kBackgroundNice);
+  EXPECT_EQ(NiceOfThisThread(), before);  // the caller's thread is untouched
+}
+
+}  // namespace
+}  // namespace arena
