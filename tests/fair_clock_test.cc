@@ -1,6 +1,7 @@
 // Fair clocks: a decision's clock starts when its request leaves for the bot
 // (not when the match hands it to its link), and the tournament's verdict on
 // timeouts that the machine's load causes (AssessLoad).
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -172,7 +173,8 @@ struct Played {
 // sent (never if infinite: then nothing is answered) and is answered
 // `answer_after` after that; every later one leaves and is answered at once.
 Played Play(bool reports_leaving, int64_t decision_ms, absl::Duration leave_after,
-            absl::Duration answer_after) {
+            absl::Duration answer_after,
+            const std::function<void(MatchSpec&)>& edit = nullptr) {
   auto game = CreateGame("quasenbo", {}, 2);
   EXPECT_TRUE(game.ok());
   MatchSpec spec;
@@ -182,6 +184,7 @@ Played Play(bool reports_leaving, int64_t decision_ms, absl::Duration leave_afte
   spec.seed = 7;
   spec.time_control.set_decision_ms(decision_ms);
   spec.auto_moves = v1::AUTO_MOVES_NONE;
+  if (edit) edit(spec);
   auto link = std::make_shared<HeldLink>(reports_leaving);
   auto writer = RecordWriter::Open("", spec.match_id);
   EXPECT_TRUE(writer.ok());
@@ -254,6 +257,48 @@ TEST(FairClock, ARequestThatNeverLeavesTimesOutAfterTwoDecisionTimes) {
   ASSERT_EQ(p.outcome.faults.size(), 1u);
   EXPECT_EQ(p.outcome.faults[0].kind, v1::FAULT_KIND_TIMEOUT);
   EXPECT_GE(p.since_start, absl::Milliseconds(600));
+}
+
+// ------------------------------------- a tournament's stagger of match starts
+
+// MatchSpec::on_first_answer: told once, when the first answer comes or,
+// without one, when the match ends; always before the match's `done`, so
+// that a tournament's count of matches waiting for a first answer is right
+// when it books the match.
+struct FirstAnswerTally {
+  absl::Mutex mu;
+  int told = 0;
+};
+
+TEST(FairClock, TheFirstAnswerIsToldOnceBeforeTheMatchEnds) {
+  FirstAnswerTally t;
+  const Played p = Play(/*reports_leaving=*/true, 1000, absl::ZeroDuration(),
+                        absl::ZeroDuration(), [&](MatchSpec& spec) {
+                          spec.on_first_answer = [&t] {
+                            absl::MutexLock lock(&t.mu);
+                            ++t.told;
+                          };
+                        });
+  EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL);
+  absl::MutexLock lock(&t.mu);
+  EXPECT_EQ(t.told, 1);  // not once per answer (a match asks about 30 times)
+  ASSERT_EQ(p.outcome.timing.seats.size(), 2u);
+  EXPECT_GT(p.outcome.timing.seats[0].answered + p.outcome.timing.seats[1].answered, 2);
+}
+
+TEST(FairClock, AMatchWithoutAnAnswerTellsItAtItsEnd) {
+  FirstAnswerTally t;
+  const Played p = Play(/*reports_leaving=*/true, 200, absl::InfiniteDuration(),
+                        absl::ZeroDuration(), [&](MatchSpec& spec) {
+                          spec.on_first_answer = [&t] {
+                            absl::MutexLock lock(&t.mu);
+                            ++t.told;
+                          };
+                        });
+  ASSERT_EQ(p.outcome.faults.size(), 1u);
+  EXPECT_EQ(p.outcome.faults[0].kind, v1::FAULT_KIND_TIMEOUT);
+  absl::MutexLock lock(&t.mu);
+  EXPECT_EQ(t.told, 1);  // by the time `done` ran (Play waits for it)
 }
 
 }  // namespace

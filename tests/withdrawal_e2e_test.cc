@@ -716,12 +716,13 @@ TEST(Withdrawal, IdleEntrantsAreStoppedWithoutCountingAsFailures) {
   v = Sh(absl::StrCat(kBin, "/arena verify ", dir_jobs));
   EXPECT_EQ(v.code, 0) << v.output;
 
-  // The same field under the default bound (1 * 2 + 2 = 4): every process up front.
+  // The same field under the default bound (1 * 2 + 2 = 4, raised to
+  // kDefaultMinLiveBots, 32): every process up front.
   const std::string dir2 = w.path() + "/r2";
   r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 12",
                       " --jobs 1 --progress=false --records ", dir2, bots));
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_EQ(PeakLive(r.output, 4), 3) << r.output;
+  EXPECT_EQ(PeakLive(r.output, 32), 3) << r.output;
   EXPECT_THAT(r.output, HasSubstr("each bot's process lives through the tournament"));
   EXPECT_THAT(r.output, Not(HasSubstr("stopping bot")));
   // A bound below the seats of a match cannot play: refused up front.

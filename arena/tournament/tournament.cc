@@ -412,14 +412,17 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   };
   absl::Mutex live_mu;
   int live = 0;                     // matches started and not yet booked
-  // Matches started that have had no answer from a bot yet
-  // (MatchSpec::on_first_answer), at most max_opening: when many matches
-  // can start at once (the first ones, or after a stall ended many), they
-  // start as the earlier ones get going rather than in one burst whose
-  // first requests all reach the bots at once, where they time out
-  // together.
-  int opening = 0;
+  // Matches started in the last opening_window that have had no answer
+  // from a bot yet (MatchSpec::on_first_answer), by start number, at most
+  // max_opening: when many matches can start at once (the first ones, or
+  // after a stall ended many), they start as the earlier ones get going
+  // rather than in one burst whose first requests all reach the bots at
+  // once, where they time out together. The window keeps a bot that takes
+  // its time (legally) from holding starts back for longer than that.
+  std::map<int64_t, absl::Time> opening;
   const int max_opening = std::max(2, std::max(1, config.jobs()) / 8);
+  const absl::Duration opening_window =
+      std::min(2 * absl::Milliseconds(load.decision_ms), absl::Milliseconds(100));
   int peak_live = 0;                // the most matches live at once
   std::deque<Finished> finished;    // ended, to be booked by this thread
   auto book = [&](std::deque<Finished>& batch) {
@@ -465,12 +468,28 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     for (;;) {
       {
         absl::MutexLock lock(&live_mu);
-        auto room = [&] { return live < limit && (!to_start || opening < max_opening); };
-        if (to_start && live < limit && opening >= max_opening) waited_opening = true;
+        auto room = [&] {
+          return live < limit &&
+                 (!to_start || static_cast<int>(opening.size()) < max_opening);
+        };
         auto ready = [&] { return room() || !finished.empty(); };
-        live_mu.Await(absl::Condition(&ready));
+        for (;;) {
+          const absl::Time now = absl::Now();
+          while (!opening.empty() && opening.begin()->second + opening_window <= now) {
+            opening.erase(opening.begin());  // no longer counted
+          }
+          if (ready()) break;
+          if (to_start && live < limit) waited_opening = true;
+          // Until the oldest opening match leaves the window, if that is
+          // what is waited for.
+          const absl::Duration wait =
+              to_start && !opening.empty()
+                  ? opening.begin()->second + opening_window - now
+                  : absl::InfiniteDuration();
+          live_mu.AwaitWithTimeout(absl::Condition(&ready), wait);
+        }
         batch.swap(finished);
-        if (batch.empty() && room()) break;
+        if (batch.empty()) break;  // room
       }
       book(batch);
     }
@@ -561,14 +580,15 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
           ++done;
           continue;
         }
-        spec.on_first_answer = [&live_mu, &opening] {
+        const int64_t seq = started;
+        spec.on_first_answer = [&live_mu, &opening, seq] {
           absl::MutexLock lock(&live_mu);
-          --opening;
+          opening.erase(seq);
         };
         {
           absl::MutexLock lock(&live_mu);
           peak_live = std::max(peak_live, ++live);
-          ++opening;
+          opening.emplace(seq, absl::Now());
         }
         ++started;
         std::shared_ptr<SeatLink> link = hub.NewMatchLink(spec.match_id, spec.seat_bots);

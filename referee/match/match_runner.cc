@@ -110,7 +110,7 @@ class MatchImpl : public Match {
   }
 
   bool OnReply(int seat, uint64_t decision_id, SeatReply reply) override {
-    bool first = false, drive = false;
+    bool drive = false;
     {
       absl::MutexLock lock(&mu_);
       if (finished_) return false;
@@ -121,12 +121,15 @@ class MatchImpl : public Match {
       if (slot == nullptr || slot->answered) return false;
       slot->answered = true;
       slot->reply = std::move(reply);
-      first = !first_answer_told_;
-      first_answer_told_ = true;
+      // Told under mu_, so that it comes before Finish (and `done_`): the
+      // caller's state it touches may be gone after that.
+      if (!first_answer_told_) {
+        first_answer_told_ = true;
+        if (spec_.on_first_answer) spec_.on_first_answer();
+      }
       drive = --remaining_ == 0 && !driving_;
       if (drive) driving_ = true;
     }
-    if (first && spec_.on_first_answer) spec_.on_first_answer();
     if (drive) Drive();
     return true;
   }
@@ -408,15 +411,15 @@ class MatchImpl : public Match {
   }
 
   void Finish() {
-    bool first = false;
     {
       absl::MutexLock lock(&mu_);
       finished_ = true;
       slots_.clear();
-      first = !first_answer_told_;
-      first_answer_told_ = true;
+      if (!first_answer_told_) {
+        first_answer_told_ = true;
+        if (spec_.on_first_answer) spec_.on_first_answer();
+      }
     }
-    if (first && spec_.on_first_answer) spec_.on_first_answer();
     v1::MatchResult result;
     if (forfeited_) {
       result = std::move(forfeit_);

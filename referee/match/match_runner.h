@@ -143,9 +143,10 @@ struct MatchSpec {
   // what its seats were sent, arena/records/seat_transcript.h).
   bool log_faults = true;
   // If set, called once: when the first answer of a bot reaches the match,
-  // or when the match ends without one; on the thread that delivers it, with
-  // no lock of the match held. It must not call into the match. (A
-  // tournament bounds the matches waiting for their first answer with it.)
+  // or when the match ends without one; on the thread that delivers it,
+  // under the match's lock and before the match's `done`. It must be quick
+  // and must not call into the match. (A tournament bounds the matches
+  // waiting for their first answer with it.)
   std::function<void()> on_first_answer;
 };
 
