@@ -108,11 +108,19 @@ std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
   // under one of the fresh folders above, are bound back read-only: the
   // whole top folder below it (e.g. /tmp/tmp.X for /tmp/tmp.X/build/bin/bot),
   // so that a checkout in a temporary folder runs its bots, while the rest
-  // of the host's /tmp stays out of sight.
+  // of the host's /tmp stays out of sight. So are the real paths of the
+  // command's paths (absolute, or relative to the working folder) reached
+  // through a link: build/bin as a link into /tmp/tmp.X.
   const std::string cwd = WorkingDir();
   std::vector<std::string> wanted = {cwd};
   for (absl::string_view word : absl::StrSplit(shell_command, ' ', absl::SkipEmpty())) {
-    if (absl::StartsWith(word, "/")) wanted.emplace_back(word);
+    const bool absolute = absl::StartsWith(word, "/");
+    if (absolute) wanted.emplace_back(word);
+    if (!absolute && cwd.empty()) continue;
+    const std::string path = absolute ? std::string(word) : absl::StrCat(cwd, "/", word);
+    std::error_code link_ec;
+    const std::filesystem::path real = std::filesystem::canonical(path, link_ec);
+    if (!link_ec) wanted.push_back(real.string());
   }
   std::set<std::string> bound;
   for (const std::string& path : wanted) {
