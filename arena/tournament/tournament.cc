@@ -384,18 +384,25 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   // the last few decision times (its process is behind): a match started
   // into a stall would open its decisions' clocks there, time out at once,
   // end, and make room for the next one to do the same. At most a second a
-  // match, so a lag that never clears slows the contest but cannot stop it.
+  // match, so a lag that never clears slows the contest but cannot stop it;
+  // and the holds for bots at most a tenth of the time so far, so that a
+  // bot that times out again and again (one that hangs) cannot slow the
+  // contest by more than that.
   const absl::Duration lag_tolerance = RefereeLagTolerance(load.decision_ms);
   const absl::Duration owed_within =
       std::max(absl::Milliseconds(100), 4 * absl::Milliseconds(load.decision_ms));
+  absl::Duration held_for_bots;  // in all
   auto hold_while_behind = [&](const std::vector<std::string>& bots) {
     const absl::Time from = absl::Now();
     bool held = false, for_bots = false;
     for (;;) {
-      if (stopped.load() || absl::Now() - from >= absl::Seconds(1)) break;
+      const absl::Time now = absl::Now();
+      if (stopped.load() || now - from >= absl::Seconds(1)) break;
       if (DeadlineTimer::Shared().Behind() > lag_tolerance) {
         held = true;
-      } else if (std::any_of(bots.begin(), bots.end(), [&](const std::string& b) {
+      } else if (held_for_bots + (for_bots ? now - from : absl::ZeroDuration()) <
+                     (now - t0) / 10 &&
+                 std::any_of(bots.begin(), bots.end(), [&](const std::string& b) {
                    return hub.OwesLateAnswer(b, owed_within);
                  })) {
         held = for_bots = true;
@@ -406,8 +413,11 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     }
     if (held) {
       ++load.start_holds;
-      if (for_bots) ++load.start_holds_for_bots;
       load.start_hold_us += absl::ToInt64Microseconds(absl::Now() - from);
+    }
+    if (for_bots) {
+      ++load.start_holds_for_bots;
+      held_for_bots += absl::Now() - from;
     }
   };
   absl::Mutex live_mu;
