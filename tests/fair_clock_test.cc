@@ -268,17 +268,21 @@ TEST(FairClock, ARequestThatNeverLeavesTimesOutAfterTwoDecisionTimes) {
 struct FirstAnswerTally {
   absl::Mutex mu;
   int told = 0;
+  // For Play's `edit`: counts each time the match tells its first answer.
+  std::function<void(MatchSpec&)> Counting() {
+    return [this](MatchSpec& spec) {
+      spec.on_first_answer = [this] {
+        absl::MutexLock lock(&mu);
+        ++told;
+      };
+    };
+  }
 };
 
 TEST(FairClock, TheFirstAnswerIsToldOnceBeforeTheMatchEnds) {
   FirstAnswerTally t;
   const Played p = Play(/*reports_leaving=*/true, 1000, absl::ZeroDuration(),
-                        absl::ZeroDuration(), [&](MatchSpec& spec) {
-                          spec.on_first_answer = [&t] {
-                            absl::MutexLock lock(&t.mu);
-                            ++t.told;
-                          };
-                        });
+                        absl::ZeroDuration(), t.Counting());
   EXPECT_EQ(p.outcome.result.end_reason(), v1::END_REASON_NORMAL);
   absl::MutexLock lock(&t.mu);
   EXPECT_EQ(t.told, 1);  // not once per answer (a match asks about 30 times)
@@ -289,12 +293,7 @@ TEST(FairClock, TheFirstAnswerIsToldOnceBeforeTheMatchEnds) {
 TEST(FairClock, AMatchWithoutAnAnswerTellsItAtItsEnd) {
   FirstAnswerTally t;
   const Played p = Play(/*reports_leaving=*/true, 200, absl::InfiniteDuration(),
-                        absl::ZeroDuration(), [&](MatchSpec& spec) {
-                          spec.on_first_answer = [&t] {
-                            absl::MutexLock lock(&t.mu);
-                            ++t.told;
-                          };
-                        });
+                        absl::ZeroDuration(), t.Counting());
   ASSERT_EQ(p.outcome.faults.size(), 1u);
   EXPECT_EQ(p.outcome.faults[0].kind, v1::FAULT_KIND_TIMEOUT);
   absl::MutexLock lock(&t.mu);
