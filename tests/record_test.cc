@@ -419,6 +419,21 @@ TEST(RecordFormats, EveryFormatReadsBackLineForLineAndVerifies) {
     ASSERT_TRUE(lines.ok()) << lines.status();
     EXPECT_TRUE(VerifyRecord(*lines, o.record_path).ok());
     read[f] = *lines;
+    // Without its events: the same lines, the event lines left out.
+    auto summary = ReadRecordFileWithoutEvents(o.record_path);
+    ASSERT_TRUE(summary.ok()) << summary.status();
+    std::vector<std::string> expected, got;
+    int events = 0;
+    for (const auto& l : *lines) {
+      if (l.has_event()) {
+        ++events;
+      } else {
+        expected.push_back(l.SerializeAsString());
+      }
+    }
+    for (const auto& l : *summary) got.push_back(l.SerializeAsString());
+    EXPECT_GT(events, 0);
+    EXPECT_EQ(got, expected) << RecordSuffix(f);
     // Nothing is left in progress: no spilled part, no compressed part.
     const std::string hidden = absl::StrCat(dir, "/", kInProgressDir);
     EXPECT_TRUE(std::filesystem::is_empty(hidden)) << hidden;
@@ -461,6 +476,9 @@ TEST(RecordFormats, EveryFormatReadsBackLineForLineAndVerifies) {
     auto b = ReadRecordFile(bad);
     ASSERT_FALSE(b.ok()) << bad;  // the compact frame's checksum
     EXPECT_THAT(b.status().message(), HasSubstr(bad));
+    auto bs = ReadRecordFileWithoutEvents(bad);
+    ASSERT_FALSE(bs.ok()) << bad;
+    EXPECT_THAT(bs.status().message(), HasSubstr(bad));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "google/protobuf/util/json_util.h"
 #include "absl/strings/match.h"
 #include "absl/container/flat_hash_map.h"
@@ -211,9 +212,11 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, size_t limi
   }
   std::string bytes(static_cast<size_t>(st.st_size), '\0');
   size_t got = 0;
+  char more[4096];  // past the size fstat gave: the end, or what it grew by
   for (;;) {
-    if (got == bytes.size()) bytes.resize(got + 65536);  // it grew since fstat
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    const bool past = got == bytes.size();
+    const ssize_t n = past ? ::read(fd, more, sizeof more)
+                           : ::read(fd, bytes.data() + got, bytes.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const std::string why = ErrnoText();
@@ -221,6 +224,7 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, size_t limi
       return absl::UnavailableError(absl::StrCat("cannot read ", what, " ", path, ": ", why));
     }
     if (n == 0) break;
+    if (past) bytes.append(more, static_cast<size_t>(n));
     got += static_cast<size_t>(n);
     if (got > limit) {
       ::close(fd);
@@ -539,7 +543,8 @@ absl::StatusOr<std::string> Decompress(absl::string_view bytes, const std::strin
 }
 
 absl::StatusOr<std::vector<v1::RecordLine>> ParseCompact(absl::string_view text,
-                                                         const std::string& path) {
+                                                         const std::string& path,
+                                                         bool skip_events) {
   std::vector<v1::RecordLine> out;
   google::protobuf::io::CodedInputStream in(
       reinterpret_cast<const uint8_t*>(text.data()) + kCompactMagicSize,
@@ -552,6 +557,21 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseCompact(absl::string_view text,
         size > text.size() - kCompactMagicSize - static_cast<size_t>(in.CurrentPosition())) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": line ", n, ": cut short (the record is truncated)"));
+    }
+    if (skip_events && size > 0) {
+      // The line's first tag says its kind (a line is one field of the
+      // oneof): an event line is stepped over unparsed.
+      const void* data = nullptr;
+      int avail = 0;
+      if (in.GetDirectBufferPointer(&data, &avail) && avail > 0) {
+        google::protobuf::io::CodedInputStream peek(static_cast<const uint8_t*>(data),
+                                                    std::min(avail, static_cast<int>(size)));
+        if (google::protobuf::internal::WireFormatLite::GetTagFieldNumber(peek.ReadTag()) ==
+            v1::RecordLine::kEventFieldNumber) {
+          in.Skip(static_cast<int>(size));
+          continue;
+        }
+      }
     }
     const google::protobuf::io::CodedInputStream::Limit limit = in.PushLimit(static_cast<int>(size));
     v1::RecordLine& line = out.emplace_back();
@@ -569,15 +589,19 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseCompact(absl::string_view text,
 
 }  // namespace
 
-absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(std::string bytes,
-                                                             const std::string& path) {
+namespace {
+
+// ParseRecordBytes, with `skip_events`: without the record's event lines.
+absl::StatusOr<std::vector<v1::RecordLine>> ParseAnyFormat(std::string bytes,
+                                                           const std::string& path,
+                                                           bool skip_events) {
   if (IsZstdFrame(bytes)) {
     absl::StatusOr<std::string> text = Decompress(bytes, path);
     if (!text.ok()) return text.status();
     bytes = std::move(*text);
   }
   if (absl::StartsWith(bytes, absl::string_view(kCompactMagic, kCompactMagicSize))) {
-    return ParseCompact(bytes, path);
+    return ParseCompact(bytes, path, skip_events);
   }
   std::vector<std::string> lines;
   size_t start = 0;
@@ -587,13 +611,32 @@ absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(std::string bytes,
     lines.emplace_back(bytes, start, end - start);
     start = end + 1;
   }
-  return ParseRecordLines(lines, path);
+  auto parsed = ParseRecordLines(lines, path);
+  if (parsed.ok() && skip_events) {
+    parsed->erase(std::remove_if(parsed->begin(), parsed->end(),
+                                 [](const v1::RecordLine& l) { return l.has_event(); }),
+                  parsed->end());
+  }
+  return parsed;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::RecordLine>> ParseRecordBytes(std::string bytes,
+                                                             const std::string& path) {
+  return ParseAnyFormat(std::move(bytes), path, /*skip_events=*/false);
 }
 
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(const std::string& path) {
   absl::StatusOr<std::string> bytes = ReadRegularFile(path, kMaxDecompressedBytes, "record");
   if (!bytes.ok()) return bytes.status();
-  return ParseRecordBytes(std::move(*bytes), path);
+  return ParseAnyFormat(std::move(*bytes), path, /*skip_events=*/false);
+}
+
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFileWithoutEvents(const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadRegularFile(path, kMaxDecompressedBytes, "record");
+  if (!bytes.ok()) return bytes.status();
+  return ParseAnyFormat(std::move(*bytes), path, /*skip_events=*/true);
 }
 
 std::string FileKind(const struct stat& st) {

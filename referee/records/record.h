@@ -142,6 +142,15 @@ std::string RecordLineToJson(const v1::RecordLine& line);
 absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFile(
     const std::string& path);
 
+// The same without the record's events (RecordLine::event): its header,
+// decision steps, any forfeit and its result, for a reader that summarises
+// records (a match list, standings) and never replays them. A compact
+// record's event lines are stepped over unparsed, so a damaged event is not
+// noticed here (`arena verify` and a replay notice it); other errors as
+// ReadRecordFile.
+absl::StatusOr<std::vector<v1::RecordLine>> ReadRecordFileWithoutEvents(
+    const std::string& path);
+
 // What kind of file `st` describes, for messages: "a regular file", "a FIFO",
 // "a symbolic link", "a directory", "a socket", "a character device", ...
 std::string FileKind(const struct stat& st);
