@@ -59,9 +59,10 @@ std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
 // The pieces the site is made of, for a server that builds it as the
 // records land (arena/live/live_site.h).
 //
-// A match's entry in the index's list: JSON of its file name, its replay
-// page's address (empty: none), its header and result (without score lines)
-// and forfeit, for a replay built with seat -1 (or a spectator's).
+// A match's entry in the index's list: JSON of a v1::MatchListEntry (its
+// file name, its replay page's address (empty: none), and what the list
+// shows of its header, result and forfeit), for a replay built with seat -1
+// (or a spectator's).
 std::string MatchEntryJson(const std::string& file, const std::string& page,
                            const v1::Replay& replay);
 // The entry of a record that does not verify.

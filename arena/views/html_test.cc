@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/common/json_file.h"
+#include "arena/v1/replay.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -99,6 +101,52 @@ TEST_F(HtmlSite, AHostileBotNameCannotEndTheScriptElement) {
   // The name is there, escaped (protobuf's JSON writes < as \u003c).
   EXPECT_TRUE(absl::StrContains(index, "script>alert(1)") ||
               absl::StrContains(index, "script\\u003ealert(1)"));
+}
+
+// A list entry carries what the list shows and nothing of the record's
+// secrets, with the zeros that mean something (a forfeit by seat 0 at step
+// 0, a match of 0 decisions) present, and reads back as the same entry.
+TEST(MatchEntry, ShowsTheListsFieldsWithMeaningfulZerosAndNoSecrets) {
+  v1::Replay r;
+  v1::RecordHeader* h = r.mutable_header();
+  h->set_match_id("m-1");
+  h->set_game("quasenbo");
+  h->set_num_seats(2);
+  h->add_seat_bots("a\"</script>");
+  h->add_seat_bots("b");
+  h->set_deal_group("g-1");
+  h->set_seed(123456789);
+  h->set_seed_commitment("c0ffee");
+  v1::MatchResult* res = r.mutable_result();
+  res->add_scores(0);
+  res->add_scores(2.5);
+  res->add_placements(2);
+  res->add_placements(1);
+  res->set_end_reason(v1::END_REASON_FORFEIT);
+  res->set_forfeit_seat(0);
+  res->set_decisions(0);
+  res->set_higher_score_wins(false);
+  res->mutable_reveal()->set_salt("5a17");
+  res->set_header_digest("d19e57");
+  r.mutable_forfeit()->set_seat(0);
+  r.mutable_forfeit()->set_step(0);
+  r.mutable_forfeit()->set_fault(v1::FAULT_KIND_TIMEOUT);
+  const std::string json = MatchEntryJson("m-1.rec", "replays/m-1.html", r);
+  for (const char* want : {"\"forfeit_seat\":0", "\"decisions\":\"0\"",
+                           "\"higher_score_wins\":false", "\"seat\":0", "\"step\":0",
+                           "\"fault\":\"FAULT_KIND_TIMEOUT\"", "\"scores\":[0,2.5]"}) {
+    EXPECT_TRUE(absl::StrContains(json, want)) << want << " in " << json;
+  }
+  for (const char* secret : {"123456789", "c0ffee", "5a17", "d19e57"}) {
+    EXPECT_FALSE(absl::StrContains(json, secret)) << secret << " in " << json;
+  }
+  v1::MatchListEntry back;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &back).ok()) << json;
+  EXPECT_EQ(back.header().seat_bots(0), "a\"</script>");
+  EXPECT_EQ(back.page(), "replays/m-1.html");
+  EXPECT_TRUE(back.forfeit().has_seat());
+  EXPECT_EQ(back.result().placements(1), 1);
+  EXPECT_EQ(back.result().end_reason(), v1::END_REASON_FORFEIT);
 }
 
 TEST_F(HtmlSite, MaxReplaysLimitsThePages) {
