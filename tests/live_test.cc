@@ -216,6 +216,52 @@ TEST(LiveSite, IndexAndStreamFollowTheFolderAsRecordsLand) {
   EXPECT_EQ(Status(list), "HTTP/1.1 200 OK");
 }
 
+// A poll reads the records the kernel says arrived (inotify), and the
+// folder whole when it must: with notifications off (listed whole every
+// poll that it changed), after the kernel's queue overflowed (more than
+// its 16,384 events between two polls: here 17,000 files not records), and
+// for a shard's folder that got its manifest after it was made (looked at
+// again on every poll, though DIR does not change). The whole listing's
+// timer is an hour, so none of these is found by it.
+TEST(LiveSite, FindsEveryRecordWhetherTheKernelToldOfItOrNot) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  for (const bool notify : {true, false}) {
+    SCOPED_TRACE(notify ? "inotify" : "listing");
+    TempFolder t;
+    const std::string dir = t.path + "/records";
+    Land(played, dir, names, 0, 2);
+    LiveOptions lo;
+    lo.notify = notify;
+    lo.full_listing = absl::Hours(1);
+    LiveSite site(dir, lo);
+    site.Poll();
+    EXPECT_EQ(site.total_matches(), 2);
+    Land(played, dir, names, 2, 5);
+    site.Poll();
+    EXPECT_EQ(site.total_matches(), 5);
+    site.Poll();  // nothing new: nothing counted twice
+    EXPECT_EQ(site.total_matches(), 5);
+    if (notify) {
+      for (int i = 0; i < 17000; ++i) {
+        std::ofstream(absl::StrCat(dir, "/junk-", i, ".txt")) << "x";
+      }
+    }
+    Land(played, dir, names, 5, 8);
+    site.Poll();
+    EXPECT_EQ(site.total_matches(), 8);
+    // A shard folder made empty, its manifest and records written later.
+    const std::string shard = dir + "/shard-1";
+    fs::create_directories(shard);
+    site.Poll();
+    absl::SleepFor(absl::Milliseconds(50));
+    Land(played, shard, names, 8, 10);
+    site.Poll();
+    site.Poll();  // the folder found, then its records read
+    EXPECT_EQ(site.total_matches(), 10);
+  }
+}
+
 // Shards of one tournament writing into folders of a shared one, the
 // second starting later: the standings combine them as they land.
 TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {

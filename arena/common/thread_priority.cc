@@ -1,10 +1,12 @@
 #include "arena/common/thread_priority.h"
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 
 namespace arena {
 
@@ -16,6 +18,10 @@ bool LowerThisThreadsPriority(int nice) {
   if (errno != 0) return false;
   if (now >= nice) return true;
   return ::setpriority(PRIO_PROCESS, tid, nice) == 0;
+}
+
+void NameThisThread(const char* name) {
+  (void)::pthread_setname_np(::pthread_self(), std::string(name).substr(0, 15).c_str());
 }
 
 }  // namespace arena

@@ -4,6 +4,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -32,6 +35,27 @@ TEST(ThreadPriority, LowersTheCallingThreadOnlyAndNeverRaises) {
   EXPECT_TRUE(ok_again);
   EXPECT_EQ(after_raise_attempt, kBackgroundNice);
   EXPECT_EQ(NiceOfThisThread(), before);  // the caller's thread is untouched
+}
+
+std::string NameOfThisThread() {
+  char name[64] = {};
+  ::pthread_getname_np(::pthread_self(), name, sizeof name);
+  return name;
+}
+
+TEST(ThreadPriority, NamesTheCallingThreadOnlyCutTo15Characters) {
+  const std::string before = NameOfThisThread();
+  std::string named, cut;
+  std::thread t([&] {
+    NameThisThread("live-poll");
+    named = NameOfThisThread();
+    NameThisThread("a-name-of-twenty-chars");
+    cut = NameOfThisThread();
+  });
+  t.join();
+  EXPECT_EQ(named, "live-poll");
+  EXPECT_EQ(cut, "a-name-of-twent");
+  EXPECT_EQ(NameOfThisThread(), before);
 }
 
 }  // namespace

@@ -457,10 +457,12 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   // 1,000 viewers cost a 2-core tournament 30 % of its matches a second when
   // they ran at its priority.
   p->io_thread = std::thread([p] {
+    NameThisThread("live-http");
     LowerThisThreadsPriority(kServingNice);
     p->io.run();
   });
   p->poll_thread = std::thread([p] {
+    NameThisThread("live-poll");
     LowerThisThreadsPriority(kBackgroundNice);
     // Changes are pushed at most every push_every (a page redraws at most
     // that often anyway); one seen in between waits for its turn.

@@ -2,9 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -50,6 +54,18 @@ timespec MTime(const std::string& path) {
 // order. Only a new name is looked at: a folder of 20,000 records is read
 // with its entries' names alone on every poll, each looked up in place (no
 // copy of a name already seen).
+// Whether `name` in the open folder `dirfd` is a record file not in `seen`:
+// named like one, and a regular file by lstat (a link is skipped, never
+// followed).
+bool IsNewRecordFile(int dirfd, absl::string_view name,
+                     const absl::flat_hash_set<std::string>& seen) {
+  if (name.empty() || name[0] == '.' || seen.contains(name)) return false;
+  if (!IsRecordFileName(std::string(name))) return false;
+  struct stat st;
+  return ::fstatat(dirfd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(st.st_mode);
+}
+
 std::vector<std::string> NewRecordFiles(const std::string& dir,
                                         const absl::flat_hash_set<std::string>& seen) {
   std::vector<std::string> out;
@@ -57,17 +73,26 @@ std::vector<std::string> NewRecordFiles(const std::string& dir,
   if (d == nullptr) return out;
   while (dirent* e = ::readdir(d)) {
     const absl::string_view entry(e->d_name);
-    if (entry.empty() || entry[0] == '.' || seen.contains(entry)) continue;
-    const std::string name(entry);
-    if (!IsRecordFileName(name)) continue;
-    struct stat st;
-    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
-      continue;
-    }
-    out.push_back(name);
+    if (IsNewRecordFile(::dirfd(d), entry, seen)) out.emplace_back(entry);
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The same among `names` (told by the kernel: see LiveSite::Folder).
+std::vector<std::string> NewRecordFilesAmong(const std::string& dir,
+                                             std::vector<std::string> names,
+                                             const absl::flat_hash_set<std::string>& seen) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::vector<std::string> out;
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return out;
+  for (std::string& n : names) {
+    if (IsNewRecordFile(fd, n, seen)) out.push_back(std::move(n));
+  }
+  ::close(fd);
   return out;
 }
 
@@ -94,12 +119,21 @@ absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lin
 struct LiveSite::Folder {
   explicit Folder(std::string p) : path(std::move(p)), context(path) {}
   std::string path;
-  timespec mtime{};       // when last listed
+  timespec mtime{};       // when last listed whole
+  timespec polled_mtime{};  // at the last poll
   timespec parts_mtime{};  // of its .inprogress folder, when last listed
   timespec entrants_mtime{};
   absl::flat_hash_set<std::string> seen;  // record file names read
   FolderContext context;
   bool have_context = false;
+  // Its inotify watch (-1: none): names that arrived since the last poll
+  // (moved in or closed after writing), whether anything changed in it
+  // then, and whether the kernel lost track (an overflow, the folder gone).
+  int watch = -1;
+  std::vector<std::string> arrived;
+  bool notified = false;
+  bool lost_track = false;
+  absl::Time listed_at = absl::InfinitePast();  // its last whole listing
 };
 
 struct LiveSite::LiveMatch {
@@ -113,9 +147,46 @@ struct LiveSite::LiveMatch {
 };
 
 LiveSite::LiveSite(std::string dir, LiveOptions options)
-    : dir_(std::move(dir)), options_(std::move(options)) {}
+    : dir_(std::move(dir)), options_(std::move(options)) {
+  if (options_.notify) notify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (options_.notify && notify_fd_ < 0) {
+    spdlog::info("live site: no inotify ({}); {} is listed whole every poll",
+                 std::strerror(errno), dir_);
+  }
+}
 
-LiveSite::~LiveSite() = default;
+LiveSite::~LiveSite() {
+  if (notify_fd_ >= 0) ::close(notify_fd_);
+}
+
+void LiveSite::ReadNotifications() {
+  if (notify_fd_ < 0) return;
+  alignas(inotify_event) char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(notify_fd_, buf, sizeof buf);
+    if (n <= 0) return;  // EAGAIN: nothing more
+    for (ssize_t at = 0; at < n;) {
+      const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+      if (e->mask & IN_Q_OVERFLOW) {
+        for (auto& f : folders_) f->lost_track = true;
+        continue;
+      }
+      for (auto& f : folders_) {
+        if (f->watch != e->wd) continue;
+        f->notified = true;
+        if ((e->mask & IN_ISDIR) && f->path == dir_) folders_notified_ = true;
+        if (e->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
+          f->lost_track = true;
+          f->watch = -1;
+        } else if ((e->mask & (IN_MOVED_TO | IN_CLOSE_WRITE)) && e->len > 0) {
+          f->arrived.emplace_back(e->name);
+        }
+        break;
+      }
+    }
+  }
+}
 
 int64_t LiveSite::version() const {
   absl::MutexLock lock(&mu_);
@@ -129,32 +200,55 @@ int64_t LiveSite::total_matches() const {
 
 void LiveSite::ScanFolders() {
   // DIR itself, then each folder directly in it that holds a manifest.json
-  // (a shard's), found as they appear.
+  // (a shard's), found as they appear: DIR is read whole when a folder was
+  // made or moved into it (inotify), or it changed with no word from the
+  // kernel, or every LiveOptions::full_listing; a folder seen without its
+  // manifest yet is looked at again on every poll.
   if (folders_.empty()) folders_.push_back(std::make_unique<Folder>(dir_));
+  const Folder& root = *folders_[0];
   const timespec now = MTime(dir_);
-  if (Unchanged(now, folders_[0]->mtime) && last_scan_ != absl::InfinitePast()) return;
-  last_scan_ = absl::Now();
+  const absl::Time wall = absl::Now();
+  bool whole = last_scan_ == absl::InfinitePast() || root.watch < 0 || root.lost_track ||
+               folders_notified_ || (!SameTime(now, root.polled_mtime) && !root.notified) ||
+               wall - last_scan_ >= options_.full_listing;
+  if (whole && last_scan_ != absl::InfinitePast() && !root.lost_track && !folders_notified_ &&
+      Unchanged(now, scan_mtime_)) {
+    whole = false;
+  }
+  folders_notified_ = false;
+  std::vector<std::string> subs;
+  if (whole) {
+    last_scan_ = wall;
+    scan_mtime_ = now;
+    if (DIR* d = ::opendir(dir_.c_str())) {
+      while (dirent* e = ::readdir(d)) {
+        if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
+        const std::string name = e->d_name;
+        if (name.empty() || name[0] == '.') continue;
+        subs.push_back(absl::StrCat(dir_, "/", name));
+      }
+      ::closedir(d);
+    }
+  }
+  subs.insert(subs.end(), unmanifested_.begin(), unmanifested_.end());
+  if (subs.empty()) return;
   std::set<std::string> known;
   for (const auto& f : folders_) known.insert(f->path);
-  if (DIR* d = ::opendir(dir_.c_str())) {
-    std::vector<std::string> found;
-    while (dirent* e = ::readdir(d)) {
-      if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;  // records: no lstat each
-      const std::string name = e->d_name;
-      if (name.empty() || name[0] == '.') continue;
-      const std::string sub = absl::StrCat(dir_, "/", name);
-      struct stat st;
-      // lstat: a link to a folder elsewhere is not followed.
-      if (::lstat(sub.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-      if (known.count(sub)) continue;
-      struct stat mst;
-      const std::string manifest = absl::StrCat(sub, "/manifest.json");
-      if (::lstat(manifest.c_str(), &mst) == 0 && S_ISREG(mst.st_mode)) found.push_back(sub);
+  std::set<std::string> found, waiting;
+  for (const std::string& sub : subs) {
+    struct stat st;
+    // lstat: a link to a folder elsewhere is not followed.
+    if (known.count(sub) || ::lstat(sub.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    struct stat mst;
+    const std::string manifest = absl::StrCat(sub, "/manifest.json");
+    if (::lstat(manifest.c_str(), &mst) == 0 && S_ISREG(mst.st_mode)) {
+      found.insert(sub);
+    } else {
+      waiting.insert(sub);
     }
-    ::closedir(d);
-    std::sort(found.begin(), found.end());
-    for (auto& s : found) folders_.push_back(std::make_unique<Folder>(s));
   }
+  unmanifested_.assign(waiting.begin(), waiting.end());
+  for (const auto& sub : found) folders_.push_back(std::make_unique<Folder>(sub));
 }
 
 bool LiveSite::ReadFolder(Folder* f, bool last) {
@@ -175,15 +269,47 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
     f->entrants_mtime = entrants;
     standings_stale_ = true;
   }
+  // Watched before it is first listed, so that nothing lands unseen between.
+  if (notify_fd_ >= 0 && f->watch < 0) {
+    f->watch = ::inotify_add_watch(
+        notify_fd_, f->path.c_str(),
+        IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF |
+            IN_MOVE_SELF | IN_ONLYDIR | (f->path == dir_ ? 0 : IN_DONT_FOLLOW));
+    f->lost_track = true;  // listed whole below
+  }
   const timespec now = MTime(f->path);
-  if (Unchanged(now, f->mtime) && !last) return false;
-  f->mtime = now;
+  const absl::Time wall = absl::Now();
+  // Listed whole unless the kernel told of every change: always without a
+  // watch; with one, when it lost track, when the folder changed with no
+  // word from it (another machine writing into a network file system), and
+  // every LiveOptions::full_listing in any case.
+  bool whole = last || f->lost_track || f->watch < 0 ||
+               (!SameTime(now, f->polled_mtime) && !f->notified) ||
+               wall - f->listed_at >= options_.full_listing;
+  // Not if the folder has not changed since it was last listed whole (its
+  // time the same, and old enough for a coarse clock: Unchanged).
+  if (whole && !last && !f->lost_track && Unchanged(now, f->mtime)) whole = false;
+  std::vector<std::string> arrived;
+  arrived.swap(f->arrived);
+  f->notified = false;
+  f->polled_mtime = now;
+  if (whole) {
+    f->lost_track = false;
+    f->listed_at = wall;
+    f->mtime = now;
+  } else if (arrived.empty()) {
+    return false;
+  }
   bool changed = false;
-  for (const std::string& name : NewRecordFiles(f->path, f->seen)) {
+  for (const std::string& name : whole ? NewRecordFiles(f->path, f->seen)
+                                       : NewRecordFilesAmong(f->path, std::move(arrived),
+                                                             f->seen)) {
     const std::string path = absl::StrCat(f->path, "/", name);
     f->seen.insert(name);
     changed = true;
-    auto lines = ReadRecordFile(path);
+    // The events are not needed for the list and the standings (a replay
+    // page reads the record whole).
+    auto lines = ReadRecordFileWithoutEvents(path);
     std::string entry;
     std::string page;
     const std::string id = IdOfFile(name);
@@ -336,6 +462,7 @@ void LiveSite::RebuildStandings(bool full) {
 }
 
 bool LiveSite::Poll(bool last) {
+  ReadNotifications();
   ScanFolders();
   bool changed = false;
   for (auto& f : folders_) {

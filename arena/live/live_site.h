@@ -40,6 +40,7 @@
 #define ARENA_ARENA_LIVE_LIVE_SITE_H_
 
 #include <cstdint>
+#include <ctime>
 #include <deque>
 #include <map>
 #include <memory>
@@ -59,6 +60,14 @@ namespace arena {
 
 struct LiveOptions {
   absl::Duration poll = absl::Milliseconds(200);   // how often the folder is read
+  // A poll reads only the record files the kernel said arrived (inotify),
+  // not the whole folder, which costs about 0.3 µs an entry: 0.8 s of a
+  // 20,000-match tournament's CPU. The folder is still listed whole at
+  // least this often, and whenever it changed with no word from the
+  // kernel (a network file system that other machines write into).
+  // `notify` false: listed whole on every poll that it changed.
+  bool notify = true;
+  absl::Duration full_listing = absl::Seconds(2);
   // Standings rebuilt at most this often (and at most every 10 times their
   // last rebuild's duration), with live_bootstrap replicates for the rating
   // intervals while records keep landing; once none has landed for `quiet`
@@ -129,6 +138,7 @@ class LiveSite {
   struct Folder;
   struct LiveMatch;
   void ScanFolders();
+  void ReadNotifications();
   bool ReadFolder(Folder* f, bool last);
   bool ReadLiveMatches(Folder* f);
   void RebuildStandings(bool full);
@@ -136,6 +146,10 @@ class LiveSite {
   const std::string dir_;
   const LiveOptions options_;
   std::vector<std::unique_ptr<Folder>> folders_;  // Poll()'s thread only
+  int notify_fd_ = -1;  // inotify, for every folder (-1: none); Poll()'s thread only
+  bool folders_notified_ = false;           // a folder was made in DIR (Poll()'s thread)
+  timespec scan_mtime_{};                   // DIR's when last read for folders
+  std::vector<std::string> unmanifested_;  // folders in DIR without a manifest yet
   absl::Time last_scan_ = absl::InfinitePast();
   absl::Time last_rebuild_ = absl::InfinitePast();
   absl::Duration last_rebuild_took_;

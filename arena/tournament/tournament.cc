@@ -61,6 +61,7 @@ class StandingsRefresher {
 
  private:
   void Run() {
+    NameThisThread("standings");
     LowerThisThreadsPriority(kBackgroundNice);
     for (;;) {
       std::optional<StandingsAccumulator> next;
