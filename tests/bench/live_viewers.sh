@@ -3,8 +3,9 @@
 # tournament of instant bots (random_bot, 2 seats, --jobs 2, no sandbox),
 # against the same tournament without --serve: paired runs, alternating, so
 # that the machine's other load falls on both alike. Prints each run's wall
-# time and matches/s, whether every viewer got the final standings, and the
-# arena process's peak RSS with the viewers on against without.
+# time and matches/s, whether every viewer got the final standings, the
+# arena process's peak RSS with the viewers on against without, and its CPU
+# by thread (the live site's: live-http, live-poll).
 #   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS]
 set -euo pipefail
 BIN="${1:-build/bin}"; RUNS="${2:-3}"; GAMES="${3:-20000}"; VIEWERS="${4:-1000}"
@@ -27,6 +28,10 @@ run() {  # label, then extra arena flags
     done
     apid=$(pgrep -n -P "$pid" arena || echo "$pid")
     python3 "$HERE/live_viewers.py" "$addr" "$VIEWERS" "$GAMES" "$apid" > "$T/viewers" 2>&1 || true
+  else
+    apid=""
+    for _ in $(seq 1 100); do apid=$(pgrep -n -P "$pid" arena || true); [ -n "$apid" ] && break; sleep 0.02; done
+    python3 "$HERE/live_viewers.py" none:0 0 "$GAMES" "$apid" > "$T/viewers" 2>&1 || true
   fi
   wait "$pid" || { echo "$label: arena failed: $(tail -5 "$T/out")"; exit 1; }
   end=$(date +%s.%N)
@@ -34,7 +39,7 @@ run() {  # label, then extra arena flags
   read -r rss user sys < "$T/maxrss"
   printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB, CPU %s s user %s s system\n' \
     "$label" "$wall" "$(echo "$GAMES / $wall" | bc -l)" "$rss" "$user" "$sys"
-  [ "$label" = viewers ] && cat "$T/viewers"
+  if [ "$label" = viewers ]; then cat "$T/viewers"; else grep "by thread" "$T/viewers"; fi
   return 0
 }
 for i in $(seq 1 "$RUNS"); do
