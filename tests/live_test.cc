@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,8 +30,11 @@
 #include "absl/time/clock.h"
 #include "arena/live/http_server.h"
 #include "arena/live/live_site.h"
+#include "arena/v1/replay.pb.h"
+#include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "referee/records/record.h"
 
 namespace arena {
 namespace {
@@ -260,6 +264,73 @@ TEST(LiveSite, FindsEveryRecordWhetherTheKernelToldOfItOrNot) {
     site.Poll();  // the folder found, then its records read
     EXPECT_EQ(site.total_matches(), 10);
   }
+}
+
+// The live index holds the newest entries only, and a summary of every
+// record (what the page draws from all matches): its counts equal those
+// worked out here from the records themselves; a broken record counts as an
+// error; the page embeds the newest LiveOptions::index_entries entries.
+TEST(LiveSite, SummarisesEveryRecordAndListsOnlyTheNewest) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, names.size());
+  std::ofstream(dir + "/broken-000001.rec") << "not a record";
+  // The expected tallies, from the records.
+  std::map<std::string, int64_t> bot_matches, bot_wins, score_count;
+  std::vector<int64_t> seat_matches(2), seat_wins(2);
+  for (const auto& n : names) {
+    auto lines = ReadRecordFile(played + "/" + n);
+    ASSERT_TRUE(lines.ok());
+    const auto& h = lines->front().header();
+    const auto& r = lines->back().result();
+    for (int seat = 0; seat < h.seat_bots_size(); ++seat) {
+      ++bot_matches[h.seat_bots(seat)];
+      ++seat_matches[seat];
+      if (r.placements(seat) == 1) ++bot_wins[h.seat_bots(seat)], ++seat_wins[seat];
+      ++score_count[h.seat_bots(seat)];
+    }
+  }
+  LiveOptions lo;
+  lo.index_entries = 10;
+  LiveSite site(dir, lo);
+  site.Poll(/*last=*/true);
+  google::protobuf::Struct u;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(site.UpdateJson(0), &u).ok());
+  v1::MatchListSummary sum;
+  std::string sum_json;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(u.fields().at("summary"), &sum_json).ok());
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(sum_json, &sum).ok()) << sum_json;
+  EXPECT_EQ(sum.records(), static_cast<int64_t>(names.size()) + 1);
+  EXPECT_EQ(sum.errors(), 1);
+  ASSERT_EQ(sum.by_seat_size(), 2);
+  for (int seat = 0; seat < 2; ++seat) {
+    EXPECT_EQ(sum.by_seat(seat).matches(), seat_matches[seat]);
+    EXPECT_EQ(sum.by_seat(seat).wins(), seat_wins[seat]);
+  }
+  ASSERT_EQ(sum.bots_size(), static_cast<int>(bot_matches.size()));
+  for (const auto& [bot, n] : bot_matches) {
+    const auto& b = sum.bots().at(bot);
+    int64_t matches = 0, wins = 0, scores = 0;
+    for (const auto& x : b.seats()) matches += x.matches(), wins += x.wins();
+    for (const auto& x : b.scores()) scores += x.count();
+    EXPECT_EQ(matches, n) << bot;
+    EXPECT_EQ(wins, bot_wins[bot]) << bot;
+    EXPECT_EQ(scores, score_count[bot]) << bot;
+  }
+  // The page: the 10 newest entries (the last 10 names), and the count of
+  // all for the script.
+  const std::string page = site.IndexPage();
+  EXPECT_TRUE(absl::StrContains(page, "window.arenaLiveInit = {\"total\":25,"));
+  int listed = 0;
+  for (size_t at = page.find("{\"file\":"); at != std::string::npos;
+       at = page.find("{\"file\":", at + 1)) {
+    ++listed;
+  }
+  EXPECT_EQ(listed, 10);
+  EXPECT_TRUE(absl::StrContains(page, names.back()));
+  EXPECT_FALSE(absl::StrContains(page, names[names.size() - 11]));
 }
 
 // Shards of one tournament writing into folders of a shared one, the

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
+#include "referee/records/json_writer.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
 
@@ -317,6 +318,7 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
         !lines->back().has_result()) {
       entry = MatchErrorJson(name, lines.ok() ? "not a whole record"
                                               : std::string(lines.status().message()));
+      Tally(nullptr);
     } else {
       auto summary = SummarizeRecord(*lines, path);
       if (summary.ok() && !ids_.insert(summary->match_id).second) {
@@ -324,6 +326,7 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
                      summary->match_id);
         continue;
       }
+      Tally(summary.ok() ? &*summary : nullptr);
       if (summary.ok() && all_.Add(*summary).ok()) {
         f->context.See(*summary, *lines);
         standings_stale_ = true;
@@ -420,6 +423,64 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
   return changed;
 }
 
+void LiveSite::Tally(const MatchSummary* m) {
+  summary_stale_ = true;
+  summary_.set_records(summary_.records() + 1);
+  if (m == nullptr) {
+    summary_.set_errors(summary_.errors() + 1);
+    return;
+  }
+  const auto add = [](v1::MatchListSummary::Seat* s, int placement) {
+    s->set_matches(s->matches() + 1);
+    s->set_placement_sum(s->placement_sum() + placement);
+    if (placement == 1) s->set_wins(s->wins() + 1);
+  };
+  for (size_t seat = 0; seat < m->seat_bots.size() && seat < m->placements.size(); ++seat) {
+    while (summary_.by_seat_size() <= static_cast<int>(seat)) summary_.add_by_seat();
+    add(summary_.mutable_by_seat(static_cast<int>(seat)), m->placements[seat]);
+    auto& bot = (*summary_.mutable_bots())[m->seat_bots[seat]];
+    while (bot.seats_size() <= static_cast<int>(seat)) bot.add_seats();
+    add(bot.mutable_seats(static_cast<int>(seat)), m->placements[seat]);
+    if (seat < m->scores.size()) ++scores_[m->seat_bots[seat]][m->scores[seat]];
+  }
+}
+
+void LiveSite::PublishSummary() {
+  if (!summary_stale_) return;
+  summary_stale_ = false;
+  // Each bot's scores, as (score, count) ascending; a bot with more than
+  // kBins distinct scores gets kBins equal bins, each at its middle.
+  constexpr int kBins = 1000;
+  v1::MatchListSummary out = summary_;
+  for (const auto& [bot, counts] : scores_) {
+    auto* scores = (*out.mutable_bots())[bot].mutable_scores();
+    if (static_cast<int>(counts.size()) <= kBins) {
+      for (const auto& [score, count] : counts) {
+        auto* s = scores->Add();
+        s->set_score(score);
+        s->set_count(count);
+      }
+      continue;
+    }
+    const double lo = counts.begin()->first;
+    const double width = (counts.rbegin()->first - lo) / kBins;
+    std::vector<int64_t> bins(kBins, 0);
+    for (const auto& [score, count] : counts) {
+      bins[std::min(kBins - 1, static_cast<int>((score - lo) / width))] += count;
+    }
+    for (int i = 0; i < kBins; ++i) {
+      if (bins[i] == 0) continue;
+      auto* s = scores->Add();
+      s->set_score(lo + (i + 0.5) * width);
+      s->set_count(bins[i]);
+    }
+  }
+  std::string json;
+  AppendJson(out, &json);
+  absl::MutexLock lock(&mu_);
+  summary_json_ = std::move(json);
+}
+
 void LiveSite::RebuildStandings(bool full) {
   StandingsContext combined;
   bool have = false;
@@ -489,6 +550,7 @@ bool LiveSite::Poll(bool last) {
       if (m->views.size() > 1 || m->ended_at != absl::InfiniteFuture()) changed = true;
     }
   }
+  PublishSummary();
   if (changed) {
     absl::MutexLock lock(&mu_);
     ++version_;
@@ -497,16 +559,21 @@ bool LiveSite::Poll(bool last) {
 }
 
 std::string LiveSite::IndexPage() const {
-  std::string standings, matches = "[";
+  std::string standings, init, matches = "[";
   {
     absl::MutexLock lock(&mu_);
     standings = standings_json_;
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      absl::StrAppend(&matches, i ? "," : "", entries_[i]);
+    const size_t total = entries_.size();
+    const size_t from =
+        total - std::min<size_t>(total, static_cast<size_t>(std::max(0, options_.index_entries)));
+    for (size_t i = from; i < total; ++i) {
+      absl::StrAppend(&matches, i > from ? "," : "", entries_[i]);
     }
+    init = absl::StrCat("window.arenaLiveInit = {\"total\":", total,
+                        ",\"summary\":", ScriptSafe(summary_json_), "};\n");
   }
   matches += "]";
-  return arena::IndexPage(standings, matches, LiveIndexScript());
+  return arena::IndexPage(standings, matches, init + LiveIndexScript());
 }
 
 std::string LiveSite::UpdateJson(int64_t have) const {
@@ -516,7 +583,7 @@ std::string LiveSite::UpdateJson(int64_t have) const {
       std::max<int64_t>(std::clamp<int64_t>(have, 0, total),
                         total - options_.max_entries_per_update);
   std::string out = absl::StrCat("{\"version\":", version_, ",\"standings\":", standings_json_,
-                                 ",\"total\":", total, ",\"from\":", from, ",\"matches\":[");
+                                 ",\"summary\":", summary_json_, ",\"total\":", total, ",\"from\":", from, ",\"matches\":[");
   for (int64_t i = from; i < total; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
   out += "],\"live\":[";
   int n = 0;

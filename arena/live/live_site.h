@@ -55,6 +55,7 @@
 #include "arena/records/folder.h"
 #include "arena/stats/standings.h"
 #include "arena/v1/record.pb.h"
+#include "arena/v1/replay.pb.h"
 
 namespace arena {
 
@@ -80,6 +81,8 @@ struct LiveOptions {
   // Matches in the live stream's list entries per update at most (the
   // newest; a page fetches the rest from /matches.json).
   int max_entries_per_update = 5;
+  // Match list entries in the index page at most (the newest).
+  int index_entries = 200;
   // Updates pushed to the open pages at most this often (a record is on the
   // pages within poll + push_every).
   absl::Duration push_every = absl::Milliseconds(750);
@@ -107,12 +110,16 @@ class LiveSite {
   const LiveOptions& options() const { return options_; }
 
   // The index page as `arena html` writes it, with the state at this moment,
-  // and the script that follows the live stream.
+  // and the script that follows the live stream; of the match list, only
+  // the newest LiveOptions::index_entries and the summary of all
+  // (v1::MatchListSummary), so that a page of a long contest stays small
+  // and a viewer is never sent every entry.
   std::string IndexPage() const;
   // The live stream's update for a page holding `have` matches: JSON of
-  // {"version", "standings" (or null), "total", "from", "matches" (entries
-  // from..total, at most max_entries_per_update, the newest), "live" (ids
-  // of the matches in progress, at most 50)}.
+  // {"version", "standings" (or null), "summary" (v1::MatchListSummary),
+  // "total", "from", "matches" (entries from..total, at most
+  // max_entries_per_update, the newest), "live" (ids of the matches in
+  // progress, at most 50)}.
   std::string UpdateJson(int64_t have) const;
   // Match list entries [from, to) as a JSON array (clamped).
   std::string MatchesJson(int64_t from, int64_t to) const;
@@ -142,6 +149,8 @@ class LiveSite {
   bool ReadFolder(Folder* f, bool last);
   bool ReadLiveMatches(Folder* f);
   void RebuildStandings(bool full);
+  void Tally(const MatchSummary* m);  // a record read (nullptr: one that is not whole)
+  void PublishSummary();
 
   const std::string dir_;
   const LiveOptions options_;
@@ -157,6 +166,10 @@ class LiveSite {
   bool standings_final_ = true;  // built with the full bootstrap since the last record
   absl::Time last_record_ = absl::InfinitePast();
   StandingsAccumulator all_{StandingsContext{}};  // every folder's matches
+  // The match list's summary (Poll()'s thread), and every bot's scores.
+  v1::MatchListSummary summary_;
+  std::map<std::string, std::map<double, int64_t>> scores_;
+  bool summary_stale_ = false;
   std::set<std::string> ids_;                     // their ids, each counted once
 
   mutable absl::Mutex mu_;
@@ -165,6 +178,7 @@ class LiveSite {
   std::map<std::string, std::string> finished_ ABSL_GUARDED_BY(mu_);  // page name -> path
   std::map<std::string, std::string> page_of_id_ ABSL_GUARDED_BY(mu_);  // match id -> page name
   std::string standings_json_ ABSL_GUARDED_BY(mu_) = "null";
+  std::string summary_json_ ABSL_GUARDED_BY(mu_) = "{}";
   std::string replay_standings_ ABSL_GUARDED_BY(mu_) = "null";
   std::map<std::string, std::shared_ptr<LiveMatch>> live_ ABSL_GUARDED_BY(mu_);  // by id
 };

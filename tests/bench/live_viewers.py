@@ -6,6 +6,9 @@ the server's resident memory with the viewers on (PID's VmRSS, sampled), and
 the CPU of the server's threads by name (the live site's are live-http and
 live-poll), sampled every 0.5 s.
 
+A viewer reads what the live page reads once it is open: the stream (the
+page fetches no matches beyond those it carries).
+
 Usage: live_viewers.py HOST:PORT N GAMES PID   (N 0: only the sampling)
 Exit 0 if every viewer got the final standings."""
 import asyncio, json, os, resource, sys, time

@@ -1,14 +1,18 @@
 // The live index (`arena serve`): follows the server's event stream
 // (server-sent events, /events) and draws the page again, at most twice a
-// second, as records land: standings, ratings, head to head, the matches
-// (the stream carries the newest; any the page missed are fetched from
-// /matches.json), and links to the matches in progress. No library;
-// EventSource reconnects by itself.
+// second, as records land: standings, ratings, head to head, and what is
+// drawn from every match (score distributions, seat advantage) from the
+// server's summary of them, the newest matches as the stream carries them
+// (never every match: a long contest's list is in /matches.json), and links
+// to the matches in progress. No library; EventSource reconnects by itself.
 (() => {
+  const KEEP = 200;  // matches listed
   let ST = JSON.parse(document.getElementById('standings-data').textContent);
   const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
+  const init = window.arenaLiveInit || {};
+  let SUM = init.summary || null;
   let live = [];
-  let total = MATCHES.length;
+  let total = Number(init.total || MATCHES.length);
   let drawn = 0;
   let timer = null;
   const status = el('div', {id: 'live-status', class: 'muted'}, 'Live: connecting\u2026');
@@ -23,7 +27,7 @@
     drawn = Date.now();
     // While the contest runs, the matches not yet recorded are to come, not
     // missing: the status line counts them.
-    window.arenaRenderIndex(ST && Object.assign({}, ST, {matches_unrecorded: 0}), MATCHES);
+    window.arenaRenderIndex(ST && Object.assign({}, ST, {matches_unrecorded: 0}), MATCHES, SUM);
     place();
   }
   function later() {
@@ -36,25 +40,16 @@
       links.append('Watch: ', ...live.flatMap((id, i) => [i ? ', ' : '', el('a', {href: `live/${id}.html`}, id)]));
     }
   }
-  async function fill(from, to) {
-    try {
-      const r = await fetch(`matches.json?from=${from}&to=${to}`);
-      const got = await r.json();
-      got.forEach((m, k) => { MATCHES[from + k] = m; });
-      later();
-    } catch (e) {
-      status.textContent = `Live: could not fetch matches ${from} to ${to}.`;
-    }
-  }
   draw();
-  const es = new EventSource(`events?have=${MATCHES.length}`);
+  const es = new EventSource(`events?have=${total}`);
   es.onmessage = (e) => {
     const u = JSON.parse(e.data);
     if (u.standings) ST = u.standings;
-    const missing = MATCHES.length;
-    u.matches.forEach((m, k) => { MATCHES[u.from + k] = m; });
-    if (u.from > missing) fill(missing, u.from);
-    total = u.total;
+    if (u.summary) SUM = u.summary;
+    // The newest matches: those past what the page has, kept to KEEP.
+    u.matches.forEach((m, k) => { if (u.from + k >= total) MATCHES.push(m); });
+    if (MATCHES.length > KEEP) MATCHES.splice(0, MATCHES.length - KEEP);
+    total = Math.max(total, u.total);
     live = u.live || [];
     say();
     later();

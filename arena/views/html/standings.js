@@ -6,8 +6,11 @@
 // the matrices are compact heatmaps (values in tooltips), and anything
 // wider than the page scrolls in its own box.
 // arenaRenderIndex draws the page anew from the standings and the matches
-// (a live page calls it again as records land: arena/live/).
-window.arenaRenderIndex = (ST, MATCHES) => {
+// (a live page calls it again as records land: arena/live/). A live page
+// holds only the newest matches, and passes SUM (a MatchListSummary: the
+// count of records, every bot's scores and seats) for what is drawn from
+// all of them.
+window.arenaRenderIndex = (ST, MATCHES, SUM) => {
   const app = document.getElementById('app');
   app.textContent = '';
   const ok = MATCHES.filter((m) => !m.error);
@@ -34,8 +37,10 @@ window.arenaRenderIndex = (ST, MATCHES) => {
       `${span(bal.seat_count_min, bal.seat_count_max)} times at each seat position, ` +
       `${span(bal.meetings_min, bal.meetings_max)} meetings per pair of bots not withdrawn (${fmt(bal.pairs || 0)} pairs).`));
   }
-  app.appendChild(el('div', {class: 'muted'}, `${MATCHES.length} records, ${ok.length} replayable`,
-    bad.length ? el('span', {class: 'error'}, `, ${bad.length} that do not verify`) : ''));
+  const nRecords = SUM ? Number(SUM.records || 0) : MATCHES.length;
+  const nBad = SUM ? Number(SUM.errors || 0) : bad.length;
+  app.appendChild(el('div', {class: 'muted'}, `${fmt(nRecords)} records, ${fmt(nRecords - nBad)} replayable`,
+    nBad ? el('span', {class: 'error'}, `, ${fmt(nBad)} that do not verify`) : ''));
 
   // --- Standings ---
   app.appendChild(el('h2', {}, 'Standings'));
@@ -275,7 +280,7 @@ window.arenaRenderIndex = (ST, MATCHES) => {
   }
 
   // --- Head to head: how often the row bot placed better than the column bot
-  const bots = [];
+  const bots = SUM ? Object.keys(SUM.bots || {}) : [];
   for (const m of ok) for (const b of m.header.seat_bots) if (!bots.includes(b)) bots.push(b);
   if (ST) bots.sort((a, b) => ST.rows.findIndex((r) => r.bot === a) - ST.rows.findIndex((r) => r.bot === b));
   const h2h = {};
@@ -315,7 +320,15 @@ window.arenaRenderIndex = (ST, MATCHES) => {
   app.appendChild(el('h2', {}, 'Score distributions'));
   const scores = {};
   for (const b of bots) scores[b] = [];
-  for (const m of ok) m.result.scores.forEach((s, i) => scores[m.header.seat_bots[i]].push(Number(s)));
+  if (SUM) {
+    for (const b of bots) {
+      for (const x of ((SUM.bots || {})[b] || {}).scores || []) {
+        for (let k = 0; k < Number(x.count || 0); ++k) scores[b].push(Number(x.score || 0));
+      }
+    }
+  } else {
+    for (const m of ok) m.result.scores.forEach((s, i) => scores[m.header.seat_bots[i]].push(Number(s)));
+  }
   app.appendChild(el('div', {class: 'muted'}, `Every match score of every bot (${higher ? 'higher' : 'lower'} is better); the box spans the middle half, the bar is the median.`));
   app.appendChild(boxChart(bots.map((b) => ({bot: b, v: scores[b]}))));
 
@@ -350,10 +363,14 @@ window.arenaRenderIndex = (ST, MATCHES) => {
 
   // --- Seat advantage: win rate and mean placement by seat
   app.appendChild(el('h2', {}, 'Seat advantage'));
-  const nSeats = ok.length ? Math.max(...ok.map((m) => m.header.num_seats)) : 0;
-  const bySeat = [...Array(nSeats)].map(() => ({n: 0, wins: 0, place: 0}));
-  for (const m of ok) {
-    m.result.placements.forEach((p, s) => { bySeat[s].n++; bySeat[s].place += p; if (p === 1) bySeat[s].wins++; });
+  const seatOf = (x) => ({n: Number((x || {}).matches || 0), wins: Number((x || {}).wins || 0),
+    place: Number((x || {}).placement_sum || 0)});
+  const nSeats = SUM ? (SUM.by_seat || []).length : (ok.length ? Math.max(...ok.map((m) => m.header.num_seats)) : 0);
+  const bySeat = SUM ? (SUM.by_seat || []).map(seatOf) : [...Array(nSeats)].map(() => ({n: 0, wins: 0, place: 0}));
+  if (!SUM) {
+    for (const m of ok) {
+      m.result.placements.forEach((p, s) => { bySeat[s].n++; bySeat[s].place += p; if (p === 1) bySeat[s].wins++; });
+    }
   }
   app.appendChild(el('div', {class: 'muted'}, 'Over all matches: how often each seat won (placement 1, ties included), and its mean placement. Seat 0 moves first in most games.'));
   const W = 640; const barH = 22; const left = 130;
@@ -370,14 +387,26 @@ window.arenaRenderIndex = (ST, MATCHES) => {
     [...Array(nSeats).keys()].map((s) => el('th', {class: 'num'}, `seat ${s}`))));
   for (const b of bots) {
     seatTable.appendChild(el('tr', {}, el('th', {}, b), [...Array(nSeats).keys()].map((s) => {
-      const ps = ok.filter((m) => m.header.seat_bots[s] === b).map((m) => m.result.placements[s]);
-      return el('td', {class: 'num'}, ps.length ? `${fmt(ps.reduce((x, y) => x + y, 0) / ps.length, 2)} (${ps.length})` : '\u2013');
+      let n = 0; let sum = 0;
+      if (SUM) {
+        const x = seatOf((((SUM.bots || {})[b] || {}).seats || [])[s]);
+        n = x.n; sum = x.place;
+      } else {
+        const ps = ok.filter((m) => m.header.seat_bots[s] === b).map((m) => m.result.placements[s]);
+        n = ps.length; sum = ps.reduce((x, y) => x + y, 0);
+      }
+      return el('td', {class: 'num'}, n ? `${fmt(sum / n, 2)} (${fmt(n)})` : '\u2013');
     })));
   }
   app.appendChild(seatTable);
 
   // --- Matches
   app.appendChild(el('h2', {}, 'Matches'));
+  if (SUM && nRecords > MATCHES.length) {
+    app.appendChild(el('div', {class: 'muted', id: 'matches-note'},
+      `The newest of ${fmt(nRecords)} as they land (${fmt(MATCHES.length)} here); every one is in `,
+      el('a', {href: 'matches.json'}, 'matches.json'), '.'));
+  }
   const mt = el('table', {id: 'matches'}, el('tr', {}, el('th', {}, 'match'), el('th', {}, 'seats'),
     el('th', {}, 'scores'), el('th', {}, 'placements'), el('th', {}, 'end'), el('th', {class: 'num'}, 'decisions')));
   for (const m of MATCHES) {
