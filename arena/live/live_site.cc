@@ -50,11 +50,6 @@ timespec MTime(const std::string& path) {
   return st.st_mtim;
 }
 
-// The record files in `dir` not in `seen`, regular files only (by lstat,
-// relative to the open folder: a link is skipped, never followed), in name
-// order. Only a new name is looked at: a folder of 20,000 records is read
-// with its entries' names alone on every poll, each looked up in place (no
-// copy of a name already seen).
 // Whether `name` in the open folder `dirfd` is a record file not in `seen`:
 // named like one, and a regular file by lstat (a link is skipped, never
 // followed).
@@ -67,6 +62,11 @@ bool IsNewRecordFile(int dirfd, absl::string_view name,
          S_ISREG(st.st_mode);
 }
 
+// The record files in `dir` not in `seen`, regular files only (by lstat,
+// relative to the open folder: a link is skipped, never followed), in name
+// order. Only a new name is looked at: a folder of 20,000 records is read
+// with its entries' names alone on every whole listing, each looked up in
+// place (no copy of a name already seen).
 std::vector<std::string> NewRecordFiles(const std::string& dir,
                                         const absl::flat_hash_set<std::string>& seen) {
   std::vector<std::string> out;
