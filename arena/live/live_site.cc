@@ -56,9 +56,9 @@ timespec MTime(const std::string& path) {
 bool IsNewRecordFile(int dirfd, absl::string_view name,
                      const absl::flat_hash_set<std::string>& seen) {
   if (name.empty() || name[0] == '.' || seen.contains(name)) return false;
-  if (!IsRecordFileName(std::string(name))) return false;
+  const std::string n(name);
   struct stat st;
-  return ::fstatat(dirfd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+  return IsRecordFileName(n) && ::fstatat(dirfd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
          S_ISREG(st.st_mode);
 }
 
@@ -135,6 +135,23 @@ struct LiveSite::Folder {
   bool notified = false;
   bool lost_track = false;
   absl::Time listed_at = absl::InfinitePast();  // its last whole listing
+
+  // Whether a poll must read the folder whole (for records, or in DIR for
+  // shard folders, each with its own time and modification time of that
+  // last whole read) rather than only what the kernel said arrived: when
+  // `forced`, without a watch, when the kernel lost track, when the folder
+  // changed since the last poll with no word from the kernel (another
+  // machine writing into a network file system), and every `every`; but,
+  // unless forced or lost track, not when it has not changed since it was
+  // last read whole (its time the same, and old enough for a coarse
+  // clock: Unchanged).
+  bool MustReadWhole(bool forced, timespec now, absl::Time wall, absl::Time read_at,
+                     timespec read_mtime, absl::Duration every) const {
+    if (forced || lost_track) return true;
+    const bool due = watch < 0 || (!SameTime(now, polled_mtime) && !notified) ||
+                     wall - read_at >= every;
+    return due && !Unchanged(now, read_mtime);
+  }
 };
 
 struct LiveSite::LiveMatch {
@@ -209,13 +226,9 @@ void LiveSite::ScanFolders() {
   const Folder& root = *folders_[0];
   const timespec now = MTime(dir_);
   const absl::Time wall = absl::Now();
-  bool whole = last_scan_ == absl::InfinitePast() || root.watch < 0 || root.lost_track ||
-               folders_notified_ || (!SameTime(now, root.polled_mtime) && !root.notified) ||
-               wall - last_scan_ >= options_.full_listing;
-  if (whole && last_scan_ != absl::InfinitePast() && !root.lost_track && !folders_notified_ &&
-      Unchanged(now, scan_mtime_)) {
-    whole = false;
-  }
+  const bool whole =
+      root.MustReadWhole(last_scan_ == absl::InfinitePast() || folders_notified_, now, wall,
+                         last_scan_, scan_mtime_, options_.full_listing);
   folders_notified_ = false;
   std::vector<std::string> subs;
   if (whole) {
@@ -280,16 +293,8 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
   }
   const timespec now = MTime(f->path);
   const absl::Time wall = absl::Now();
-  // Listed whole unless the kernel told of every change: always without a
-  // watch; with one, when it lost track, when the folder changed with no
-  // word from it (another machine writing into a network file system), and
-  // every LiveOptions::full_listing in any case.
-  bool whole = last || f->lost_track || f->watch < 0 ||
-               (!SameTime(now, f->polled_mtime) && !f->notified) ||
-               wall - f->listed_at >= options_.full_listing;
-  // Not if the folder has not changed since it was last listed whole (its
-  // time the same, and old enough for a coarse clock: Unchanged).
-  if (whole && !last && !f->lost_track && Unchanged(now, f->mtime)) whole = false;
+  const bool whole =
+      f->MustReadWhole(last, now, wall, f->listed_at, f->mtime, options_.full_listing);
   std::vector<std::string> arrived;
   arrived.swap(f->arrived);
   f->notified = false;
