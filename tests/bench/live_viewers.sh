@@ -3,13 +3,18 @@
 # tournament of instant bots (random_bot, 2 seats, --jobs 2, no sandbox),
 # against the same tournament without --serve: paired runs in ABBA order, so
 # that the machine's other load falls on both alike. Records go under
-# TMPDIR (TMPDIR=/dev/shm takes the disk out of the comparison). Prints each run's wall
-# time and matches/s, whether every viewer got the final standings, the
-# arena process's peak RSS with the viewers on against without, and its CPU
-# by thread (the live site's: live-http, live-poll).
-#   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS]
+# TMPDIR (TMPDIR=/dev/shm takes the disk out of the comparison). The viewers
+# are BIN/live_viewers_client (tests/bench/live_viewers_client.cc: one epoll
+# loop, at the shell's priority); thread_cpu.py samples the arena process.
+# Prints each run's wall time and matches/s, whether every viewer got the
+# final standings, the viewers' own CPU, the arena process's peak RSS (with
+# the viewers against without), and its CPU by thread (the live site's:
+# live-http, live-poll).
+#   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS] [EVERY_MS]
+# EVERY_MS: how often the viewers read their sockets (10; 0: on every event).
 set -euo pipefail
 BIN="${1:-build/bin}"; RUNS="${2:-3}"; GAMES="${3:-20000}"; VIEWERS="${4:-1000}"
+EVERY_MS="${5:-10}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -26,25 +31,26 @@ run() {  # label, then extra arena flags
     --jobs 2 --seed 1 --sandbox none --progress=false --records "$T/r$n" \
     --bot a="$BIN/random_bot" --bot b="$BIN/random_bot" "$@" > "$T/out" 2>&1 &
   pid=$!
+  apid=""
+  for _ in $(seq 1 100); do apid=$(pgrep -n -P "$pid" arena || true); [ -n "$apid" ] && break; sleep 0.02; done
+  python3 "$HERE/thread_cpu.py" "${apid:-$pid}" > "$T/sample" 2>&1 &
+  spid=$!
   if [ "$label" = viewers ]; then
     addr=""
     for _ in $(seq 1 200); do
       addr=$(sed -n 's|^live site: http://\([^/]*\)/ .*|\1|p' "$T/out"); [ -n "$addr" ] && break; sleep 0.05
     done
-    apid=$(pgrep -n -P "$pid" arena || echo "$pid")
-    python3 "$HERE/live_viewers.py" "$addr" "$VIEWERS" "$GAMES" "$apid" > "$T/viewers" 2>&1 || true
-  else
-    apid=""
-    for _ in $(seq 1 100); do apid=$(pgrep -n -P "$pid" arena || true); [ -n "$apid" ] && break; sleep 0.02; done
-    python3 "$HERE/live_viewers.py" none:0 0 "$GAMES" "$apid" > "$T/viewers" 2>&1 || true
+    "$BIN/live_viewers_client" "$addr" "$VIEWERS" "$GAMES" --every_ms "$EVERY_MS" > "$T/viewers" 2>&1 || true
   fi
   wait "$pid" || { echo "$label: arena failed: $(tail -5 "$T/out")"; exit 1; }
   end=$(date +%s.%N)
+  wait "$spid" || true
   wall=$(echo "$end - $start" | bc -l)
   read -r rss user sys < "$T/maxrss"
   printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB, CPU %s s user %s s system\n' \
     "$label" "$wall" "$(echo "$GAMES / $wall" | bc -l)" "$rss" "$user" "$sys"
-  if [ "$label" = viewers ]; then cat "$T/viewers"; else grep "by thread" "$T/viewers"; fi
+  if [ "$label" = viewers ]; then cat "$T/viewers"; fi
+  cat "$T/sample"
   return 0
 }
 # ABBA: plain, viewers, viewers, plain (RUNS pairs, rounded up to even),

@@ -1,0 +1,189 @@
+// Viewers of a live site (`arena serve`, `--serve`): N event streams on
+// /events, held until the server closes them, in one thread on one epoll
+// set. What a benchmark's load generator should be: it reads every byte the
+// server sends (or the server's queues would fill), and costs as little as
+// it can, because on one machine its CPU is taken from the tournament that
+// the benchmark measures, which remote browsers would not do.
+//  - It reads its sockets every --every_ms (10) rather than being woken by
+//    each arriving event: a remote viewer wakes nothing on the server's
+//    machine, and 1,000 wake-ups a push would be charged to the server's
+//    sending thread (the kernel delivers on loopback in the sender's
+//    context).
+//  - It keeps, per stream, only the last whole event with data (what an
+//    open page acts on), and at the end reads its standings'
+//    matches_played (protobuf's JSON parser, into a Struct).
+// Prints its own CPU, how many viewers got the final standings, and exits
+// 0 if all did.
+//   live_viewers_client HOST:PORT N GAMES [--every_ms M]
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace {
+
+struct Viewer {
+  int fd = -1;
+  bool header_done = false;
+  bool done = false;
+  std::string tail;  // bytes after the last whole event
+  std::string last;  // the last whole event with data
+  int64_t bytes = 0;
+};
+
+// Moves whole events ("...\n\n") out of v->tail, keeping the last with data.
+void TakeEvents(Viewer* v) {
+  if (!v->header_done) {
+    const size_t end = v->tail.find("\r\n\r\n");
+    if (end == std::string::npos) return;
+    v->tail.erase(0, end + 4);
+    v->header_done = true;
+  }
+  size_t start = 0;
+  for (;;) {
+    const size_t end = v->tail.find("\n\n", start);
+    if (end == std::string::npos) break;
+    if (v->tail.compare(start, 6, "data: ") == 0 ||
+        v->tail.find("\ndata: ", start) < end) {
+      v->last.assign(v->tail, start, end - start);
+    }
+    start = end + 2;
+  }
+  v->tail.erase(0, start);
+}
+
+// The matches_played of the standings in a "data: " event, or -1.
+int64_t MatchesPlayed(const std::string& event) {
+  std::string json;
+  for (absl::string_view line : absl::StrSplit(event, '\n')) {
+    if (absl::ConsumePrefix(&line, "data: ")) absl::StrAppend(&json, line);
+  }
+  google::protobuf::Struct update;
+  if (!google::protobuf::util::JsonStringToMessage(json, &update).ok()) return -1;
+  auto s = update.fields().find("standings");
+  if (s == update.fields().end() || !s->second.has_struct_value()) return -1;
+  const auto& st = s->second.struct_value().fields();
+  auto m = st.find("matches_played");
+  return m == st.end() ? -1 : static_cast<int64_t>(m->second.number_value());
+}
+
+int Connect(const sockaddr_in& addr) {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) return fd;
+    ::close(fd);
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s HOST:PORT N GAMES [--every_ms M]\n", argv[0]);
+    return 2;
+  }
+  std::pair<std::string, std::string> hp = absl::StrSplit(argv[1], absl::MaxSplits(':', 1));
+  int port = 0, n = 0, every_ms = 10;
+  int64_t games = 0;
+  if (!absl::SimpleAtoi(hp.second, &port) || !absl::SimpleAtoi(argv[2], &n) ||
+      !absl::SimpleAtoi(argv[3], &games) ||
+      (argc == 6 && std::strcmp(argv[4], "--every_ms") == 0 &&
+       !absl::SimpleAtoi(argv[5], &every_ms))) {
+    std::fprintf(stderr, "usage: %s HOST:PORT N GAMES [--every_ms M]\n", argv[0]);
+    return 2;
+  }
+  struct rlimit rl = {static_cast<rlim_t>(n) + 64, static_cast<rlim_t>(n) + 64};
+  ::setrlimit(RLIMIT_NOFILE, &rl);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (::inet_pton(AF_INET, hp.first.c_str(), &addr.sin_addr) != 1) {
+    std::fprintf(stderr, "%s: not an IPv4 address\n", hp.first.c_str());
+    return 2;
+  }
+  const int ep = ::epoll_create1(EPOLL_CLOEXEC);
+  std::vector<Viewer> viewers(n);
+  int open = 0, failed = 0;
+  const std::string request = "GET /events HTTP/1.1\r\nHost: viewers\r\n\r\n";
+  for (int i = 0; i < n; ++i) {
+    Viewer& v = viewers[i];
+    v.fd = Connect(addr);
+    if (v.fd < 0 || ::send(v.fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+                        static_cast<ssize_t>(request.size())) {
+      ++failed;
+      v.done = true;
+      continue;
+    }
+    epoll_event e{};
+    e.events = EPOLLIN;
+    e.data.u32 = static_cast<uint32_t>(i);
+    ::epoll_ctl(ep, EPOLL_CTL_ADD, v.fd, &e);
+    ++open;
+  }
+  std::vector<epoll_event> ready(1024);
+  std::vector<char> buf(1 << 16);
+  while (open > 0) {
+    const int k = ::epoll_wait(ep, ready.data(), static_cast<int>(ready.size()), 1000);
+    for (int j = 0; j < k; ++j) {
+      Viewer& v = viewers[ready[j].data.u32];
+      for (;;) {
+        const ssize_t got = ::recv(v.fd, buf.data(), buf.size(), MSG_DONTWAIT);
+        if (got > 0) {
+          v.bytes += got;
+          v.tail.append(buf.data(), static_cast<size_t>(got));
+          continue;
+        }
+        if (got < 0 && (errno == EAGAIN || errno == EINTR)) break;
+        ::close(v.fd);  // the server closed (or reset) the stream
+        v.done = true;
+        --open;
+        break;
+      }
+      TakeEvents(&v);
+    }
+    // The next look in every_ms, not at the next event (see the top).
+    if (k > 0 && every_ms > 0) absl::SleepFor(absl::Milliseconds(every_ms));
+  }
+  int ok = 0;
+  int64_t bytes = 0;
+  std::map<std::string, int> others;
+  for (const Viewer& v : viewers) {
+    bytes += v.bytes;
+    const int64_t m = v.last.empty() ? -1 : MatchesPlayed(v.last);
+    if (m == games) {
+      ++ok;
+    } else {
+      ++others[m < 0 ? "no standings in the last event" : absl::StrCat(m, " matches")];
+    }
+  }
+  struct rusage ru;
+  ::getrusage(RUSAGE_SELF, &ru);
+  std::printf("the viewers' own CPU (this client): %.1f s user, %.1f s system; %.1f MB read\n",
+              ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+              ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6, bytes / 1e6);
+  std::printf("viewers: %d, got the final standings (%lld matches): %d; not connected: %d",
+              n, static_cast<long long>(games), ok, failed);
+  for (const auto& [what, count] : others) std::printf("; %d: %s", count, what.c_str());
+  std::printf("\n");
+  return ok == n ? 0 : 1;
+}
