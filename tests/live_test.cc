@@ -297,7 +297,8 @@ TEST(LiveSite, SummarisesEveryRecordAndListsOnlyTheNewest) {
   LiveSite site(dir, lo);
   site.Poll(/*last=*/true);
   google::protobuf::Struct u;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(site.UpdateJson(0), &u).ok());
+  LiveSite::PageState fresh;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(site.UpdateJson(&fresh), &u).ok());
   v1::MatchListSummary sum;
   std::string sum_json;
   ASSERT_TRUE(google::protobuf::util::MessageToJsonString(u.fields().at("summary"), &sum_json).ok());
@@ -335,6 +336,55 @@ TEST(LiveSite, SummarisesEveryRecordAndListsOnlyTheNewest) {
 
 // Shards of one tournament writing into folders of a shared one, the
 // second starting later: the standings combine them as they land.
+// A page is sent the standings and the summary only when they changed
+// since it was last sent them (the standings of a big field are tens of KB,
+// and a stream's update goes to every open page); a fresh page gets both.
+TEST(LiveSite, SendsAPageTheStandingsAndSummaryOnlyWhenTheyChanged) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 4);
+  LiveSite site(dir, LiveOptions{});
+  site.Poll(/*last=*/true);
+  auto parse = [](const std::string& json) {
+    google::protobuf::Struct u;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(json, &u).ok()) << json;
+    return u;
+  };
+  auto is_null = [](const google::protobuf::Struct& u, const std::string& key) {
+    return u.fields().at(key).kind_case() == google::protobuf::Value::kNullValue;
+  };
+  LiveSite::PageState page;
+  auto u = parse(site.UpdateJson(&page));
+  EXPECT_FALSE(is_null(u, "standings"));
+  EXPECT_FALSE(is_null(u, "summary"));
+  EXPECT_EQ(u.fields().at("standings").struct_value().fields().at("matches_played").number_value(), 4);
+  EXPECT_EQ(page.have, 4);
+  // Nothing new: neither is sent again, nor any match.
+  u = parse(site.UpdateJson(&page));
+  EXPECT_TRUE(is_null(u, "standings"));
+  EXPECT_TRUE(is_null(u, "summary"));
+  EXPECT_EQ(u.fields().at("matches").list_value().values_size(), 0);
+  // Two records land: the summary is sent at once; the standings once
+  // rebuilt (Poll(true) rebuilds them now).
+  Land(played, dir, names, 4, 6);
+  site.Poll(/*last=*/true);
+  LiveSite::PageState other;  // a page opened now
+  other.have = 6;
+  u = parse(site.UpdateJson(&page));
+  EXPECT_FALSE(is_null(u, "summary"));
+  EXPECT_EQ(u.fields().at("standings").struct_value().fields().at("matches_played").number_value(), 6);
+  EXPECT_EQ(u.fields().at("matches").list_value().values_size(), 2);
+  u = parse(site.UpdateJson(&other));
+  EXPECT_FALSE(is_null(u, "standings"));
+  EXPECT_FALSE(is_null(u, "summary"));
+  EXPECT_EQ(u.fields().at("matches").list_value().values_size(), 0);
+  u = parse(site.UpdateJson(&page));
+  EXPECT_TRUE(is_null(u, "standings"));
+  EXPECT_TRUE(is_null(u, "summary"));
+}
+
 TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {
   const std::string& played = PlayedRecords();
   const auto names = RecordNames(played);

@@ -104,8 +104,9 @@ while not seen or seen[-1] != 16:
     while b"\n\n" in buf:
         event, buf = buf.split(b"\n\n", 1)
         data = b"".join(l[6:] for l in event.split(b"\n") if l.startswith(b"data: "))
-        if data:
-            st = json.loads(data).get("standings") or {}
+        # standings null: unchanged since the last event that had them.
+        st = json.loads(data).get("standings") if data else None
+        if st:
             n = st.get("matches_played", 0)
             if not seen or seen[-1] != n:
                 seen.append(n)

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -118,8 +119,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!writing_) WriteNext();
   }
 
-  // The site stream's state: matches the page holds, version sent.
-  int64_t have = 0;
+  // The site stream's state: what the page holds, and the version sent.
+  LiveSite::PageState page;
   int64_t version = -1;
   // The match stream's: its match, and what it last sent.
   std::string match_id;
@@ -192,7 +193,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (path == "/events") {
       auto n = Numbers(query);
-      have = n.count("have") ? n["have"] : 0;
+      page.have = n.count("have") ? n["have"] : 0;
       StartStream(Kind::kSite);
       return;
     }
@@ -288,9 +289,7 @@ class Session : public std::enable_shared_from_this<Session> {
     server_->streams.push_back(shared_from_this());
     if (kind == Kind::kSite) {
       version = server_->site->version();
-      const std::string update = server_->site->UpdateJson(have);
-      have = server_->site->total_matches();
-      Push(SseEvent(update));
+      Push(SseEvent(server_->site->UpdateJson(&page)));
     } else {
       server_->Broadcast();
     }
@@ -352,21 +351,26 @@ void LiveServer::Impl::Accept() {
 void LiveServer::Impl::Broadcast() {
   broadcast_pending = false;
   const int64_t version = site->version();
-  // Pages at the same place get the same bytes.
-  std::map<int64_t, std::shared_ptr<const std::string>> by_have;
+  // Pages in the same state get the same bytes (and then hold the same).
+  std::map<std::tuple<int64_t, int64_t, int64_t>,
+           std::pair<std::shared_ptr<const std::string>, LiveSite::PageState>>
+      by_state;
   std::map<std::string, std::pair<std::string, bool>> by_match;  // json, ended
-  const int64_t total = site->total_matches();
   std::vector<std::shared_ptr<Session>> keep;
   for (auto& s : streams) {
     if (s->closed()) continue;
     keep.push_back(s);
     if (s->kind() == Session::Kind::kSite) {
       if (s->version == version) continue;
-      auto& e = by_have[s->have];
-      if (!e) e = SseEvent(site->UpdateJson(s->have));
+      auto& [event, after] =
+          by_state[std::make_tuple(s->page.have, s->page.standings, s->page.summary)];
+      if (!event) {
+        after = s->page;
+        event = SseEvent(site->UpdateJson(&after));
+      }
       s->version = version;
-      s->have = total;
-      s->Push(e);
+      s->page = after;
+      s->Push(event);
     } else if (s->kind() == Session::Kind::kMatch) {
       auto it = by_match.find(s->match_id);
       if (it == by_match.end()) {

@@ -484,6 +484,7 @@ void LiveSite::PublishSummary() {
   AppendJson(out, &json);
   absl::MutexLock lock(&mu_);
   summary_json_ = std::move(json);
+  ++summary_version_;
 }
 
 void LiveSite::RebuildStandings(bool full) {
@@ -524,6 +525,7 @@ void LiveSite::RebuildStandings(bool full) {
   std::string replay_standings = ReplayStandingsJson(*st);
   absl::MutexLock lock(&mu_);
   standings_json_ = std::move(json);
+  ++standings_version_;
   replay_standings_ = std::move(replay_standings);
 }
 
@@ -581,14 +583,21 @@ std::string LiveSite::IndexPage() const {
   return arena::IndexPage(standings, matches, init + LiveIndexScript());
 }
 
-std::string LiveSite::UpdateJson(int64_t have) const {
+std::string LiveSite::UpdateJson(PageState* page) const {
   absl::MutexLock lock(&mu_);
   const int64_t total = static_cast<int64_t>(entries_.size());
   const int64_t from =
-      std::max<int64_t>(std::clamp<int64_t>(have, 0, total),
+      std::max<int64_t>(std::clamp<int64_t>(page->have, 0, total),
                         total - options_.max_entries_per_update);
-  std::string out = absl::StrCat("{\"version\":", version_, ",\"standings\":", standings_json_,
-                                 ",\"summary\":", summary_json_, ",\"total\":", total, ",\"from\":", from, ",\"matches\":[");
+  const bool standings = page->standings != standings_version_;
+  const bool summary = page->summary != summary_version_;
+  page->have = total;
+  page->standings = standings_version_;
+  page->summary = summary_version_;
+  std::string out = absl::StrCat(
+      "{\"version\":", version_, ",\"standings\":", standings ? standings_json_ : "null",
+      ",\"summary\":", summary ? summary_json_ : "null", ",\"total\":", total,
+      ",\"from\":", from, ",\"matches\":[");
   for (int64_t i = from; i < total; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
   out += "],\"live\":[";
   int n = 0;

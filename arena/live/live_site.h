@@ -115,12 +115,22 @@ class LiveSite {
   // (v1::MatchListSummary), so that a page of a long contest stays small
   // and a viewer is never sent every entry.
   std::string IndexPage() const;
-  // The live stream's update for a page holding `have` matches: JSON of
-  // {"version", "standings" (or null), "summary" (v1::MatchListSummary),
-  // "total", "from", "matches" (entries from..total, at most
-  // max_entries_per_update, the newest), "live" (ids of the matches in
-  // progress, at most 50)}.
-  std::string UpdateJson(int64_t have) const;
+  // What an open page holds: its matches, and the versions of the
+  // standings and the summary it was last sent (-1: none).
+  struct PageState {
+    int64_t have = 0;
+    int64_t standings = -1;
+    int64_t summary = -1;
+  };
+  // The live stream's update for a page in state `page`, which it then
+  // advances to what the page holds: JSON of {"version", "standings" (null
+  // if the page has these already, or there are none yet), "summary"
+  // (v1::MatchListSummary; null likewise), "total", "from", "matches"
+  // (entries from..total, at most max_entries_per_update, the newest),
+  // "live" (ids of the matches in progress, at most 50)}. The standings of
+  // a field of a hundred entrants are tens of KB: a page is sent them only
+  // when they change, not with every match.
+  std::string UpdateJson(PageState* page) const;
   // Match list entries [from, to) as a JSON array (clamped).
   std::string MatchesJson(int64_t from, int64_t to) const;
   int64_t total_matches() const;
@@ -179,6 +189,8 @@ class LiveSite {
   std::map<std::string, std::string> page_of_id_ ABSL_GUARDED_BY(mu_);  // match id -> page name
   std::string standings_json_ ABSL_GUARDED_BY(mu_) = "null";
   std::string summary_json_ ABSL_GUARDED_BY(mu_) = "{}";
+  int64_t standings_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped with each
+  int64_t summary_version_ ABSL_GUARDED_BY(mu_) = 0;
   std::string replay_standings_ ABSL_GUARDED_BY(mu_) = "null";
   std::map<std::string, std::shared_ptr<LiveMatch>> live_ ABSL_GUARDED_BY(mu_);  // by id
 };

@@ -9,9 +9,10 @@
 //    machine, and 1,000 wake-ups a push would be charged to the server's
 //    sending thread (the kernel delivers on loopback in the sender's
 //    context).
-//  - It keeps, per stream, only the last whole event with data (what an
-//    open page acts on), and at the end reads its standings'
-//    matches_played (protobuf's JSON parser, into a Struct).
+//  - It keeps, per stream, only the last whole event with standings (an
+//    event's standings are null when unchanged since the last that had
+//    them), and at the end reads their matches_played (protobuf's JSON
+//    parser, into a Struct).
 // Prints its own CPU, how many viewers got the final standings, and exits
 // 0 if all did.
 //   live_viewers_client HOST:PORT N GAMES [--every_ms M]
@@ -30,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -44,11 +46,12 @@ struct Viewer {
   bool header_done = false;
   bool done = false;
   std::string tail;  // bytes after the last whole event
-  std::string last;  // the last whole event with data
+  std::string last;  // the last whole event with standings
   int64_t bytes = 0;
 };
 
-// Moves whole events ("...\n\n") out of v->tail, keeping the last with data.
+// Moves whole events ("...\n\n") out of v->tail, keeping the last with
+// data whose standings are not null.
 void TakeEvents(Viewer* v) {
   if (!v->header_done) {
     const size_t end = v->tail.find("\r\n\r\n");
@@ -60,8 +63,9 @@ void TakeEvents(Viewer* v) {
   for (;;) {
     const size_t end = v->tail.find("\n\n", start);
     if (end == std::string::npos) break;
-    if (v->tail.compare(start, 6, "data: ") == 0 ||
-        v->tail.find("\ndata: ", start) < end) {
+    const absl::string_view event(v->tail.data() + start, end - start);
+    if ((absl::StartsWith(event, "data: ") || absl::StrContains(event, "\ndata: ")) &&
+        !absl::StrContains(event, "\"standings\":null")) {
       v->last.assign(v->tail, start, end - start);
     }
     start = end + 2;
