@@ -1,6 +1,7 @@
 #include "arena/common/thread_priority.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -18,6 +19,13 @@ bool LowerThisThreadsPriority(int nice) {
   if (errno != 0) return false;
   if (now >= nice) return true;
   return ::setpriority(PRIO_PROCESS, tid, nice) == 0;
+}
+
+bool RunThisThreadWhenIdle() {
+  LowerThisThreadsPriority(kBackgroundNice);
+  const pid_t tid = static_cast<pid_t>(::syscall(SYS_gettid));
+  const sched_param param{};  // SCHED_IDLE takes priority 0
+  return ::sched_setscheduler(tid, SCHED_IDLE, &param) == 0;
 }
 
 void NameThisThread(const char* name) {

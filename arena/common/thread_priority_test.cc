@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <string>
 #include <thread>
@@ -26,7 +27,7 @@ TEST(ThreadPriority, LowersTheCallingThreadOnlyAndNeverRaises) {
   std::thread t([&] {
     ok = LowerThisThreadsPriority(kBackgroundNice);
     lowered = NiceOfThisThread();
-    ok_again = LowerThisThreadsPriority(kServingNice);  // would raise it: no
+    ok_again = LowerThisThreadsPriority(10);  // would raise it: no
     after_raise_attempt = NiceOfThisThread();
   });
   t.join();
@@ -35,6 +36,25 @@ TEST(ThreadPriority, LowersTheCallingThreadOnlyAndNeverRaises) {
   EXPECT_TRUE(ok_again);
   EXPECT_EQ(after_raise_attempt, kBackgroundNice);
   EXPECT_EQ(NiceOfThisThread(), before);  // the caller's thread is untouched
+}
+
+int PolicyOfThisThread() { return ::sched_getscheduler(static_cast<pid_t>(::syscall(SYS_gettid))); }
+
+TEST(ThreadPriority, RunsTheCallingThreadOnlyWhenIdle) {
+  const int before = PolicyOfThisThread();
+  ASSERT_NE(before, SCHED_IDLE);  // a test run under SCHED_IDLE proves nothing
+  bool ok = false;
+  int policy = -1, nice = -100;
+  std::thread t([&] {
+    ok = RunThisThreadWhenIdle();
+    policy = PolicyOfThisThread();
+    nice = NiceOfThisThread();
+  });
+  t.join();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(policy, SCHED_IDLE);
+  EXPECT_EQ(nice, kBackgroundNice);
+  EXPECT_EQ(PolicyOfThisThread(), before);  // the caller's thread is untouched
 }
 
 std::string NameOfThisThread() {

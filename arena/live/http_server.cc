@@ -458,16 +458,16 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   p->Accept();
   p->Heartbeat();
   // Both threads yield to a contest on the same machine (thread_priority.h):
-  // 1,000 viewers cost a 2-core tournament 30 % of its matches a second when
-  // they ran at its priority.
+  // they run in its idle moments, so the pages wait for the contest, not
+  // the contest (nor a bot's clock) for the pages.
   p->io_thread = std::thread([p] {
     NameThisThread("live-http");
-    LowerThisThreadsPriority(kServingNice);
+    RunThisThreadWhenIdle();
     p->io.run();
   });
   p->poll_thread = std::thread([p] {
     NameThisThread("live-poll");
-    LowerThisThreadsPriority(kBackgroundNice);
+    RunThisThreadWhenIdle();
     // Changes are pushed at most every push_every (a page redraws at most
     // that often anyway); one seen in between waits for its turn.
     bool unsent = false;

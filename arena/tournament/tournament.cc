@@ -62,7 +62,7 @@ class StandingsRefresher {
  private:
   void Run() {
     NameThisThread("standings");
-    LowerThisThreadsPriority(kBackgroundNice);
+    RunThisThreadWhenIdle();
     for (;;) {
       std::optional<StandingsAccumulator> next;
       {

@@ -5,16 +5,18 @@
 # that the machine's other load falls on both alike. Records go under
 # TMPDIR (TMPDIR=/dev/shm takes the disk out of the comparison). The viewers
 # are BIN/live_viewers_client (tests/bench/live_viewers_client.cc: one epoll
-# loop, at the shell's priority); thread_cpu.py samples the arena process.
+# loop, under SCHED_IDLE: it stands for browsers on other machines);
+# thread_cpu.py samples the arena process.
 # Prints each run's wall time and matches/s, whether every viewer got the
 # final standings, the viewers' own CPU, the arena process's peak RSS (with
 # the viewers against without), and its CPU by thread (the live site's:
 # live-http, live-poll).
-#   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS] [EVERY_MS]
-# EVERY_MS: how often the viewers read their sockets (10; 0: on every event).
+#   tests/bench/live_viewers.sh [BIN] [RUNS] [GAMES] [VIEWERS] [EVERY_MS] [IDLE]
+# EVERY_MS: how often the viewers read their sockets (10; 0: on every event);
+# IDLE: false runs the viewers at the shell's priority.
 set -euo pipefail
 BIN="${1:-build/bin}"; RUNS="${2:-3}"; GAMES="${3:-20000}"; VIEWERS="${4:-1000}"
-EVERY_MS="${5:-10}"
+EVERY_MS="${5:-10}"; IDLE="${6:-true}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -40,7 +42,7 @@ run() {  # label, then extra arena flags
     for _ in $(seq 1 200); do
       addr=$(sed -n 's|^live site: http://\([^/]*\)/ .*|\1|p' "$T/out"); [ -n "$addr" ] && break; sleep 0.05
     done
-    "$BIN/live_viewers_client" "$addr" "$VIEWERS" "$GAMES" --every_ms "$EVERY_MS" > "$T/viewers" 2>&1 || true
+    "$BIN/live_viewers_client" "$addr" "$VIEWERS" "$GAMES" --every_ms="$EVERY_MS" --idle="$IDLE" > "$T/viewers" 2>&1 || true
   fi
   wait "$pid" || { echo "$label: arena failed: $(tail -5 "$T/out")"; exit 1; }
   end=$(date +%s.%N)

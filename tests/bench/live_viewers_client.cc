@@ -13,10 +13,14 @@
 //    event's standings are null when unchanged since the last that had
 //    them), and at the end reads their matches_played (protobuf's JSON
 //    parser, into a Struct).
+//  - It runs under SCHED_IDLE (--idle), as the live site's own threads do:
+//    it stands for browsers on other machines, whose CPU is not the
+//    tournament's to lose.
 // Prints its own CPU, how many viewers got the final standings, and exits
 // 0 if all did.
-//   live_viewers_client HOST:PORT N GAMES [--every_ms M]
+//   live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle=true]
 #include <arpa/inet.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -31,6 +35,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -38,6 +45,9 @@
 #include "absl/time/clock.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+
+ABSL_FLAG(int, every_ms, 10, "read the sockets this often (0: on every event)");
+ABSL_FLAG(bool, idle, true, "run under SCHED_IDLE");
 
 namespace {
 
@@ -51,7 +61,8 @@ struct Viewer {
 };
 
 // Moves whole events ("...\n\n") out of v->tail, keeping the last with
-// data whose standings are not null.
+// data whose standings are not null: only the events of this read are
+// looked at, newest first, and only the one kept is copied.
 void TakeEvents(Viewer* v) {
   if (!v->header_done) {
     const size_t end = v->tail.find("\r\n\r\n");
@@ -59,18 +70,21 @@ void TakeEvents(Viewer* v) {
     v->tail.erase(0, end + 4);
     v->header_done = true;
   }
-  size_t start = 0;
+  const size_t last_end = v->tail.rfind("\n\n");
+  if (last_end == std::string::npos) return;
+  size_t end = last_end;
   for (;;) {
-    const size_t end = v->tail.find("\n\n", start);
-    if (end == std::string::npos) break;
+    const size_t prev = end == 0 ? std::string::npos : v->tail.rfind("\n\n", end - 1);
+    const size_t start = prev == std::string::npos ? 0 : prev + 2;
     const absl::string_view event(v->tail.data() + start, end - start);
-    if ((absl::StartsWith(event, "data: ") || absl::StrContains(event, "\ndata: ")) &&
-        !absl::StrContains(event, "\"standings\":null")) {
-      v->last.assign(v->tail, start, end - start);
+    if (absl::StartsWith(event, "data: ") && !absl::StrContains(event, "\"standings\":null")) {
+      v->last.assign(event.data(), event.size());
+      break;
     }
-    start = end + 2;
+    if (prev == std::string::npos) break;
+    end = prev;
   }
-  v->tail.erase(0, start);
+  v->tail.erase(0, last_end + 2);
 }
 
 // The matches_played of the standings in a "data: " event, or -1.
@@ -102,19 +116,21 @@ int Connect(const sockaddr_in& addr) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s HOST:PORT N GAMES [--every_ms M]\n", argv[0]);
+  absl::SetProgramUsageMessage("live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle]");
+  const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::pair<std::string, std::string> hp;
+  int port = 0, n = 0;
+  int64_t games = 0;
+  if (args.size() == 4) hp = absl::StrSplit(args[1], absl::MaxSplits(':', 1));
+  if (args.size() != 4 || !absl::SimpleAtoi(hp.second, &port) ||
+      !absl::SimpleAtoi(args[2], &n) || !absl::SimpleAtoi(args[3], &games)) {
+    std::fprintf(stderr, "usage: %s\n", absl::ProgramUsageMessage().data());
     return 2;
   }
-  std::pair<std::string, std::string> hp = absl::StrSplit(argv[1], absl::MaxSplits(':', 1));
-  int port = 0, n = 0, every_ms = 10;
-  int64_t games = 0;
-  if (!absl::SimpleAtoi(hp.second, &port) || !absl::SimpleAtoi(argv[2], &n) ||
-      !absl::SimpleAtoi(argv[3], &games) ||
-      (argc == 6 && std::strcmp(argv[4], "--every_ms") == 0 &&
-       !absl::SimpleAtoi(argv[5], &every_ms))) {
-    std::fprintf(stderr, "usage: %s HOST:PORT N GAMES [--every_ms M]\n", argv[0]);
-    return 2;
+  const int every_ms = absl::GetFlag(FLAGS_every_ms);
+  if (absl::GetFlag(FLAGS_idle)) {
+    const sched_param param{};
+    if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) std::perror("SCHED_IDLE");
   }
   struct rlimit rl = {static_cast<rlim_t>(n) + 64, static_cast<rlim_t>(n) + 64};
   ::setrlimit(RLIMIT_NOFILE, &rl);
