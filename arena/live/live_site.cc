@@ -338,11 +338,12 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
         standings_final_ = false;
         last_record_ = absl::Now();
       }
+      // The lines are not needed after this: moved, not copied.
       v1::Replay r;
-      *r.mutable_header() = lines->front().header();
-      *r.mutable_result() = lines->back().result();
-      for (const auto& l : *lines) {
-        if (l.has_forfeit()) *r.mutable_forfeit() = l.forfeit();
+      r.mutable_header()->Swap(lines->front().mutable_header());
+      r.mutable_result()->Swap(lines->back().mutable_result());
+      for (auto& l : *lines) {
+        if (l.has_forfeit()) r.mutable_forfeit()->Swap(l.mutable_forfeit());
       }
       page = PageName(r.header().match_id());
       entry = MatchEntryJson(name, absl::StrCat("replays/", page, ".html"), r);

@@ -200,7 +200,8 @@ std::string IndexPage(const std::string& standings_json, const std::string& matc
       ScriptSafe(EnumWordsJson()), "</script>\n");
   return Page("Tournament", data,
               extra_script.empty() ? std::string(kHtml_standings_js)
-                                   : absl::StrCat(kHtml_standings_js, "\n", extra_script));
+                                   : absl::StrCat("window.arenaDrawnByExtraScript = true;\n",
+                                                  kHtml_standings_js, "\n", extra_script));
 }
 
 std::string LiveIndexScript() { return kHtml_live_js; }

@@ -69,7 +69,8 @@ std::string MatchEntryJson(const std::string& file, const std::string& page,
 std::string MatchErrorJson(const std::string& file, const std::string& error);
 // The index page: `standings_json` (standings.json's text, or "null"),
 // `matches_json` (a JSON array of entries), and `extra_script`, run after
-// the page's own (empty for the static site).
+// the page's own (empty for the static site); a page with extra_script is
+// drawn by it (it calls window.arenaRenderIndex), not at load.
 std::string IndexPage(const std::string& standings_json, const std::string& matches_json,
                       const std::string& extra_script = "");
 // What a replay page shows of the standings (see ReplayPage).

@@ -71,17 +71,24 @@ function cardIds(obj, fields, out) {
     const index = await browser.newPage();
     await index.setViewport({width: 1280, height: 900});
     fs.writeFileSync(readyFile, 'ready\n');
+    // Until the server answers, each attempt ends on Chromium's error page,
+    // and a navigation of a refused attempt can still land just after one
+    // that worked (seen: "Execution context was destroyed" on the next
+    // evaluate). So the page is marked in the same attempt, and taken only
+    // if it is the index; the mark then catches a reload of our making.
+    const navigations = [];
+    index.on('framenavigated', (f) => { if (f === index.mainFrame()) navigations.push(f.url()); });
     for (let k = 0; ; ++k) {
       try {
         await index.goto(url, {waitUntil: 'load', timeout: 60000});
-        break;
+        await index.evaluate(() => { window.arenaNoReload = true; });
+        if (await index.evaluate(() => !!document.getElementById('standings-data'))) break;
       } catch (e) {
-        if (k > 600) throw e;
+        if (k > 600) throw new Error(`${e.message} (navigations: ${navigations.slice(-5).join(', ')})`);
         await sleep(50);
       }
     }
     watch(index, 'index');
-    await index.evaluate(() => { window.arenaNoReload = true; });
     const startRecords = fs.readdirSync(records).filter((f) => f.endsWith('.rec')).length;
     if (startRecords !== 0) fail(`the index was opened after ${startRecords} records, not before the first`);
     const summaries = new Set();
@@ -96,7 +103,7 @@ function cardIds(obj, fields, out) {
         return {summary: sum ? sum.textContent : '', links, mark: !!window.arenaNoReload,
                 status: (document.getElementById('live-status') || {}).textContent};
       });
-      if (!s.mark) { fail('the index reloaded'); break; }
+      if (!s.mark) { fail(`the index reloaded (navigations: ${navigations.slice(-5).join(', ')})`); break; }
       if (s.summary) summaries.add(s.summary.replace(/,.*$/, ''));
       // A live match, opened once, mid-play.
       if (!match && s.links.length) {

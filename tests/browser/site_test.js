@@ -316,6 +316,32 @@ function indexDefects() {
       }
       const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
       if (bars === 0) fail(`${index}: the score chart has no boxes`);
+      // A live page's summary of a contest of 700,000 scores a bot: counted
+      // by value, a dot for each value, the quartiles those of the whole
+      // list (worked out by hand: 400,000 ones, then 300,000 twos).
+      const big = await idx.page.evaluate(() => {
+        const ST = JSON.parse(document.getElementById('standings-data').textContent);
+        const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
+        const SUM = {records: 700000, bots: {}, by_seat: []};
+        for (const r of ST.rows) SUM.bots[r.bot] = {scores: [{score: 2, count: 300000}, {score: 1, count: 400000}]};
+        let out;
+        try {
+          window.arenaRenderIndex(ST, [], SUM);
+          const c = document.getElementById('score-chart');
+          out = {dots: c.querySelectorAll('circle').length, bots: ST.rows.length, first: ST.rows[0].bot,
+                 titles: [...c.querySelectorAll('title')].map((t) => t.textContent)};
+        } catch (e) {
+          out = {error: String(e)};
+        }
+        window.arenaRenderIndex(ST, MATCHES);
+        return out;
+      });
+      if (big.error) fail(`${index}: a summary of 700,000 scores a bot: ${big.error}`);
+      else {
+        if (big.dots !== 2 * big.bots) fail(`${index}: 700,000 scores of 2 values a bot drawn as ${big.dots} dots for ${big.bots} bots`);
+        const want = `${big.first}: median 1, quartiles 1 to 2, 700000 scores`;
+        if (!big.titles.includes(want)) fail(`${index}: score chart says ${JSON.stringify(big.titles.slice(0, 2))}, expected "${want}"`);
+      }
       await idx.page.screenshot({path: path.join(shots, `${game}-standings.png`), fullPage: true});
       // The replay checks below take the first match that was played out;
       // a match forfeited by a withdrawn bot (NO_SHOW) must say so.

@@ -316,47 +316,68 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
             title: `${a} vs ${b}: ${c.w} better, ${c.d} tied, ${c.l} worse`};
   })));
 
-  // --- Score distributions per bot: box (quartiles) and every score as a dot
+  // --- Score distributions per bot: box (quartiles), and a dot for each
+  // score that occurred (a contest of a million matches has as many scores:
+  // they are counted by value, never listed one by one).
   app.appendChild(el('h2', {}, 'Score distributions'));
-  const scores = {};
-  for (const b of bots) scores[b] = [];
+  const scores = {};  // bot -> Map(score -> count)
+  for (const b of bots) scores[b] = new Map();
+  const count = (b, v, n) => { if (scores[b]) scores[b].set(v, (scores[b].get(v) || 0) + n); };
   if (SUM) {
     for (const b of bots) {
-      for (const x of ((SUM.bots || {})[b] || {}).scores || []) {
-        for (let k = 0; k < Number(x.count || 0); ++k) scores[b].push(Number(x.score || 0));
-      }
+      for (const x of ((SUM.bots || {})[b] || {}).scores || []) count(b, Number(x.score || 0), Number(x.count || 0));
     }
   } else {
-    for (const m of ok) m.result.scores.forEach((s, i) => scores[m.header.seat_bots[i]].push(Number(s)));
+    for (const m of ok) m.result.scores.forEach((v, i) => count(m.header.seat_bots[i], Number(v), 1));
   }
-  app.appendChild(el('div', {class: 'muted'}, `Every match score of every bot (${higher ? 'higher' : 'lower'} is better); the box spans the middle half, the bar is the median.`));
-  app.appendChild(boxChart(bots.map((b) => ({bot: b, v: scores[b]}))));
+  app.appendChild(el('div', {class: 'muted'}, `Every match score of every bot (${higher ? 'higher' : 'lower'} is better); the box spans the middle half, the bar is the median; a dot for each score that occurred, darker the more often.`));
+  app.appendChild(boxChart(bots.map((b) => ({bot: b, v: [...scores[b]].filter(([v, n]) => Number.isFinite(v) && n > 0).sort((a, c) => a[0] - c[0])}))));
 
-  function quantile(sorted, q) {
-    if (!sorted.length) return NaN;
-    const i = (sorted.length - 1) * q; const a = Math.floor(i); const b = Math.ceil(i);
-    return sorted[a] + (sorted[b] - sorted[a]) * (i - a);
+  // The q-quantile of sorted [value, count] pairs, as of the list they
+  // stand for (interpolated between neighbours, as for a sorted list).
+  function quantile(pairs, total, q) {
+    if (!total) return NaN;
+    const at = (i) => {  // the i-th value of the list
+      let seen = 0;
+      for (const [v, n] of pairs) { seen += n; if (i < seen) return v; }
+      return pairs[pairs.length - 1][0];
+    };
+    const i = (total - 1) * q; const a = Math.floor(i); const b = Math.ceil(i);
+    const va = at(a); const vb = at(b);
+    return va + (vb - va) * (i - a);
   }
   function boxChart(items) {
     const W = 640; const rowH = 30; const left = 130; const right = 20;
     const H = items.length * rowH + 30;
-    const all = items.flatMap((i) => i.v).filter((v) => Number.isFinite(v));
-    const ax = niceAxis(all.length ? Math.min(...all) : 0, all.length ? Math.max(...all) : 1);
+    let lo = Infinity; let hi = -Infinity;
+    for (const it of items) {
+      if (it.v.length) { lo = Math.min(lo, it.v[0][0]); hi = Math.max(hi, it.v[it.v.length - 1][0]); }
+    }
+    const ax = niceAxis(lo <= hi ? lo : 0, lo <= hi ? hi : 1);
     const x = (v) => left + 6 + (v - ax.lo) / (ax.hi - ax.lo) * (W - left - right - 12);
     const g = svg('svg', {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', id: 'score-chart'});
     ax.ticks.forEach((t) => g.appendChild(svg('g', {},
       svg('line', {x1: x(t), x2: x(t), y1: 0, y2: H - 18, stroke: '#e3e6ec'}),
       svg('text', {x: x(t), y: H - 4, 'text-anchor': 'middle'}, fmt(t, 1)))));
     items.forEach((it, i) => {
-      const y = i * rowH + 16; const s = [...it.v].sort((a, b) => a - b);
-      g.appendChild(svg('text', {x: left - 8, y: y + 4, 'text-anchor': 'end'}, `${it.bot} (${s.length})`));
-      if (!s.length) return;
-      const q1 = quantile(s, 0.25); const q2 = quantile(s, 0.5); const q3 = quantile(s, 0.75);
-      g.appendChild(svg('line', {x1: x(s[0]), x2: x(s[s.length - 1]), y1: y, y2: y, stroke: '#9aa3b2'}));
+      const y = i * rowH + 16; const s = it.v;
+      const total = s.reduce((t, [, n]) => t + n, 0);
+      g.appendChild(svg('text', {x: left - 8, y: y + 4, 'text-anchor': 'end'}, `${it.bot} (${total})`));
+      if (!total) return;
+      const q1 = quantile(s, total, 0.25); const q2 = quantile(s, total, 0.5); const q3 = quantile(s, total, 0.75);
+      g.appendChild(svg('line', {x1: x(s[0][0]), x2: x(s[s.length - 1][0]), y1: y, y2: y, stroke: '#9aa3b2'}));
       g.appendChild(svg('rect', {x: x(q1), y: y - 8, width: Math.max(1, x(q3) - x(q1)), height: 16, fill: '#dce7fb', stroke: '#2f6fdd'}));
       g.appendChild(svg('line', {x1: x(q2), x2: x(q2), y1: y - 8, y2: y + 8, stroke: '#1d2330', 'stroke-width': 2}));
-      s.forEach((v, k) => g.appendChild(svg('circle', {cx: x(v), cy: y + ((k * 7919) % 11) - 5, r: 1.8, fill: '#1d2330', 'fill-opacity': 0.45})));
-      g.appendChild(svg('title', {}, `${it.bot}: median ${fmt(q2)}, quartiles ${fmt(q1)} to ${fmt(q3)}, ${s.length} scores`));
+      // One dot a pixel column at most (values closer than a pixel share
+      // one), its shade by the share of the scores there.
+      const cols = new Map();
+      for (const [v, n] of s) { const c = Math.round(x(v)); cols.set(c, (cols.get(c) || 0) + n); }
+      let k = 0;
+      for (const [c, n] of cols) {
+        g.appendChild(svg('circle', {cx: c, cy: y + ((k++ * 7919) % 11) - 5, r: 1.8, fill: '#1d2330',
+                                     'fill-opacity': (0.3 + 0.7 * Math.sqrt(n / total)).toFixed(2)}));
+      }
+      g.appendChild(svg('title', {}, `${it.bot}: median ${fmt(q2)}, quartiles ${fmt(q1)} to ${fmt(q3)}, ${total} scores`));
     });
     return g;
   }
@@ -365,7 +386,7 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
   app.appendChild(el('h2', {}, 'Seat advantage'));
   const seatOf = (x) => ({n: Number((x || {}).matches || 0), wins: Number((x || {}).wins || 0),
     place: Number((x || {}).placement_sum || 0)});
-  const nSeats = SUM ? (SUM.by_seat || []).length : (ok.length ? Math.max(...ok.map((m) => m.header.num_seats)) : 0);
+  const nSeats = SUM ? (SUM.by_seat || []).length : ok.reduce((n, m) => Math.max(n, m.header.num_seats), 0);
   const bySeat = SUM ? (SUM.by_seat || []).map(seatOf) : [...Array(nSeats)].map(() => ({n: 0, wins: 0, place: 0}));
   if (!SUM) {
     for (const m of ok) {
@@ -425,5 +446,9 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
   }
   app.appendChild(mt);
 };
-window.arenaRenderIndex(JSON.parse(document.getElementById('standings-data').textContent),
-  JSON.parse(document.getElementById('matches-data').textContent));
+// A live page's script (IndexPage's extra_script) draws the page itself,
+// with the summary of every match: drawing it here first would be wasted.
+if (!window.arenaDrawnByExtraScript) {
+  window.arenaRenderIndex(JSON.parse(document.getElementById('standings-data').textContent),
+    JSON.parse(document.getElementById('matches-data').textContent));
+}
