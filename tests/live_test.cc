@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -383,6 +384,69 @@ TEST(LiveSite, SendsAPageTheStandingsAndSummaryOnlyWhenTheyChanged) {
   u = parse(site.UpdateJson(&page));
   EXPECT_TRUE(is_null(u, "standings"));
   EXPECT_TRUE(is_null(u, "summary"));
+}
+
+// The records a tournament hands its own live site (Offer, from the record
+// writer's finished-hook) show as if read from the folder: the same list,
+// summary and standings; a record offered after it was read, or read after
+// it was offered, counts once (a record is not read back once offered:
+// spoilt after its offer, it still shows whole); an offer for a folder the
+// site does not follow is dropped.
+TEST(LiveSite, RecordsHandedOverShowAsIfReadAndCountOnce) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string read_dir = t.path + "/read", offered_dir = t.path + "/offered";
+  Land(played, read_dir, names, 0, names.size());
+  fs::create_directories(offered_dir);
+  fs::copy_file(played + "/manifest.json", offered_dir + "/manifest.json");
+  LiveSite read(read_dir, LiveOptions{}), offered(offered_dir, LiveOptions{});
+  offered.Poll();
+  // Each record written again through a writer whose hook offers its lines.
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto lines = ReadRecordFile(played + "/" + names[i]);
+    ASSERT_TRUE(lines.ok()) << lines.status();
+    auto w = RecordWriter::Open(offered_dir, lines->front().header().match_id());
+    ASSERT_TRUE(w.ok());
+    (*w)->set_on_finished([&](const std::string& path, std::vector<v1::RecordLine> kept) {
+      offered.Offer(path, std::move(kept));
+    });
+    ASSERT_TRUE((*w)->AppendAll(*lines).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+    if (i == 10) offered.Poll();  // some read from the folder first, some offered first
+    // The last one's file spoilt after it was offered: only the offer can
+    // show it whole (a site that read it back would list an error).
+    if (i + 1 == names.size()) std::ofstream((*w)->final_path(), std::ios::trunc) << "spoilt";
+    if (i == 5) {  // and one offered again once read
+      offered.Poll();
+      auto again = ReadRecordFile((*w)->final_path());
+      ASSERT_TRUE(again.ok());
+      offered.Offer((*w)->final_path(), *again);
+    }
+  }
+  offered.Offer(t.path + "/elsewhere/x.rec", {});  // a folder not followed
+  read.Poll(/*last=*/true);
+  offered.Poll(/*last=*/true);
+  EXPECT_EQ(offered.total_matches(), static_cast<int64_t>(names.size()));
+  EXPECT_EQ(read.total_matches(), offered.total_matches());
+  EXPECT_EQ(read.standings_json(), offered.standings_json());
+  LiveSite::PageState a, b;
+  a.have = b.have = 0;
+  auto ua = read.UpdateJson(&a), ub = offered.UpdateJson(&b);
+  // The same list entries and summary (the order may differ: arrival).
+  google::protobuf::Struct sa, sb;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ua, &sa).ok());
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ub, &sb).ok());
+  EXPECT_EQ(sa.fields().at("summary").DebugString(), sb.fields().at("summary").DebugString());
+  std::vector<std::string> la, lb;
+  for (const std::string& j : {read.MatchesJson(0, 100), offered.MatchesJson(0, 100)}) {
+    google::protobuf::ListValue l;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(j, &l).ok()) << j;
+    auto& out = la.empty() ? la : lb;
+    for (const auto& v : l.values()) out.push_back(v.DebugString());
+    std::sort(out.begin(), out.end());
+  }
+  EXPECT_EQ(la, lb);
 }
 
 TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {

@@ -77,6 +77,66 @@ TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
   EXPECT_TRUE(VerifyRecord(testing::ParseOrFail(random.record_lines), "t").ok());
 }
 
+// A writer with a finished-hook hands over, once the record is whole under
+// its name, its header, forfeit and result lines and of its decisions only
+// the referee's faults, as they are in the file; nothing before Finish.
+TEST(RecordWriterTest, TheFinishedHookGetsTheSummaryLinesOnceTheRecordIsWhole) {
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  auto bad = [](int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
+    return seat == 1 && r.step() >= 5 ? 99 : 0;
+  };
+  MatchSpec spec = Spec(5);
+  spec.auto_moves = v1::AUTO_MOVES_NONE;
+  spec.fault_policy = v1::FAULT_POLICY_RANDOM_MOVE;
+  const auto played = testing::ParseOrFail(testing::PlayLocal(**game, spec, bad).record_lines);
+  for (RecordFormat f : {RecordFormat::kCompact, RecordFormat::kJsonl}) {
+    const testing::TestDir tmp = testing::FreshTempDir("hook");
+    auto w = RecordWriter::Open(tmp.path(), "m", f);
+    ASSERT_TRUE(w.ok()) << w.status();
+    int calls = 0;
+    std::string path;
+    std::vector<v1::RecordLine> got;
+    (*w)->set_on_finished([&](const std::string& p, std::vector<v1::RecordLine> lines) {
+      ++calls;
+      path = p;
+      got = std::move(lines);
+      EXPECT_TRUE(std::filesystem::exists(p)) << "called before the record is in place";
+    });
+    ASSERT_TRUE((*w)->AppendAll(played).ok());
+    EXPECT_EQ(calls, 0);
+    ASSERT_TRUE((*w)->Finish().ok());
+    ASSERT_EQ(calls, 1);
+    EXPECT_EQ(path, (*w)->final_path());
+    // Expected: from the file read back, kept by hand.
+    auto file = ReadRecordFile(path);
+    ASSERT_TRUE(file.ok()) << file.status();
+    std::vector<v1::RecordLine> want;
+    int fault_actions = 0;
+    for (const auto& l : *file) {
+      if (l.has_decision()) {
+        v1::RecordLine kept;
+        for (const auto& a : l.decision().actions()) {
+          if (a.source() != v1::SeatAction::SOURCE_REFEREE_FAULT) continue;
+          kept.mutable_decision()->set_step(l.decision().step());
+          *kept.mutable_decision()->add_actions() = a;
+          ++fault_actions;
+        }
+        if (kept.has_decision()) want.push_back(kept);
+      } else if (!l.has_event()) {
+        want.push_back(l);
+      }
+    }
+    ASSERT_GT(fault_actions, 0) << "no fault in the match: the test could not fail";
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << "line " << i;
+    }
+    EXPECT_TRUE(got.front().has_header());
+    EXPECT_TRUE(got.back().has_result());
+  }
+}
+
 TEST(Records, BrokenLineIsNamed) {
   auto s = ParseRecordLines({"{\"header\":{}}", "{not json"}, "x.jsonl");
   ASSERT_FALSE(s.ok());

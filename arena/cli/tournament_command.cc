@@ -67,6 +67,11 @@ int RunTournamentCommand(const TournamentCommandOptions& options, v1::Tournament
     auto started = LiveServer::Start(site.get(), options.serve);
     if (!started.ok()) return Fail(started.status());
     server = *std::move(started);
+    // What the tournament writes, the site is handed rather than read back.
+    lo.on_record_finished = [s = site.get()](const std::string& path,
+                                             std::vector<v1::RecordLine> lines) {
+      s->Offer(path, std::move(lines));
+    };
     std::cout << "live site: http://" << server->address() << "/ (" << c->records_dir() << ")"
               << std::endl;
   }

@@ -303,63 +303,86 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
     f->lost_track = false;
     f->listed_at = wall;
     f->mtime = now;
-  } else if (arrived.empty()) {
-    return false;
   }
+  // The records this process wrote into this folder, as handed over (Offer):
+  // not read back (a name the listing below already gave is not taken).
   bool changed = false;
+  std::vector<std::pair<std::string, std::vector<v1::RecordLine>>> offered;
+  {
+    absl::MutexLock lock(&offer_mu_);
+    auto& mine = offered_[f->path];
+    offered.swap(mine);
+  }
+  for (auto& [name, lines] : offered) {
+    if (!f->seen.insert(name).second) continue;
+    AddRecord(f, name, std::move(lines));
+    changed = true;
+  }
+  if (!whole && arrived.empty()) return changed;
   for (const std::string& name : whole ? NewRecordFiles(f->path, f->seen)
                                        : NewRecordFilesAmong(f->path, std::move(arrived),
                                                              f->seen)) {
-    const std::string path = absl::StrCat(f->path, "/", name);
     f->seen.insert(name);
     changed = true;
     // The events are not needed for the list and the standings (a replay
     // page reads the record whole).
-    auto lines = ReadRecordFileWithoutEvents(path);
-    std::string entry;
-    std::string page;
-    const std::string id = IdOfFile(name);
-    if (!lines.ok() || lines->empty() || !lines->front().has_header() ||
-        !lines->back().has_result()) {
-      entry = MatchErrorJson(name, lines.ok() ? "not a whole record"
-                                              : std::string(lines.status().message()));
-      Tally(nullptr);
-    } else {
-      auto summary = SummarizeRecord(*lines, path);
-      if (summary.ok() && !ids_.insert(summary->match_id).second) {
-        spdlog::warn("{}: match {} is in another folder too; counted once", path,
-                     summary->match_id);
-        continue;
-      }
-      Tally(summary.ok() ? &*summary : nullptr);
-      if (summary.ok() && all_.Add(*summary).ok()) {
-        f->context.See(*summary, *lines);
-        standings_stale_ = true;
-        standings_final_ = false;
-        last_record_ = absl::Now();
-      }
-      // The lines are not needed after this: moved, not copied.
-      v1::Replay r;
-      r.mutable_header()->Swap(lines->front().mutable_header());
-      r.mutable_result()->Swap(lines->back().mutable_result());
-      for (auto& l : *lines) {
-        if (l.has_forfeit()) r.mutable_forfeit()->Swap(l.mutable_forfeit());
-      }
-      page = PageName(r.header().match_id());
-      entry = MatchEntryJson(name, absl::StrCat("replays/", page, ".html"), r);
-    }
-    absl::MutexLock lock(&mu_);
-    entries_.push_back(std::move(entry));
-    if (!page.empty()) {
-      finished_[page] = path;
-      page_of_id_[id] = page;
-      if (auto it = live_.find(id); it != live_.end() &&
-                                    it->second->ended_at == absl::InfiniteFuture()) {
-        it->second->ended_at = absl::Now();
-      }
-    }
+    AddRecord(f, name, ReadRecordFileWithoutEvents(absl::StrCat(f->path, "/", name)));
   }
   return changed;
+}
+
+void LiveSite::Offer(const std::string& path, std::vector<v1::RecordLine> lines) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return;
+  absl::MutexLock lock(&offer_mu_);
+  offered_[path.substr(0, slash)].emplace_back(path.substr(slash + 1), std::move(lines));
+}
+
+void LiveSite::AddRecord(Folder* f, const std::string& name,
+                         absl::StatusOr<std::vector<v1::RecordLine>> lines) {
+  const std::string path = absl::StrCat(f->path, "/", name);
+  std::string entry;
+  std::string page;
+  const std::string id = IdOfFile(name);
+  if (!lines.ok() || lines->empty() || !lines->front().has_header() ||
+      !lines->back().has_result()) {
+    entry = MatchErrorJson(name, lines.ok() ? "not a whole record"
+                                            : std::string(lines.status().message()));
+    Tally(nullptr);
+  } else {
+    auto summary = SummarizeRecord(*lines, path);
+    if (summary.ok() && !ids_.insert(summary->match_id).second) {
+      spdlog::warn("{}: match {} is in another folder too; counted once", path,
+                   summary->match_id);
+      return;
+    }
+    Tally(summary.ok() ? &*summary : nullptr);
+    if (summary.ok() && all_.Add(*summary).ok()) {
+      f->context.See(*summary, *lines);
+      standings_stale_ = true;
+      standings_final_ = false;
+      last_record_ = absl::Now();
+    }
+    // The lines are not needed after this: moved, not copied.
+    v1::Replay r;
+    r.mutable_header()->Swap(lines->front().mutable_header());
+    r.mutable_result()->Swap(lines->back().mutable_result());
+    for (auto& l : *lines) {
+      if (l.has_forfeit()) r.mutable_forfeit()->Swap(l.mutable_forfeit());
+    }
+    page = PageName(r.header().match_id());
+    entry = MatchEntryJson(name, absl::StrCat("replays/", page, ".html"), r);
+  }
+  absl::MutexLock lock(&mu_);
+  entries_.push_back(std::move(entry));
+  if (!page.empty()) {
+    finished_[page] = path;
+    page_of_id_[id] = page;
+    if (auto it = live_.find(id); it != live_.end() &&
+                                  it->second->ended_at == absl::InfiniteFuture()) {
+      it->second->ended_at = absl::Now();
+    }
+  }
 }
 
 bool LiveSite::ReadLiveMatches(Folder* f) {
@@ -537,6 +560,16 @@ bool LiveSite::Poll(bool last) {
   for (auto& f : folders_) {
     changed |= ReadFolder(f.get(), last);
     changed |= ReadLiveMatches(f.get());
+  }
+  {
+    // Offers for no folder followed (yet): dropped; their files are read
+    // once the folder is.
+    absl::MutexLock lock(&offer_mu_);
+    for (auto it = offered_.begin(); it != offered_.end();) {
+      const bool followed = std::any_of(folders_.begin(), folders_.end(),
+                                        [&](const auto& f) { return f->path == it->first; });
+      it = followed ? std::next(it) : offered_.erase(it);
+    }
   }
   const absl::Time now = absl::Now();
   const bool quiet = now - last_record_ >= options_.quiet;

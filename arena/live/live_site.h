@@ -105,6 +105,12 @@ class LiveSite {
   // the standings are rebuilt now whatever LiveOptions::rebuild says (the
   // writer is done).
   bool Poll(bool last = false);
+  // A record this process wrote at `path` (in DIR or a shard folder of
+  // it), with the lines RecordWriter::set_on_finished gives: the next
+  // Poll() takes them instead of reading the file back, unless it has read
+  // the file already; each record counts once either way. Lines of a
+  // folder the site does not follow are dropped unread. From any thread.
+  void Offer(const std::string& path, std::vector<v1::RecordLine> lines);
   // Bumped on every change the pages show.
   int64_t version() const;
   const LiveOptions& options() const { return options_; }
@@ -157,6 +163,8 @@ class LiveSite {
   void ScanFolders();
   void ReadNotifications();
   bool ReadFolder(Folder* f, bool last);
+  void AddRecord(Folder* f, const std::string& name,
+                 absl::StatusOr<std::vector<v1::RecordLine>> lines);
   bool ReadLiveMatches(Folder* f);
   void RebuildStandings(bool full);
   void Tally(const MatchSummary* m);  // a record read (nullptr: one that is not whole)
@@ -181,6 +189,11 @@ class LiveSite {
   std::map<std::string, std::map<double, int64_t>> scores_;
   bool summary_stale_ = false;
   std::set<std::string> ids_;                     // their ids, each counted once
+
+  // Offered records by folder path, then file name (Offer).
+  absl::Mutex offer_mu_;
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<v1::RecordLine>>>>
+      offered_ ABSL_GUARDED_BY(offer_mu_);
 
   mutable absl::Mutex mu_;
   int64_t version_ ABSL_GUARDED_BY(mu_) = 0;

@@ -326,6 +326,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.resume = options.resume;
     hooks.live_records = options.live_records;
     hooks.on_recorded = options.on_recorded;
+    hooks.on_record_finished = options.on_record_finished;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) {
         return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b);

@@ -56,6 +56,8 @@ struct LaunchOptions {
   bool live_records = false;
   // Called after each recorded match (TournamentHooks::on_recorded).
   std::function<bool(const MatchSummary&)> on_recorded;
+  // TournamentHooks::on_record_finished.
+  RecordWriter::FinishedHook on_record_finished;
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
   // Entrants on demand (start_bots; arena/tournament/bot_process.h): the most
   // bot processes live at once, 0 for jobs * seats + seats (every live match

@@ -584,7 +584,10 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
         auto writer = RecordWriter::Open(
             config.records_dir(), spec.match_id,
             RecordFormatOf(config.record_format(), config.compress_records()));
-        if (writer.ok()) (*writer)->set_spill_every_line(hooks.live_records);
+        if (writer.ok()) {
+          (*writer)->set_spill_every_line(hooks.live_records);
+          if (hooks.on_record_finished) (*writer)->set_on_finished(hooks.on_record_finished);
+        }
         if (!writer.ok()) {
           spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
           absl::MutexLock lock(&mu);

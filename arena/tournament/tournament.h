@@ -68,6 +68,9 @@ struct TournamentHooks {
   // Every record line is written to the match's .part as it comes
   // (RecordWriter::set_spill_every_line), for a live site to follow.
   bool live_records = false;
+  // Given to each match's record writer (RecordWriter::set_on_finished):
+  // called on the match's thread as its record lands.
+  RecordWriter::FinishedHook on_record_finished;
   // Duplicate deals: replaces every bot process by a fresh one (in a fresh
   // sandbox) between rotations. With it, the matches are played rotation by
   // rotation (every deal group's first rotation, then every group's second,

@@ -378,6 +378,21 @@ absl::Status RecordWriter::Append(const v1::RecordLine& line) {
     return absl::OkStatus();
   }
   if (finished_) return absl::FailedPreconditionError("record already finished");
+  if (on_finished_) {
+    if (line.has_header() || line.has_forfeit() || line.has_result()) {
+      summary_lines_.push_back(line);
+    } else if (line.has_decision()) {
+      v1::RecordLine* faults = nullptr;
+      for (const v1::SeatAction& a : line.decision().actions()) {
+        if (a.source() != v1::SeatAction::SOURCE_REFEREE_FAULT) continue;
+        if (faults == nullptr) {
+          faults = &summary_lines_.emplace_back();
+          faults->mutable_decision()->set_step(line.decision().step());
+        }
+        *faults->mutable_decision()->add_actions() = a;
+      }
+    }
+  }
   return Encode(line);
 }
 
@@ -437,6 +452,8 @@ absl::Status RecordWriter::Finish() {
   finished_ = true;
   buffer_.clear();
   buffer_.shrink_to_fit();
+  if (on_finished_) on_finished_(final_path_, std::move(summary_lines_));
+  summary_lines_.clear();
   return absl::OkStatus();
 }
 

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include <string>
@@ -101,6 +102,16 @@ class RecordWriter {
   // that a live site (arena/live/live_site.h) can show a match in progress:
   // an open, a write and a close per line.
   void set_spill_every_line(bool on) { spill_every_line_ = on; }
+  // Called by Finish() once the record is whole under its final name, with
+  // what a match list and standings read of a record: its header, forfeit
+  // and result lines, and of its decisions only the referee's faults
+  // (SeatActions of SOURCE_REFEREE_FAULT; SummarizeRecord of these lines is
+  // that of the whole record). Kept as lines are appended only when set:
+  // `arena tournament --serve` hands them to its live site, which then
+  // need not read the record back (LiveSite::Offer).
+  using FinishedHook =
+      std::function<void(const std::string& path, std::vector<v1::RecordLine> lines)>;
+  void set_on_finished(FinishedHook hook) { on_finished_ = std::move(hook); }
 
  private:
   RecordWriter() = default;
@@ -116,6 +127,8 @@ class RecordWriter {
   std::string final_path_;
   std::string buffer_;    // encoded lines not yet in part_path_
   std::vector<std::string> lines_;
+  FinishedHook on_finished_;
+  std::vector<v1::RecordLine> summary_lines_;  // for on_finished_
 };
 
 // The commitment to a match's seed sent in MatchStart (docs/security.md):

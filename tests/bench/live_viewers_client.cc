@@ -61,8 +61,9 @@ struct Viewer {
 };
 
 // Moves whole events ("...\n\n") out of v->tail, keeping the last with
-// data whose standings are not null: only the events of this read are
-// looked at, newest first, and only the one kept is copied.
+// data whose standings are not null (an update's JSON starts with its
+// version, then its standings): only the events of this read are looked
+// at, and only the one kept is copied.
 void TakeEvents(Viewer* v) {
   if (!v->header_done) {
     const size_t end = v->tail.find("\r\n\r\n");
@@ -70,21 +71,18 @@ void TakeEvents(Viewer* v) {
     v->tail.erase(0, end + 4);
     v->header_done = true;
   }
-  const size_t last_end = v->tail.rfind("\n\n");
-  if (last_end == std::string::npos) return;
-  size_t end = last_end;
-  for (;;) {
-    const size_t prev = end == 0 ? std::string::npos : v->tail.rfind("\n\n", end - 1);
-    const size_t start = prev == std::string::npos ? 0 : prev + 2;
-    const absl::string_view event(v->tail.data() + start, end - start);
-    if (absl::StartsWith(event, "data: ") && !absl::StrContains(event, "\"standings\":null")) {
-      v->last.assign(event.data(), event.size());
-      break;
+  const absl::string_view tail = v->tail;
+  size_t start = 0, keep_start = 0, keep_end = std::string::npos;
+  for (size_t end; (end = tail.find("\n\n", start)) != absl::string_view::npos; start = end + 2) {
+    const absl::string_view event = tail.substr(start, end - start);
+    if (absl::StartsWith(event, "data: ") &&
+        !absl::StrContains(event.substr(0, 64), "\"standings\":null")) {
+      keep_start = start;
+      keep_end = end;
     }
-    if (prev == std::string::npos) break;
-    end = prev;
   }
-  v->tail.erase(0, last_end + 2);
+  if (keep_end != std::string::npos) v->last.assign(v->tail, keep_start, keep_end - keep_start);
+  v->tail.erase(0, start);
 }
 
 // The matches_played of the standings in a "data: " event, or -1.
