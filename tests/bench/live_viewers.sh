@@ -51,6 +51,7 @@ run() {  # label, then extra arena flags
   read -r rss user sys < "$T/maxrss"
   printf '%s: %.1f s, %.0f matches/s, arena max RSS %s KiB, CPU %s s user %s s system\n' \
     "$label" "$wall" "$(echo "$GAMES / $wall" | bc -l)" "$rss" "$user" "$sys"
+  echo "$label $(echo "$GAMES / $wall" | bc -l)" >> "$T/rates"
   if [ "$label" = viewers ]; then cat "$T/viewers"; fi
   cat "$T/sample"
   return 0
@@ -63,3 +64,22 @@ for i in $(seq 1 $(((RUNS + 1) / 2))); do
   run viewers --serve 127.0.0.1:0 --live_records=false
   run plain
 done
+# Each ABBA block's ratio (viewers' matches/s over plain's, of the block's
+# sums), their mean with a 95 % interval (Student's t over the blocks), and
+# the pairs' median.
+python3 - "$T/rates" <<'PY'
+import statistics, sys
+from math import sqrt
+rates = [(l.split()[0], float(l.split()[1])) for l in open(sys.argv[1])]
+blocks = [rates[i:i + 4] for i in range(0, len(rates) - 3, 4)]
+ratios = [(b[1][1] + b[2][1]) / (b[0][1] + b[3][1]) for b in blocks]
+pairs = [r for b in blocks for r in (b[1][1] / b[0][1], b[2][1] / b[3][1])]
+print("block ratios (viewers / plain): " + ", ".join(f"{r:.3f}" for r in ratios))
+if len(ratios) >= 2:
+    t975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+            10: 2.23, 11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13}.get(len(ratios) - 1, 2.0)
+    m, sd = statistics.mean(ratios), statistics.stdev(ratios)
+    half = t975 * sd / sqrt(len(ratios))
+    print(f"mean block ratio {m:.3f}, 95 % interval {m - half:.3f} to {m + half:.3f} "
+          f"({len(ratios)} blocks); pairs' median {statistics.median(pairs):.3f}")
+PY
