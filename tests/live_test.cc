@@ -510,6 +510,40 @@ TEST(LiveServer, RefusesTraversalEncodedPathsLinksOutAndInProgressFiles) {
       << answer;
 }
 
+// The pages' updates a second are bounded (ServeOptions::
+// max_updates_per_second): up to that many pages get one every push_every,
+// more pages get them less often, in proportion.
+TEST(LiveServer, ManyPagesAreUpdatedLessOftenWithinTheBound) {
+  const absl::Duration every = absl::Milliseconds(750);
+  EXPECT_EQ(PushInterval(every, 0, 500), every);
+  EXPECT_EQ(PushInterval(every, 375, 500), every);  // 375 / 500 s = 0.75 s
+  EXPECT_EQ(PushInterval(every, 376, 500), absl::Milliseconds(752));
+  EXPECT_EQ(PushInterval(every, 1000, 500), absl::Seconds(2));
+  EXPECT_EQ(PushInterval(every, 10000, 500), absl::Seconds(20));
+  EXPECT_EQ(PushInterval(every, 1000, 0), every);  // no bound
+}
+
+// --serve_updates_per_s below 1 is refused, naming the flag, by `arena
+// serve` and by `arena tournament --serve` (before any match).
+TEST(LiveServer, AnUpdateBoundBelowOneIsRefused) {
+  TempFolder t;
+  for (const std::string& cmd :
+       {absl::StrCat(kBin, "/arena serve ", t.path, " --serve 127.0.0.1:0 --serve_updates_per_s 0"),
+        absl::StrCat(kBin, "/arena tournament --game quasenbo --games 2 --sandbox none --records ",
+                     t.path, "/r --bot a=", kBin, "/random_bot --bot b=", kBin,
+                     "/random_bot --serve 127.0.0.1:0 --serve_updates_per_s -3")}) {
+    FILE* f = ::popen(absl::StrCat(cmd, " 2>&1").c_str(), "r");
+    ASSERT_NE(f, nullptr);
+    std::string out;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    const int rc = ::pclose(f);
+    EXPECT_NE(rc, 0) << cmd;
+    EXPECT_TRUE(absl::StrContains(out, "--serve_updates_per_s: 1 or more")) << out;
+  }
+  EXPECT_FALSE(fs::exists(t.path + "/r")) << "a refused tournament made its folder";
+}
+
 TEST(LiveServer, OversizedHeaderIs431AndTheServerGoesOn) {
   TempFolder t;
   Land(PlayedRecords(), t.path, RecordNames(PlayedRecords()), 0, 1);

@@ -131,6 +131,9 @@ ABSL_FLAG(std::string, serve, "",
           "(docs/live.md; 0.0.0.0 only behind a proxy with TLS and auth)");
 ABSL_FLAG(double, spectator_delay_s, 0,
           "serve, tournament --serve: show matches in progress this many seconds late");
+ABSL_FLAG(int, serve_updates_per_s, 500,
+          "serve, tournament --serve: updates sent to open pages a second at most "
+          "(more pages than this allows every 0.75 s: each is updated less often)");
 ABSL_FLAG(int, serve_max_connections, 2048,
           "serve, tournament --serve: connections at once (more are closed)");
 ABSL_FLAG(std::optional<bool>, live_records, std::nullopt,
@@ -459,6 +462,10 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
   po.serve.address = absl::GetFlag(FLAGS_serve);
   po.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+  po.serve.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
+  if (po.serve.max_updates_per_second < 1) {
+    return Fail(absl::InvalidArgumentError("--serve_updates_per_s: 1 or more"));
+  }
   po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
   // Matches in progress are watchable with --serve unless --live_records=false.
   lo.live_records = absl::GetFlag(FLAGS_live_records).value_or(!po.serve.address.empty());
@@ -616,10 +623,14 @@ int main(int argc, char** argv) {
     if (absl::GetFlag(FLAGS_spectator_delay_s) < 0) {
       return Fail(absl::InvalidArgumentError("--spectator_delay_s: 0 or more seconds"));
     }
+    if (absl::GetFlag(FLAGS_serve_updates_per_s) < 1) {
+      return Fail(absl::InvalidArgumentError("--serve_updates_per_s: 1 or more"));
+    }
     ServeCommandOptions so;
     so.dir = args[2];
     so.serve.address = absl::GetFlag(FLAGS_serve).empty() ? "127.0.0.1:8080" : absl::GetFlag(FLAGS_serve);
     so.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+    so.serve.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
     so.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
     return RunServe(so);
   }

@@ -46,7 +46,7 @@ const std::vector<CommandHelp>& Commands() {
       "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
       "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
       "record_format", "compress", "html", "progress", "serve", "spectator_delay_s",
-      "serve_max_connections", "live_records",
+      "serve_max_connections", "serve_updates_per_s", "live_records",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -97,7 +97,8 @@ const std::vector<CommandHelp>& Commands() {
        "  The live site of a records folder (and of shards' folders in it), as it\n"
        "  grows: the pages of arena html, updated as records land, and matches in\n"
        "  progress as a spectator sees them. Until SIGINT or SIGTERM (docs/live.md).",
-       {"serve", "spectator_delay_s", "serve_max_connections", "log_file"}},
+       {"serve", "spectator_delay_s", "serve_max_connections", "serve_updates_per_s",
+        "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
       {"play",
        "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"

@@ -83,12 +83,14 @@ struct LiveServer::Impl {
   // The open event streams, held here between their writes (io thread only).
   std::vector<std::shared_ptr<Session>> streams;
   std::atomic<bool> broadcast_pending{false};
+  std::atomic<int> site_streams{0};  // the index's event streams open (about)
   absl::Notification stop;
   std::thread io_thread, poll_thread;
   bool stopped = false;
 
   void Accept();
   void Broadcast();  // io thread
+  void CountStreams();  // io thread: site_streams from `streams`
   void Heartbeat();
 };
 
@@ -288,6 +290,7 @@ class Session : public std::enable_shared_from_this<Session> {
     Push(std::make_shared<const std::string>(header.str() + "retry: 2000\n\n"));
     server_->streams.push_back(shared_from_this());
     if (kind == Kind::kSite) {
+      ++server_->site_streams;
       version = server_->site->version();
       Push(SseEvent(server_->site->UpdateJson(&page)));
     } else {
@@ -391,6 +394,13 @@ void LiveServer::Impl::Broadcast() {
     }
   }
   streams.swap(keep);
+  CountStreams();
+}
+
+void LiveServer::Impl::CountStreams() {
+  int n = 0;
+  for (const auto& s : streams) n += s->kind() == Session::Kind::kSite;
+  site_streams = n;
 }
 
 void LiveServer::Impl::Heartbeat() {
@@ -404,8 +414,14 @@ void LiveServer::Impl::Heartbeat() {
       if (!s->closed()) keep.push_back(s);
     }
     streams.swap(keep);
+    CountStreams();
     Heartbeat();
   });
+}
+
+absl::Duration PushInterval(absl::Duration push_every, int streams, int max_updates_per_second) {
+  if (max_updates_per_second <= 0) return push_every;
+  return std::max(push_every, absl::Seconds(1) * streams / max_updates_per_second);
 }
 
 LiveServer::LiveServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -469,12 +485,16 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
     NameThisThread("live-poll");
     RunThisThreadWhenIdle();
     // Changes are pushed at most every push_every (a page redraws at most
-    // that often anyway); one seen in between waits for its turn.
+    // that often anyway), or less often with many pages open
+    // (PushInterval); one seen in between waits for its turn.
     bool unsent = false;
     absl::Time pushed = absl::InfinitePast();
     while (!p->stop.WaitForNotificationWithTimeout(p->site->options().poll)) {
       unsent |= p->site->Poll();
-      if (unsent && absl::Now() - pushed >= p->site->options().push_every &&
+      const absl::Duration every =
+          PushInterval(p->site->options().push_every, p->site_streams.load(),
+                       p->options.max_updates_per_second);
+      if (unsent && absl::Now() - pushed >= every &&
           !p->broadcast_pending.exchange(true)) {
         unsent = false;
         pushed = absl::Now();

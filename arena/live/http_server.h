@@ -48,7 +48,18 @@ struct ServeOptions {
   // client that reads nothing can hold; the system may double it).
   int stream_send_buffer = 128 << 10;
   absl::Duration heartbeat = absl::Seconds(15);  // a comment on idle streams
+  // Updates sent to the index's event streams a second, at most: with more
+  // pages open than this allows every LiveOptions::push_every, the pushes
+  // come less often (PushInterval). Each update sent costs a contest on the
+  // same machine: 1,000 pages every 0.75 s cost a 2-core tournament of
+  // instant bots about 12 % of its matches a second (docs/live.md).
+  int max_updates_per_second = 500;
 };
+
+// How long the index's streams wait between pushes: push_every, or longer
+// so that `streams` pages get at most max_updates_per_second updates a
+// second between them.
+absl::Duration PushInterval(absl::Duration push_every, int streams, int max_updates_per_second);
 
 class LiveServer {
  public:
