@@ -131,7 +131,7 @@ ABSL_FLAG(std::string, serve, "",
           "(docs/live.md; 0.0.0.0 only behind a proxy with TLS and auth)");
 ABSL_FLAG(double, spectator_delay_s, 0,
           "serve, tournament --serve: show matches in progress this many seconds late");
-ABSL_FLAG(int, serve_updates_per_s, 500,
+ABSL_FLAG(int, serve_updates_per_s, 1500,
           "serve, tournament --serve: updates sent to open pages a second at most "
           "(more pages than this allows every 0.75 s: each is updated less often)");
 ABSL_FLAG(int, serve_max_connections, 2048,

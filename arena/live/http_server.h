@@ -50,10 +50,11 @@ struct ServeOptions {
   absl::Duration heartbeat = absl::Seconds(15);  // a comment on idle streams
   // Updates sent to the index's event streams a second, at most: with more
   // pages open than this allows every LiveOptions::push_every, the pushes
-  // come less often (PushInterval). Each update sent costs a contest on the
-  // same machine: 1,000 pages every 0.75 s cost a 2-core tournament of
-  // instant bots about 12 % of its matches a second (docs/live.md).
-  int max_updates_per_second = 500;
+  // come less often (PushInterval), so that the server's work does not grow
+  // without bound with its audience. The default keeps 1,000 pages at
+  // push_every (within 1 s of a record) and 2,048 (max_connections) at
+  // 1.4 s.
+  int max_updates_per_second = 1500;
 };
 
 // How long the index's streams wait between pushes: push_every, or longer
