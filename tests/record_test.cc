@@ -45,13 +45,15 @@ MatchSpec Spec(uint64_t seed, Options o = {}) {
 // missing event) are checked for every game and option grid by
 // tests/conformance_test.cc. What follows is what records do beyond that.
 
+// Seat 1 answers with an illegal index from its third decision on.
+int Seat1IllegalFromStep5(int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
+  return seat == 1 && r.step() >= 5 ? 99 : 0;
+}
+
 TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
   auto game = CreateGame("quasenbo", {}, 2);
   ASSERT_TRUE(game.ok());
-  // Seat 1 answers with an illegal index at its third decision.
-  auto bad = [](int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
-    return seat == 1 && r.step() >= 5 ? 99 : 0;
-  };
+  const auto bad = Seat1IllegalFromStep5;
   MatchSpec spec = Spec(5);
   spec.auto_moves = v1::AUTO_MOVES_NONE;
   auto forfeit = testing::PlayLocal(**game, spec, bad);
@@ -83,13 +85,11 @@ TEST(Records, ForfeitAndRandomMoveRecordsVerify) {
 TEST(RecordWriterTest, TheFinishedHookGetsTheSummaryLinesOnceTheRecordIsWhole) {
   auto game = CreateGame("quasenbo", {}, 2);
   ASSERT_TRUE(game.ok());
-  auto bad = [](int seat, const v1::MatchStart&, const v1::DecisionRequest& r) {
-    return seat == 1 && r.step() >= 5 ? 99 : 0;
-  };
   MatchSpec spec = Spec(5);
   spec.auto_moves = v1::AUTO_MOVES_NONE;
   spec.fault_policy = v1::FAULT_POLICY_RANDOM_MOVE;
-  const auto played = testing::ParseOrFail(testing::PlayLocal(**game, spec, bad).record_lines);
+  const auto played = testing::ParseOrFail(
+      testing::PlayLocal(**game, spec, Seat1IllegalFromStep5).record_lines);
   for (RecordFormat f : {RecordFormat::kCompact, RecordFormat::kJsonl}) {
     const testing::TestDir tmp = testing::FreshTempDir("hook");
     auto w = RecordWriter::Open(tmp.path(), "m", f);

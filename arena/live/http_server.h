@@ -19,7 +19,8 @@
 // a request's header (then closed: a slow or silent client holds a
 // connection that long at most), the time any write may take, and the bytes
 // queued for an event stream whose client does not read (then closed; its
-// socket's send buffer is bounded too).
+// socket's send buffer is bounded too), and the updates sent a second (many
+// open pages are updated less often: PushInterval).
 // Read-only; binds 127.0.0.1 unless told otherwise.
 //
 // Thread safety: Start and Stop from one thread; the server runs on its own
