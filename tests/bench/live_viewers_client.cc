@@ -20,8 +20,8 @@
 // 0 if all did.
 //   live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle=true]
 #include <arpa/inet.h>
-#include <sched.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -29,10 +29,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
