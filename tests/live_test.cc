@@ -642,6 +642,54 @@ TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
   ::close(live);
 }
 
+// Stop writes each stream's last events out before it closes the
+// connections: readers that fall behind (small buffers, so that what they
+// have not read cannot all wait in the kernel) and read only once Stop has
+// begun still get the final state, whole, and then the end of the stream.
+TEST(LiveServer, StopWritesTheLastEventsOutBeforeClosing) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 1);
+  ServeOptions so;
+  so.stream_send_buffer = 4 * 1024;
+  Served s(dir, so);
+  const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+  std::vector<int> readers;
+  for (int i = 0; i < 8; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    int small = 1024;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(s.port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    (void)!::write(fd, req.data(), req.size());
+    EXPECT_TRUE(absl::StrContains(ReadFor(fd, absl::Seconds(10), "\"total\":1"), "\"total\":1"));
+    readers.push_back(fd);
+  }
+  // The rest land one by one, each pushed (with new standings) to streams
+  // that are not read meanwhile.
+  for (size_t n = 1; n < names.size(); ++n) {
+    Land(played, dir, names, n, n + 1);
+    absl::SleepFor(absl::Milliseconds(120));
+  }
+  std::thread stop([&] { s.server->Stop(); });
+  absl::SleepFor(absl::Milliseconds(100));
+  for (int fd : readers) {
+    const std::string got = ReadFor(fd, absl::Seconds(10));  // to the end of the stream
+    const std::string last = got.substr(got.rfind("data: ") + 6);
+    EXPECT_TRUE(absl::StartsWith(last, "{")) << last.substr(0, 200);
+    EXPECT_TRUE(absl::EndsWith(last, "}\n\n")) << "the last event is cut short";
+    EXPECT_TRUE(absl::StrContains(got, absl::StrCat("\"total\":", names.size())))
+        << got.size() << " bytes read after Stop began";
+    ::close(fd);
+  }
+  stop.join();
+}
+
 // A real tournament with --serve, hostile clients all along: it records
 // every match, and the server answers to the end.
 TEST(LiveServer, TournamentWithServeKeepsGoingUnderHostileClients) {

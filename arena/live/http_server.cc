@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <map>
@@ -35,6 +36,10 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr int64_t kMaxMatchesPerRequest = 5000;
+// At Stop, how long the streams' last events may take to be written out: a
+// client that reads gets them within milliseconds; one that does not read
+// holds the end of the process no longer than this.
+constexpr absl::Duration kLastFlush = absl::Milliseconds(300);
 
 std::chrono::nanoseconds Chrono(absl::Duration d) { return absl::ToChronoNanoseconds(d); }
 
@@ -85,6 +90,7 @@ struct LiveServer::Impl {
   std::atomic<bool> broadcast_pending{false};
   std::atomic<int> site_streams{0};  // the index's event streams open (about)
   absl::Notification stop;
+  absl::Notification drained;  // Stop: every stream flushed, or given up
   std::thread io_thread, poll_thread;
   bool stopped = false;
 
@@ -92,6 +98,10 @@ struct LiveServer::Impl {
   void Broadcast();  // io thread
   void CountStreams();  // io thread: site_streams from `streams`
   void Heartbeat();
+  // io thread: notifies `drained` once every stream has closed (each closes
+  // when its last event is in the kernel's hands, which delivers it even
+  // after the process ends), or at `give_up`.
+  void NotifyWhenDrained(absl::Time give_up);
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -403,6 +413,17 @@ void LiveServer::Impl::CountStreams() {
   site_streams = n;
 }
 
+void LiveServer::Impl::NotifyWhenDrained(absl::Time give_up) {
+  const bool all_closed = std::all_of(streams.begin(), streams.end(),
+                                      [](const auto& s) { return s->closed(); });
+  if (all_closed || absl::Now() >= give_up) {
+    drained.Notify();
+    return;
+  }
+  auto t = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(2));
+  t->async_wait([this, t, give_up](beast::error_code) { NotifyWhenDrained(give_up); });
+}
+
 void LiveServer::Impl::Heartbeat() {
   heartbeat.expires_after(Chrono(options.heartbeat));
   heartbeat.async_wait([this](beast::error_code ec) {
@@ -517,19 +538,16 @@ void LiveServer::Stop() {
   if (p->poll_thread.joinable()) p->poll_thread.join();
   // The last records are shown, and pushed, before the streams close.
   p->site->Poll(/*last=*/true);
-  absl::Notification flushed;
-  asio::post(p->io, [p, &flushed] {
+  asio::post(p->io, [p] {
     p->Broadcast();
     beast::error_code ec;
     p->acceptor.close(ec);
     p->heartbeat.cancel();
     for (auto& s : p->streams) s->CloseWhenFlushed();
-    flushed.Notify();
+    p->NotifyWhenDrained(absl::Now() + kLastFlush);
   });
-  flushed.WaitForNotificationWithTimeout(absl::Seconds(5));
-  // A moment for the last events to reach clients that read; then every
-  // connection is closed, however far its client got.
-  absl::SleepFor(absl::Milliseconds(300));
+  // Then every connection is closed, however far its client got.
+  p->drained.WaitForNotificationWithTimeout(absl::Seconds(5));
   p->io.stop();
   if (p->io_thread.joinable()) p->io_thread.join();
 }

@@ -79,7 +79,8 @@ class LiveServer {
   int connections() const;
   int64_t refused() const;
   // Polls once more (the records that landed are shown), pushes to every
-  // stream, and stops. Idempotent.
+  // stream, waits until each stream's last event is written out (at most
+  // 300 ms for a client that does not read), and stops. Idempotent.
   void Stop();
 
   struct Impl;  // (arena/live/http_server.cc)
