@@ -16,9 +16,16 @@
 //  - It runs under SCHED_IDLE (--idle), as the live site's own threads do:
 //    it stands for browsers on other machines, whose CPU is not the
 //    tournament's to lose.
+//  - With --switch_s=S it comes and goes: the N viewers are connected for S
+//    seconds, then gone for S (one probe stream stays, to follow the
+//    count), and so on until 90 % of GAMES are recorded; then they stay to
+//    the end. It prints each change ("viewers on|off UNIX_TIME"), so that
+//    tests/bench/live_switchback.sh can compare the tournament's rate in
+//    each window with its neighbours': a comparison that the machine's
+//    drifting speed touches far less than one of whole runs.
 // Prints its own CPU, how many viewers got the final standings, and exits
 // 0 if all did.
-//   live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle=true]
+//   live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle=true] [--switch_s=0]
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -27,6 +34,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <map>
@@ -46,6 +54,8 @@
 
 ABSL_FLAG(int, every_ms, 10, "read the sockets this often (0: on every event)");
 ABSL_FLAG(bool, idle, true, "run under SCHED_IDLE");
+ABSL_FLAG(double, switch_s, 0,
+          "connect the viewers for this long, then leave for as long, in turn (0: stay)");
 
 namespace {
 
@@ -56,13 +66,15 @@ struct Viewer {
   std::string tail;  // bytes after the last whole event
   std::string last;  // the last whole event with standings
   int64_t bytes = 0;
+  int64_t total = -1;  // the probe's: the matches recorded, as last told
 };
 
 // Moves whole events ("...\n\n") out of v->tail, keeping the last with
 // data whose standings are not null (an update's JSON starts with its
 // version, then its standings): only the events of this read are looked
-// at, and only the one kept is copied.
-void TakeEvents(Viewer* v) {
+// at, and only the one kept is copied. With `count`, also the last
+// event's "total" into v->total.
+void TakeEvents(Viewer* v, bool count) {
   if (!v->header_done) {
     const size_t end = v->tail.find("\r\n\r\n");
     if (end == std::string::npos) return;
@@ -77,6 +89,11 @@ void TakeEvents(Viewer* v) {
         !absl::StrContains(event.substr(0, 64), "\"standings\":null")) {
       keep_start = start;
       keep_end = end;
+    }
+    const size_t at = count ? event.rfind("\"total\":") : absl::string_view::npos;
+    if (at != absl::string_view::npos) {
+      const absl::string_view digits = event.substr(at + 8, event.find(',', at) - at - 8);
+      (void)absl::SimpleAtoi(digits, &v->total);
     }
   }
   if (keep_end != std::string::npos) v->last.assign(v->tail, keep_start, keep_end - keep_start);
@@ -112,7 +129,7 @@ int Connect(const sockaddr_in& addr) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle]");
+  absl::SetProgramUsageMessage("live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle] [--switch_s=0]");
   const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   std::pair<std::string, std::string> hp;
   int port = 0, n = 0;
@@ -140,28 +157,56 @@ int main(int argc, char** argv) {
   const int ep = ::epoll_create1(EPOLL_CLOEXEC);
   std::vector<Viewer> viewers(n);
   int open = 0, failed = 0;
+  int64_t bytes = 0;  // read by viewers since replaced
   const std::string request = "GET /events HTTP/1.1\r\nHost: viewers\r\n\r\n";
-  for (int i = 0; i < n; ++i) {
+  auto join = [&](int i) {
     Viewer& v = viewers[i];
+    bytes += v.bytes;
+    v = Viewer();
     v.fd = Connect(addr);
     if (v.fd < 0 || ::send(v.fd, request.data(), request.size(), MSG_NOSIGNAL) !=
                         static_cast<ssize_t>(request.size())) {
       ++failed;
       v.done = true;
-      continue;
+      return;
     }
     epoll_event e{};
     e.events = EPOLLIN;
     e.data.u32 = static_cast<uint32_t>(i);
     ::epoll_ctl(ep, EPOLL_CTL_ADD, v.fd, &e);
     ++open;
-  }
+  };
+  auto leave = [&](int i) {  // closing removes it from the epoll set
+    Viewer& v = viewers[i];
+    if (v.done) return;
+    ::close(v.fd);
+    v.done = true;
+    --open;
+  };
+  auto say = [](const char* what) {
+    std::printf("viewers %s %.3f\n", what, absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
+    std::fflush(stdout);
+  };
+  for (int i = 0; i < n; ++i) join(i);
+  // --switch_s: viewer 0 stays as the probe; the others come and go until
+  // 90 % of the matches are recorded, and are there for the end.
+  const absl::Duration half = absl::Seconds(absl::GetFlag(FLAGS_switch_s));
+  bool switching = half > absl::ZeroDuration() && n > 1;
+  bool present = true;
+  absl::Time next_switch = absl::Now() + half;
+  if (switching) say("on");
   std::vector<epoll_event> ready(1024);
   std::vector<char> buf(1 << 16);
   while (open > 0) {
-    const int k = ::epoll_wait(ep, ready.data(), static_cast<int>(ready.size()), 1000);
+    int wait_ms = 1000;
+    if (switching) {
+      wait_ms = static_cast<int>(
+          std::clamp<int64_t>(absl::ToInt64Milliseconds(next_switch - absl::Now()), 0, 1000));
+    }
+    const int k = ::epoll_wait(ep, ready.data(), static_cast<int>(ready.size()), wait_ms);
     for (int j = 0; j < k; ++j) {
-      Viewer& v = viewers[ready[j].data.u32];
+      const int i = static_cast<int>(ready[j].data.u32);
+      Viewer& v = viewers[i];
       for (;;) {
         const ssize_t got = ::recv(v.fd, buf.data(), buf.size(), MSG_DONTWAIT);
         if (got > 0) {
@@ -170,18 +215,29 @@ int main(int argc, char** argv) {
           continue;
         }
         if (got < 0 && (errno == EAGAIN || errno == EINTR)) break;
-        ::close(v.fd);  // the server closed (or reset) the stream
-        v.done = true;
-        --open;
+        leave(i);  // the server closed (or reset) the stream
         break;
       }
-      TakeEvents(&v);
+      TakeEvents(&v, /*count=*/switching && i == 0);
+    }
+    if (switching && viewers[0].total * 10 >= games * 9) {
+      switching = false;
+      if (!present) {
+        for (int i = 1; i < n; ++i) join(i);
+        present = true;
+        say("on");
+      }
+      say("stay");
+    } else if (switching && absl::Now() >= next_switch) {
+      present = !present;
+      say(present ? "on" : "off");
+      for (int i = 1; i < n; ++i) present ? join(i) : leave(i);
+      next_switch = absl::Now() + half;
     }
     // The next look in every_ms, not at the next event (see the top).
     if (k > 0 && every_ms > 0) absl::SleepFor(absl::Milliseconds(every_ms));
   }
   int ok = 0;
-  int64_t bytes = 0;
   std::map<std::string, int> others;
   for (const Viewer& v : viewers) {
     bytes += v.bytes;
