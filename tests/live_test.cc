@@ -386,6 +386,41 @@ TEST(LiveSite, SendsAPageTheStandingsAndSummaryOnlyWhenTheyChanged) {
   EXPECT_TRUE(is_null(u, "summary"));
 }
 
+// While records land, the standings are rebuilt at most every
+// rebuild_spacing times their last rebuild's duration: with a spacing no
+// rebuild can meet they stay as first built until the writer is done; with
+// none they follow every poll.
+TEST(LiveSite, StandingsRebuildsAreSpacedByTheirCost) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  auto played_in = [](const LiveSite& site) {
+    google::protobuf::Struct st;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(site.standings_json(), &st).ok());
+    return st.fields().at("matches_played").number_value();
+  };
+  for (const int spacing : {1000000000, 0}) {
+    SCOPED_TRACE(spacing);
+    TempFolder t;
+    const std::string dir = t.path + "/records";
+    Land(played, dir, names, 0, 4);
+    LiveOptions lo;
+    lo.rebuild = absl::ZeroDuration();
+    lo.rebuild_spacing = spacing;
+    lo.quiet = absl::Hours(1);  // records keep landing, as far as it knows
+    LiveSite site(dir, lo);
+    site.Poll();
+    EXPECT_EQ(played_in(site), 4);
+    for (size_t k = 4; k < 10; k += 2) {
+      Land(played, dir, names, k, k + 2);
+      site.Poll();
+      EXPECT_EQ(site.total_matches(), static_cast<int64_t>(k + 2));
+      EXPECT_EQ(played_in(site), spacing > 0 ? 4 : k + 2);
+    }
+    site.Poll(/*last=*/true);
+    EXPECT_EQ(played_in(site), 10);
+  }
+}
+
 // The records a tournament hands its own live site (Offer, from the record
 // writer's finished-hook) show as if read from the folder: the same list,
 // summary and standings; a record offered after it was read, or read after

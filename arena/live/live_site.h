@@ -69,12 +69,19 @@ struct LiveOptions {
   // `notify` false: listed whole on every poll that it changed.
   bool notify = true;
   absl::Duration full_listing = absl::Seconds(2);
-  // Standings rebuilt at most this often (and at most every 10 times their
-  // last rebuild's duration), with live_bootstrap replicates for the rating
-  // intervals while records keep landing; once none has landed for `quiet`
-  // (or the writer is done: Poll(true)), with the tournament's own count,
-  // so that the final standings are the tournament's.
+  // Standings rebuilt at most this often, and at most every
+  // rebuild_spacing times their last rebuild's duration, with
+  // live_bootstrap replicates for the rating intervals while records keep
+  // landing; once none has landed for `quiet` (or the writer is done:
+  // Poll(true)), with the tournament's own count, so that the final
+  // standings are the tournament's. A rebuild (about 10 ms at 20,000
+  // matches of two bots) costs a tournament on the same machine several
+  // times its own CPU, in preemptions and cold caches
+  // (docs/live.md#load-1000-viewers-of-a-20000-match-tournament): the
+  // spacing keeps it to about 1 % of a core, and a busier machine, which
+  // makes a rebuild take longer, gets them less often.
   absl::Duration rebuild = absl::Milliseconds(500);
+  int rebuild_spacing = 100;
   int live_bootstrap = 100;
   absl::Duration quiet = absl::Seconds(2);
   absl::Duration spectator_delay = absl::ZeroDuration();  // live matches shown this late
