@@ -575,7 +575,8 @@ bool LiveSite::Poll(bool last) {
   const bool quiet = now - last_record_ >= options_.quiet;
   if (last || (!standings_final_ && quiet) ||
       (standings_stale_ &&
-       now - last_rebuild_ >= std::max(options_.rebuild, options_.rebuild_spacing * last_rebuild_took_))) {
+       now - last_rebuild_ >=
+           std::max(options_.rebuild, options_.rebuild_spacing * last_rebuild_took_))) {
     const bool full = last || quiet;
     standings_stale_ = false;
     standings_final_ = full;

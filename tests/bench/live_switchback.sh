@@ -29,9 +29,12 @@ for n in $(seq 1 "$RUNS"); do
   pid=$!
   addr=""
   for _ in $(seq 1 200); do
-    addr=$(sed -n 's|^live site: http://\([^/]*\)/ .*|\1|p' "$T/out$n"); [ -n "$addr" ] && break; sleep 0.05
+    addr=$(sed -n 's|^live site: http://\([^/]*\)/ .*|\1|p' "$T/out$n")
+    [ -n "$addr" ] && break
+    sleep 0.05
   done
-  "$BIN/live_viewers_client" "$addr" "$VIEWERS" "$GAMES" --switch_s="$S" > "$T/viewers$n" 2>&1 || true
+  "$BIN/live_viewers_client" "$addr" "$VIEWERS" "$GAMES" --switch_s="$S" \
+    > "$T/viewers$n" 2>&1 || true
   wait "$pid" || { echo "run $n: arena failed: $(tail -5 "$T/out$n")"; exit 1; }
   find "$T/r$n" -maxdepth 1 -name '*.rec' -printf '%T@\n' > "$T/times$n"
   grep -v '^viewers \(on\|off\|stay\) ' "$T/viewers$n"
@@ -52,7 +55,8 @@ for n in range(1, runs + 1):
             continue
         count = bisect.bisect_left(times, t1) - bisect.bisect_left(times, t0 + washout)
         windows.append((state == "on", count / (t1 - t0 - washout)))
-    mine = [on / ((a + b) / 2) for (pa, a), (p, on), (pb, b) in zip(windows, windows[1:], windows[2:])
+    mine = [on / ((a + b) / 2)
+            for (pa, a), (p, on), (pb, b) in zip(windows, windows[1:], windows[2:])
             if p and not pa and not pb]
     ratios += mine
     print(f"run {n}: matches/s in each window (+ with viewers, - without): "

@@ -129,7 +129,8 @@ int Connect(const sockaddr_in& addr) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle] [--switch_s=0]");
+  absl::SetProgramUsageMessage(
+      "live_viewers_client HOST:PORT N GAMES [--every_ms=10] [--idle] [--switch_s=0]");
   const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   std::pair<std::string, std::string> hp;
   int port = 0, n = 0;
