@@ -5,9 +5,14 @@
 // match's thread or a bot that wakes takes the core from them at once,
 // where a nice-19 thread may keep it for the rest of its time slice (up to
 // a few milliseconds, against request/answer round trips of tens of
-// microseconds), and a bot never loses thinking time to them. On a machine
-// the matches saturate they still get a little time (the scheduler starves
-// no one): the live site's pages come later, the contest does not.
+// microseconds), and a bot in the same scheduling group never loses
+// thinking time to them. On a machine the matches saturate they still get
+// a little time (the scheduler starves no one): the live site's pages come
+// later, the contest does not. Not across groups: a sandboxed bot runs in a
+// session of its own (bwrap --new-session), and with autogroups (Linux's
+// default where CONFIG_SCHED_AUTOGROUP is set, as on Debian) the scheduler
+// weighs each session's group as a whole, so against such a bot these
+// threads count as the arena's.
 // They also name themselves, so that `top -H`, `ps -L` and
 // /proc/PID/task/*/comm tell them apart from the matches'.
 //

@@ -19,7 +19,7 @@
 //  - With --switch_s=S it comes and goes: the N viewers are connected for S
 //    seconds, then gone for S (one probe stream stays, to follow the
 //    count), and so on until 90 % of GAMES are recorded; then they stay to
-//    the end. It prints each change ("viewers on|off UNIX_TIME"), so that
+//    the end. It prints each change ("viewers on|off|stay UNIX_TIME"), so that
 //    tests/bench/live_switchback.sh can compare the tournament's rate in
 //    each window with its neighbours': a comparison that the machine's
 //    drifting speed touches far less than one of whole runs.
