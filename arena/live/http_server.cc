@@ -36,10 +36,6 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr int64_t kMaxMatchesPerRequest = 5000;
-// At Stop, how long the streams' last events may take to be written out: a
-// client that reads gets them within milliseconds; one that does not read
-// holds the end of the process no longer than this.
-constexpr absl::Duration kLastFlush = absl::Milliseconds(300);
 
 std::chrono::nanoseconds Chrono(absl::Duration d) { return absl::ToChronoNanoseconds(d); }
 
@@ -544,10 +540,10 @@ void LiveServer::Stop() {
     p->acceptor.close(ec);
     p->heartbeat.cancel();
     for (auto& s : p->streams) s->CloseWhenFlushed();
-    p->NotifyWhenDrained(absl::Now() + kLastFlush);
+    p->NotifyWhenDrained(absl::Now() + p->options.last_flush);
   });
   // Then every connection is closed, however far its client got.
-  p->drained.WaitForNotificationWithTimeout(absl::Seconds(5));
+  p->drained.WaitForNotificationWithTimeout(p->options.last_flush + absl::Seconds(5));
   p->io.stop();
   if (p->io_thread.joinable()) p->io_thread.join();
 }

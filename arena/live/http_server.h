@@ -49,6 +49,10 @@ struct ServeOptions {
   // client that reads nothing can hold; the system may double it).
   int stream_send_buffer = 128 << 10;
   absl::Duration heartbeat = absl::Seconds(15);  // a comment on idle streams
+  // At Stop, how long the streams' last events may take to be written out:
+  // a client that reads gets them within milliseconds; one that does not
+  // read holds the end of the process no longer than this.
+  absl::Duration last_flush = absl::Milliseconds(300);
   // Updates sent to the index's event streams a second, at most: with more
   // pages open than this allows every LiveOptions::push_every, the pushes
   // come less often (PushInterval), so that the server's work does not grow
@@ -80,7 +84,8 @@ class LiveServer {
   int64_t refused() const;
   // Polls once more (the records that landed are shown), pushes to every
   // stream, waits until each stream's last event is written out (at most
-  // 300 ms for a client that does not read), and stops. Idempotent.
+  // ServeOptions::last_flush for a client that does not read), and stops.
+  // Idempotent.
   void Stop();
 
   struct Impl;  // (arena/live/http_server.cc)
