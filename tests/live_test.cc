@@ -81,6 +81,24 @@ int Connect(int port) {
   return fd;
 }
 
+// A connection whose receive buffer is the smallest the kernel allows
+// (about 2 KB), so that what its client has not read cannot all wait in the
+// kernel; -1 if it cannot connect.
+int ConnectWithSmallBuffer(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int small = 1024;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 // Reads what comes within `timeout` (until the peer closes, or `until`
 // appears).
 std::string ReadFor(int fd, absl::Duration timeout, const std::string& until = "") {
@@ -644,14 +662,8 @@ TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
   so.write_timeout = absl::Seconds(2);
   Served s(dir, so);
   // A stream whose client never reads, with the smallest receive buffer.
-  const int dead = ::socket(AF_INET, SOCK_STREAM, 0);
-  int small = 1024;
-  ::setsockopt(dead, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(s.port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::connect(dead, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const int dead = ConnectWithSmallBuffer(s.port);
+  ASSERT_GE(dead, 0);
   const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
   (void)!::write(dead, req.data(), req.size());
   // And one that reads.
@@ -696,14 +708,8 @@ TEST(LiveServer, StopWritesTheLastEventsOutBeforeClosing) {
   const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
   std::vector<int> readers;
   for (int i = 0; i < 8; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    int small = 1024;
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(s.port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    const int fd = ConnectWithSmallBuffer(s.port);
+    ASSERT_GE(fd, 0);
     (void)!::write(fd, req.data(), req.size());
     EXPECT_TRUE(absl::StrContains(ReadFor(fd, absl::Seconds(10), "\"total\":1"), "\"total\":1"));
     readers.push_back(fd);

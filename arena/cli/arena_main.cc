@@ -37,6 +37,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -59,6 +60,7 @@
 #include "arena/cli/repro_commands.h"
 #include "arena/cli/serve_command.h"
 #include "arena/cli/standings_command.h"
+#include "arena/live/http_server.h"
 #include "arena/tournament/launch.h"
 #include "arena/tournament/resume.h"
 #include "arena/views/html.h"
@@ -431,6 +433,18 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
 // `arena match` and `arena tournament`: the config from the flags (or the
 // manifest of the folder to resume) and the sandbox from the flags; the rest
 // is RunTournamentCommand's (arena/cli/tournament_command.h).
+// The live server's bounds from the flags (the address is the caller's:
+// `serve` has a default, `tournament` serves only when asked).
+absl::StatusOr<ServeOptions> ServeBoundsFromFlags() {
+  ServeOptions so;
+  so.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+  so.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
+  if (so.max_updates_per_second < 1) {
+    return absl::InvalidArgumentError("--serve_updates_per_s: 1 or more");
+  }
+  return so;
+}
+
 int TournamentCommand(bool single, const std::vector<std::string>& bots,
                       const std::vector<std::string>& options) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
@@ -460,12 +474,10 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
   po.junit = absl::GetFlag(FLAGS_junit);
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
+  auto serve = ServeBoundsFromFlags();
+  if (!serve.ok()) return Fail(serve.status());
+  po.serve = *std::move(serve);
   po.serve.address = absl::GetFlag(FLAGS_serve);
-  po.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
-  po.serve.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
-  if (po.serve.max_updates_per_second < 1) {
-    return Fail(absl::InvalidArgumentError("--serve_updates_per_s: 1 or more"));
-  }
   po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
   // Matches in progress are watchable with --serve unless --live_records=false.
   lo.live_records = absl::GetFlag(FLAGS_live_records).value_or(!po.serve.address.empty());
@@ -623,14 +635,12 @@ int main(int argc, char** argv) {
     if (absl::GetFlag(FLAGS_spectator_delay_s) < 0) {
       return Fail(absl::InvalidArgumentError("--spectator_delay_s: 0 or more seconds"));
     }
-    if (absl::GetFlag(FLAGS_serve_updates_per_s) < 1) {
-      return Fail(absl::InvalidArgumentError("--serve_updates_per_s: 1 or more"));
-    }
+    auto serve = ServeBoundsFromFlags();
+    if (!serve.ok()) return Fail(serve.status());
     ServeCommandOptions so;
     so.dir = args[2];
+    so.serve = *std::move(serve);
     so.serve.address = absl::GetFlag(FLAGS_serve).empty() ? "127.0.0.1:8080" : absl::GetFlag(FLAGS_serve);
-    so.serve.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
-    so.serve.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
     so.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
     return RunServe(so);
   }
