@@ -25,6 +25,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "arena/cli/command.h"
+#include "arena/common/descriptors.h"
 #include "arena/records/repro_bundle.h"
 #include "arena/tournament/launch.h"
 #include "arena/v1/arena.grpc.pb.h"
@@ -217,10 +218,11 @@ class BotRun {
     }
     if (pid_ == 0) {
       ::setpgid(0, 0);
-      const int null = ::open("/dev/null", O_RDONLY);
+      const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
       if (null >= 0) ::dup2(null, 0);
       ::dup2(fd, 1);
       ::dup2(fd, 2);
+      CloseDescriptorsFrom(3);  // nothing of arena's reaches the bot
       for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
       ::execvp(args[0], args.data());
       std::fprintf(stderr, "arena replay-bot: cannot run %s: %s\n", args[0], std::strerror(errno));

@@ -24,6 +24,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/notification.h"
+#include "arena/common/descriptors.h"
 #include "arena/common/thread_priority.h"
 #include "spdlog/spdlog.h"
 
@@ -345,6 +346,9 @@ void LiveServer::Impl::Accept() {
         beast::error_code ignored;
         socket.close(ignored);
       } else {
+        // Asio accepts without SOCK_CLOEXEC: a viewer's connection must not
+        // cross into a bot started later (arena/common/descriptors.h).
+        SetCloseOnExec(socket.native_handle());
         std::make_shared<Session>(std::move(socket), this)->Start();
       }
     } else if (ec == asio::error::no_descriptors) {
@@ -476,6 +480,7 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   }
   const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
   impl->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) SetCloseOnExec(impl->acceptor.native_handle());  // no bot gets the listener
   if (!ec) impl->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) impl->acceptor.bind(endpoint, ec);
   if (!ec) impl->acceptor.listen(asio::socket_base::max_listen_connections, ec);

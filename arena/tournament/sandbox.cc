@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "arena/common/descriptors.h"
 #include "arena/tournament/secret.h"
 
 namespace arena {
@@ -188,6 +189,11 @@ BotExec PrepareBotExec(const SandboxOptions& o, int bot_index,
 
 void ExecBotInChild(const BotExec& e) {
   // Only async-signal-safe calls from here on (the parent has threads).
+  // Nothing of arena's crosses into the bot but 0-2, which the caller has
+  // set: not the live site's sockets, gRPC's, nor any record file
+  // (arena/common/descriptors.h). First, while the descriptor limit is
+  // still arena's own.
+  CloseDescriptorsFrom(3);
   if (e.sandboxed) {
     const SandboxOptions& o = e.limits;
     struct rlimit r;

@@ -63,6 +63,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/common/descriptors.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
@@ -142,6 +143,7 @@ int main(int argc, char** argv) {
   if (pid == 0) {
     ::dup2(to_child[0], 0);
     ::dup2(from_child[1], 1);
+    arena::CloseDescriptorsFrom(3);  // PROGRAM gets its streams, not our sockets
     ::unsetenv("ARENA_TOKEN");  // PROGRAM talks to arena_stdio, not the referee
     ::execvp(argv[1], argv + 1);
     std::fprintf(stderr, "arena_stdio: cannot run %s\n", argv[1]);

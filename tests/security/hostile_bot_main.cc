@@ -5,7 +5,9 @@
 //   ATTACK <name> blocked|SUCCEEDED [detail]
 //   PREDICT <match id> hit|miss      (could it compute its own deal?)
 //
-// The attacks: read the records folder (the running match's in-progress
+// The attacks: use what it was started with (every descriptor but 0-2,
+// listed before it opens anything; accept() on any listening socket among
+// them, the live site's say); read the records folder (the running match's in-progress
 // record, finished records, the bot logs), the secret file; list /proc for
 // sibling processes and read their environment for tokens; kill every other
 // process it can reach; connect to a TCP listener of the host; create files
@@ -50,6 +52,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -178,6 +181,48 @@ void AttackKill() {
     if (::kill(pid, SIGKILL) == 0) ++killed;
   }
   Report("kill-others", killed > 0, absl::StrCat(killed, " processes signalled"));
+}
+
+// What the bot was started with, taken at the top of main (before it opens
+// anything): every descriptor but 0-2 came from its parent. Each is named
+// (its /proc link), and each listening socket among them is tried: a bot
+// holding the live site's listener could accept the organiser's viewers and
+// serve them pages of its own, whatever its network namespace.
+void AttackInheritedDescriptors() {
+  std::vector<std::string> inherited;
+  int listeners = 0, accepted = 0;
+  DIR* d = ::opendir("/proc/self/fd");
+  if (d == nullptr) {
+    Report("inherited-descriptors", false, "cannot list /proc/self/fd");
+    return;
+  }
+  std::vector<int> fds;
+  while (dirent* e = ::readdir(d)) {
+    int fd = -1;
+    if (!absl::SimpleAtoi(e->d_name, &fd) || fd <= 2 || fd == ::dirfd(d)) continue;
+    fds.push_back(fd);
+  }
+  ::closedir(d);
+  for (int fd : fds) {
+    char target[256] = {0};
+    const ssize_t n =
+        ::readlink(absl::StrCat("/proc/self/fd/", fd).c_str(), target, sizeof target - 1);
+    inherited.push_back(absl::StrCat(fd, "=", n > 0 ? std::string(target, n) : "?"));
+    int listening = 0;
+    socklen_t len = sizeof listening;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) == 0 && listening) {
+      ++listeners;
+      const int c = ::accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (c >= 0) {
+        ++accepted;
+        ::close(c);
+      }
+    }
+  }
+  Report("inherited-descriptors", !inherited.empty(),
+         inherited.empty() ? "0-2 only" : absl::StrJoin(inherited, ","));
+  Report("inherited-listener", listeners > 0,
+         absl::StrCat(listeners, " listening, ", accepted, " connections taken"));
 }
 
 void AttackNetwork() {
@@ -375,6 +420,7 @@ void Predict(const arena::v1::MatchStart& start, const arena::v1::DecisionReques
 }  // namespace
 
 int main(int argc, char** argv) {
+  AttackInheritedDescriptors();  // first: before the bot opens anything of its own
   absl::Mutex mu;
   std::set<std::string> seen_matches;
   std::vector<std::string> ended;  // matches this bot saw before the current one

@@ -5,6 +5,7 @@
 // attacks are real and the test can fail.
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -274,6 +275,169 @@ TEST(Security, AFellowEntrantGuessingTokensLocksNoHonestBotOut) {
 // work. This is what `--sandbox none` and `--seed` warn about. (The hostile
 // bot predicts from the match index, which is the deal index only without
 // duplicate deals.)
+// The processes under `root` (not itself), by the parent links of /proc.
+std::vector<pid_t> Descendants(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(e.path().filename().string(), &pid)) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');  // the command may hold spaces
+    if (close == std::string::npos) continue;
+    std::vector<std::string> w = absl::StrSplit(stat.substr(close + 2), ' ');
+    pid_t parent = 0;
+    if (w.size() > 1 && absl::SimpleAtoi(w[1], &parent)) children.emplace(parent, pid);
+  }
+  std::vector<pid_t> out, todo = {root};
+  while (!todo.empty()) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    auto [b, e] = children.equal_range(p);
+    for (auto it = b; it != e; ++it) {
+      out.push_back(it->second);
+      todo.push_back(it->second);
+    }
+  }
+  return out;
+}
+
+// What each descriptor of `pid` above 2 is ("socket:[123]", a path), by
+// number; empty if the process is gone.
+std::map<int, std::string> OpenDescriptors(pid_t pid) {
+  std::map<int, std::string> out;
+  std::error_code ec;
+  const std::string dir = absl::StrCat("/proc/", pid, "/fd");
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    int fd = 0;
+    if (!absl::SimpleAtoi(e.path().filename().string(), &fd) || fd <= 2) continue;
+    std::error_code link_ec;
+    const auto target = std::filesystem::read_symlink(e.path(), link_ec);
+    if (!link_ec) out[fd] = target.string();
+  }
+  return out;
+}
+
+std::string CommandLine(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/cmdline"));
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::replace(s.begin(), s.end(), '\0', ' ');
+  return s;
+}
+
+// A viewer of the live site holding an event stream open.
+int OpenViewer(const std::string& address) {
+  std::vector<std::string> hp = absl::StrSplit(address, ':');
+  int port = 0;
+  if (hp.size() != 2 || !absl::SimpleAtoi(hp[1], &port)) return -1;
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  const std::string req = "GET /events HTTP/1.1\r\nHost: arena\r\n\r\n";
+  if (::write(fd, req.data(), req.size()) != static_cast<ssize_t>(req.size())) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// A tournament with a live site (--serve) and 5 viewers' event streams held
+// open across the bots' restarts (a fresh process each seat rotation): no
+// descriptor of arena's (its listener, its viewers' connections, gRPC's,
+// its files) may be held by a bot, sandboxed or not. Seen two ways: from
+// outside, every process under arena is listed while it runs (/proc/<pid>/fd)
+// and none may hold a socket arena holds; from inside, the hostile bot lists
+// what it was started with before it opens anything, and tries to accept()
+// on every listening socket among them.
+void ExpectNoDescriptorReachesABot(const std::string& name, const std::string& sandbox) {
+  const std::string dir = WorkDir(name);
+  const std::string records = dir + "/records";
+  const std::string out = dir + "/arena.out";
+  const std::string hostile = absl::StrCat(kBin, "/hostile_bot --records_dir ", records,
+                                           " --attack_proc=false --think_ms 15");
+  const pid_t arena = ::fork();
+  if (arena == 0) {
+    const std::string cmd = absl::StrCat(
+        "exec ", kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
+        " --progress=false --serve 127.0.0.1:0 --records ", records, " ", sandbox,
+        " --bot 'hostile=", hostile, "' --bot victim=", kBin, "/random_bot > ", out, " 2>&1");
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ASSERT_GT(arena, 0);
+  std::string address;
+  for (int i = 0; i < 3000 && address.empty(); ++i) {
+    std::ifstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+      constexpr absl::string_view kSite = "live site: http://";
+      if (absl::StartsWith(line, kSite)) {
+        address = line.substr(kSite.size(), line.find('/', kSite.size()) - kSite.size());
+      }
+    }
+    if (address.empty()) ::usleep(10000);
+  }
+  ASSERT_FALSE(address.empty()) << "no live site address in " << out;
+  std::vector<int> viewers;
+  for (int i = 0; i < 5; ++i) viewers.push_back(OpenViewer(address));
+  for (int v : viewers) ASSERT_GE(v, 0) << "a viewer could not connect to " << address;
+
+  std::set<std::string> leaks;  // "<bot command>: fd N = socket:[...]"
+  std::set<pid_t> scanned;
+  int status = 0, most_arena_sockets = 0;
+  for (;;) {
+    if (::waitpid(arena, &status, WNOHANG) == arena) break;
+    std::set<std::string> arena_sockets;
+    for (const auto& [fd, what] : OpenDescriptors(arena)) {
+      if (absl::StartsWith(what, "socket:")) arena_sockets.insert(what);
+    }
+    most_arena_sockets = std::max(most_arena_sockets, static_cast<int>(arena_sockets.size()));
+    for (pid_t p : Descendants(arena)) {
+      const std::map<int, std::string> fds = OpenDescriptors(p);
+      scanned.insert(p);
+      for (const auto& [fd, what] : fds) {
+        if (arena_sockets.count(what)) {
+          leaks.insert(absl::StrCat(CommandLine(p).substr(0, 120), ": fd ", fd, " = ", what));
+        }
+      }
+    }
+    ::usleep(20000);
+  }
+  for (int v : viewers) ::close(v);
+  std::ifstream in(out);
+  const std::string output((std::istreambuf_iterator<char>(in)),
+                           std::istreambuf_iterator<char>());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_TRUE(leaks.empty()) << absl::StrJoin(leaks, "\n");
+  // Arena held its listener, the 5 viewers and the bots' streams.
+  EXPECT_GE(most_arena_sockets, 6);
+  EXPECT_GE(scanned.size(), 2u) << "no bot process was seen";
+
+  AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
+  // Each hostile process (one per seat rotation: 2) looked at what it got.
+  EXPECT_GE(log.played.size(), 2u) << log.text;
+  EXPECT_EQ(log.blocked["inherited-descriptors"], static_cast<int>(log.played.size()))
+      << log.text;
+  EXPECT_EQ(log.blocked["inherited-listener"], static_cast<int>(log.played.size()))
+      << log.text;
+  EXPECT_EQ(log.succeeded["inherited-descriptors"], 0) << log.text;
+  EXPECT_EQ(log.succeeded["inherited-listener"], 0) << log.text;
+}
+
+TEST(Security, NoDescriptorOfArenaReachesASandboxedBot) {
+  ExpectNoDescriptorReachesABot("fds-sandboxed", "");
+}
+
+TEST(Security, NoDescriptorOfArenaReachesAnUnsandboxedBot) {
+  ExpectNoDescriptorReachesABot("fds-unsandboxed", "--sandbox none");
+}
+
 TEST(Security, ControlWithoutSandboxAndWithAPublicSeedTheAttacksWork) {
   const std::string dir = WorkDir("control");
   const std::string records = dir + "/records";
