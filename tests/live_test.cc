@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -786,6 +787,131 @@ TEST(LiveServer, TournamentWithServeKeepsGoingUnderHostileClients) {
   std::ifstream f(out);
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_TRUE(absl::StrContains(text, "live site: http://127.0.0.1:")) << text;
+}
+
+// Sends a request on a new connection and returns it, unread.
+int Ask(int port, const std::string& target) {
+  const int fd = Connect(port);
+  const std::string req = absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: x\r\n\r\n");
+  if (fd >= 0) (void)!::write(fd, req.data(), req.size());
+  return fd;
+}
+
+// A replay that takes seconds to build (the build is held 3 s on its
+// worker) does not hold up the site: while it builds, 100 event streams
+// each get the update for records that landed within 1.5 s, and the index
+// answers within 200 ms; then the replay comes.
+TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 4);
+  std::atomic<int> replay_builds{0};
+  ServeOptions so;
+  so.before_page_build = [&](const std::string& path) {
+    if (absl::StartsWith(path, "/replays/")) {
+      ++replay_builds;
+      absl::SleepFor(absl::Seconds(3));
+    }
+  };
+  Served s(dir, so);
+  std::vector<int> viewers;
+  for (int i = 0; i < 100; ++i) {
+    viewers.push_back(Ask(s.port, "/events?have=4"));
+    ASSERT_GE(viewers.back(), 0) << i;
+  }
+  for (int fd : viewers) {
+    const std::string first = ReadFor(fd, absl::Seconds(10), "\"total\":4");
+    ASSERT_TRUE(absl::StrContains(first, "\"total\":4")) << first;
+  }
+  const std::string page = absl::StrCat("/replays/", names[0].substr(0, names[0].find('.')),
+                                        ".html");
+  const int replay = Ask(s.port, page);
+  const int again = Ask(s.port, page);  // the same page, asked during its build
+  for (int i = 0; i < 200 && replay_builds.load() == 0; ++i) absl::SleepFor(absl::Milliseconds(5));
+  ASSERT_EQ(replay_builds.load(), 1);
+
+  const absl::Time landed = absl::Now();
+  Land(played, dir, names, 4, 9);
+  std::map<int, std::string> got;
+  std::map<int, absl::Duration> took;
+  const std::string want = "\"total\":9,";
+  while (took.size() < viewers.size() && absl::Now() - landed < absl::Seconds(5)) {
+    std::vector<pollfd> p;
+    for (int fd : viewers) {
+      if (!took.count(fd)) p.push_back({fd, POLLIN, 0});
+    }
+    if (::poll(p.data(), p.size(), 50) <= 0) continue;
+    for (const pollfd& q : p) {
+      if (!(q.revents & POLLIN)) continue;
+      char buf[65536];
+      const ssize_t n = ::read(q.fd, buf, sizeof buf);
+      if (n > 0) got[q.fd].append(buf, n);
+      if (absl::StrContains(got[q.fd], want)) took[q.fd] = absl::Now() - landed;
+    }
+  }
+  EXPECT_EQ(took.size(), viewers.size()) << "streams that got no update for the new records";
+  absl::Duration slowest;
+  for (const auto& [fd, d] : took) slowest = std::max(slowest, d);
+  EXPECT_LE(slowest, absl::Milliseconds(1500));
+
+  const absl::Time asked = absl::Now();
+  const std::string index = Get(s.port, "/");
+  const absl::Duration index_took = absl::Now() - asked;
+  EXPECT_EQ(Status(index), "HTTP/1.1 200 OK");
+  EXPECT_LE(index_took, absl::Milliseconds(200));
+  // All of it while the replay was still being built.
+  pollfd r{replay, POLLIN, 0};
+  EXPECT_EQ(::poll(&r, 1, 0), 0) << "the replay came before the rest was checked";
+
+  const std::string answer = ReadFor(replay, absl::Seconds(20), "</html>");
+  EXPECT_EQ(Status(answer), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Status(ReadFor(again, absl::Seconds(20), "</html>")), "HTTP/1.1 200 OK");
+  // One build for both askers, and the next one is answered from the cache.
+  EXPECT_EQ(Status(Get(s.port, page)), "HTTP/1.1 200 OK");
+  EXPECT_EQ(replay_builds.load(), 1);
+  for (int fd : viewers) ::close(fd);
+  ::close(replay);
+  ::close(again);
+}
+
+// The builds are bounded: with one worker and one place in its queue, a
+// third replay asked at once is refused with 503 and Retry-After, and the
+// server goes on (the first two are answered, the third later too).
+TEST(LiveServer, ReplayBuildsBeyondTheQueueAre503) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 4);
+  ServeOptions so;
+  so.page_threads = 1;
+  so.max_waiting_pages = 1;
+  std::atomic<int> started{0};
+  so.before_page_build = [&](const std::string& path) {
+    if (absl::StartsWith(path, "/replays/")) {
+      ++started;
+      absl::SleepFor(absl::Milliseconds(800));
+    }
+  };
+  Served s(dir, so);
+  auto page = [&](int i) {
+    return absl::StrCat("/replays/", names[i].substr(0, names[i].find('.')), ".html");
+  };
+  const int first = Ask(s.port, page(0));
+  for (int i = 0; i < 200 && started.load() == 0; ++i) absl::SleepFor(absl::Milliseconds(5));
+  const int second = Ask(s.port, page(1));  // waits in the queue
+  absl::SleepFor(absl::Milliseconds(100));
+  const std::string third = Get(s.port, page(2));
+  EXPECT_EQ(Status(third), "HTTP/1.1 503 Service Unavailable") << third;
+  EXPECT_TRUE(absl::StrContains(third, "Retry-After: 2")) << third;
+  EXPECT_EQ(Status(ReadFor(first, absl::Seconds(20), "</html>")), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Status(ReadFor(second, absl::Seconds(20), "</html>")), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Status(Get(s.port, page(2))), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Status(Get(s.port, "/replays/nosuchmatch.html")), "HTTP/1.1 404 Not Found");
+  ::close(first);
+  ::close(second);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -23,9 +24,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "arena/common/descriptors.h"
 #include "arena/common/thread_priority.h"
+#include "arena/live/page_workers.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -90,8 +93,23 @@ struct LiveServer::Impl {
   absl::Notification drained;  // Stop: every stream flushed, or given up
   std::thread io_thread, poll_thread;
   bool stopped = false;
+  // Builds pages off the io thread; after io (destroyed first), since what
+  // it calls posts to io.
+  std::unique_ptr<PageWorkers> workers;
+  // The index page of the site's version `index_version` (built once a
+  // version, by the light lane).
+  absl::Mutex index_mu;
+  int64_t index_version ABSL_GUARDED_BY(index_mu) = -1;
+  std::shared_ptr<const Page> index_page ABSL_GUARDED_BY(index_mu);
+  // Match streams' views being built (io thread only): at most one build a
+  // match at a time; one asked meanwhile runs after it.
+  std::set<std::string> match_builds, match_rebuilds;
 
   void Accept();
+  // io thread: builds the spectator view of `match_id` for its streams (on
+  // a worker), then pushes it to them.
+  void RefreshMatch(const std::string& match_id);
+  void PushMatch(const std::string& match_id, const Page& view);
   void Broadcast();  // io thread
   void CountStreams();  // io thread: site_streams from `streams`
   void Heartbeat();
@@ -196,8 +214,28 @@ class Session : public std::enable_shared_from_this<Session> {
     const std::string path = target.substr(0, q);
     const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
     auto not_found = [&] { Respond(http::status::not_found, "text/plain", "not found\n"); };
+    using Lane = PageWorkers::Lane;
     if (path == "/" || path == "/index.html") {
-      Respond(http::status::ok, "text/html; charset=utf-8", site->IndexPage());
+      const int64_t version = site->version();
+      {
+        absl::MutexLock lock(&server_->index_mu);
+        if (server_->index_version == version && server_->index_page) {
+          RespondPage(*server_->index_page);
+          return;
+        }
+      }
+      LiveServer::Impl* server = server_;
+      Offload(Lane::kLight, absl::StrCat("index@", version), false, path, [server, version] {
+        Page page;
+        page.body = server->site->IndexPage();
+        auto built = std::make_shared<const Page>(page);
+        absl::MutexLock lock(&server->index_mu);
+        if (version > server->index_version) {
+          server->index_version = version;
+          server->index_page = built;
+        }
+        return page;
+      });
       return;
     }
     if (path == "/events") {
@@ -211,51 +249,127 @@ class Session : public std::enable_shared_from_this<Session> {
       const int64_t from = n.count("from") ? n["from"] : 0;
       const int64_t to = n.count("to") ? std::min(n["to"], from + kMaxMatchesPerRequest)
                                        : from + kMaxMatchesPerRequest;
-      Respond(http::status::ok, "application/json", site->MatchesJson(from, to));
+      Offload(Lane::kLight, "", false, path, [site, from, to] {
+        Page page;
+        page.type = "application/json";
+        page.body = site->MatchesJson(from, to);
+        return page;
+      });
       return;
     }
     constexpr absl::string_view kReplays = "/replays/", kLive = "/live/";
     if (absl::StartsWith(path, kReplays) && absl::EndsWith(path, ".html")) {
       const std::string name = path.substr(kReplays.size(), path.size() - kReplays.size() - 5);
       if (!SafeName(name)) return not_found();
-      auto page = site->ReplayPage(name);
-      if (!page.ok()) {
-        if (absl::IsNotFound(page.status())) return not_found();
-        Respond(http::status::internal_server_error, "text/plain",
-                absl::StrCat("this record does not verify: ", page.status().message(), "\n"));
-        return;
-      }
-      Respond(http::status::ok, "text/html; charset=utf-8", *std::move(page));
+      // A finished record never changes: its page is cached.
+      Offload(Lane::kHeavy, absl::StrCat("replay:", name), true, path, [site, name] {
+        Page page;
+        auto built = site->ReplayPage(name);
+        if (built.ok()) {
+          page.body = *std::move(built);
+        } else if (absl::IsNotFound(built.status())) {
+          page = NotFoundPage();
+        } else {
+          page.status = 500;
+          page.type = "text/plain";
+          page.body = absl::StrCat("this record does not verify: ", built.status().message(), "\n");
+        }
+        return page;
+      });
       return;
     }
     if (absl::StartsWith(path, kLive) && absl::EndsWith(path, "/events")) {
       const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 7);
       if (!SafeName(id)) return not_found();
-      bool ended = false;
-      if (!site->LiveMatchJson(id, &ended).ok()) return not_found();
-      match_id = id;
-      StartStream(Kind::kMatch);
+      // Whether the match is there is known once its view is read: off this
+      // thread, then the stream starts here.
+      auto self = shared_from_this();
+      asio::io_context* io = &server_->io;
+      const bool queued = server_->workers->Submit(
+          Lane::kHeavy, absl::StrCat("live-check:", id), false,
+          [site, id, server = server_, path] {
+            if (server->options.before_page_build) server->options.before_page_build(path);
+            bool ended = false;
+            Page page;
+            if (!site->LiveMatchJson(id, &ended).ok()) page = NotFoundPage();
+            return page;
+          },
+          [self, io, id](std::shared_ptr<const Page> page) {
+            asio::post(*io, [self, page, id] {
+              if (page->status != 200) {
+                self->RespondPage(*page);
+                return;
+              }
+              self->match_id = id;
+              self->StartStream(Kind::kMatch);
+            });
+          });
+      if (!queued) Busy();
       return;
     }
     if (absl::StartsWith(path, kLive) && absl::EndsWith(path, ".html")) {
       const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 5);
       if (!SafeName(id)) return not_found();
-      auto page = site->LiveMatchPage(id);
-      if (page.ok()) {
-        Respond(http::status::ok, "text/html; charset=utf-8", *std::move(page));
-        return;
-      }
-      const std::string finished = site->FinishedPage(id);
-      if (finished.empty()) return not_found();
-      Respond(http::status::found, "text/plain", "the match has ended\n", false,
-              absl::StrCat("../replays/", finished, ".html"));
+      Offload(Lane::kHeavy, absl::StrCat("live:", id), false, path, [site, id] {
+        Page page;
+        auto built = site->LiveMatchPage(id);
+        if (built.ok()) {
+          page.body = *std::move(built);
+          return page;
+        }
+        const std::string finished = site->FinishedPage(id);
+        if (finished.empty()) return NotFoundPage();
+        page.status = 302;
+        page.type = "text/plain";
+        page.body = "the match has ended\n";
+        page.location = absl::StrCat("../replays/", finished, ".html");
+        return page;
+      });
       return;
     }
     not_found();
   }
 
+  static Page NotFoundPage() {
+    Page page;
+    page.status = 404;
+    page.type = "text/plain";
+    page.body = "not found\n";
+    return page;
+  }
+
+  // Builds a page on a worker (`lane`; requests of the same non-empty `key`
+  // share one build, cached if `cacheable`) and answers with it once built;
+  // this thread goes on serving meanwhile. A lane whose queue is full: 503.
+  void Offload(PageWorkers::Lane lane, const std::string& key, bool cacheable,
+               const std::string& path, std::function<Page()> build) {
+    auto self = shared_from_this();
+    asio::io_context* io = &server_->io;
+    LiveServer::Impl* server = server_;
+    const bool queued = server_->workers->Submit(
+        lane, key, cacheable,
+        [server, path, build = std::move(build)] {
+          if (server->options.before_page_build) server->options.before_page_build(path);
+          return build();
+        },
+        [self, io](std::shared_ptr<const Page> page) {
+          asio::post(*io, [self, page] { self->RespondPage(*page); });
+        });
+    if (!queued) Busy();
+  }
+
+  void Busy() {
+    Respond(http::status::service_unavailable, "text/plain",
+            "too many pages are being built; try again in a moment\n", false, "", "2");
+  }
+
+  void RespondPage(const Page& page) {
+    Respond(static_cast<http::status>(page.status), page.type, page.body, false, page.location);
+  }
+
   void Respond(http::status status, const std::string& type, std::string body,
-               bool close = false, const std::string& location = "") {
+               bool close = false, const std::string& location = "",
+               const std::string& retry_after = "") {
     auto res = std::make_shared<http::response<http::string_body>>(status, version_);
     res->set(http::field::content_type, type);
     res->set(http::field::cache_control, "no-store");
@@ -266,6 +380,7 @@ class Session : public std::enable_shared_from_this<Session> {
              "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
              "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
     if (!location.empty()) res->set(http::field::location, location);
+    if (!retry_after.empty()) res->set(http::field::retry_after, retry_after);
     res->body() = std::move(body);
     res->keep_alive(keep_alive_ && !close);
     res->prepare_payload();
@@ -301,7 +416,7 @@ class Session : public std::enable_shared_from_this<Session> {
       version = server_->site->version();
       Push(SseEvent(server_->site->UpdateJson(&page)));
     } else {
-      server_->Broadcast();
+      server_->RefreshMatch(match_id);
     }
   }
 
@@ -368,7 +483,7 @@ void LiveServer::Impl::Broadcast() {
   std::map<std::tuple<int64_t, int64_t, int64_t>,
            std::pair<std::shared_ptr<const std::string>, LiveSite::PageState>>
       by_state;
-  std::map<std::string, std::pair<std::string, bool>> by_match;  // json, ended
+  std::set<std::string> matches;  // watched
   std::vector<std::shared_ptr<Session>> keep;
   for (auto& s : streams) {
     if (s->closed()) continue;
@@ -385,26 +500,58 @@ void LiveServer::Impl::Broadcast() {
       s->page = after;
       s->Push(event);
     } else if (s->kind() == Session::Kind::kMatch) {
-      auto it = by_match.find(s->match_id);
-      if (it == by_match.end()) {
-        bool ended = false;
-        auto json = site->LiveMatchJson(s->match_id, &ended);
-        it = by_match.emplace(s->match_id, std::make_pair(json.ok() ? *json : "", ended)).first;
-      }
-      const auto& [json, ended] = it->second;
-      if (ended) {
-        const std::string page = site->FinishedPage(s->match_id);
-        s->Push(SseEvent(absl::StrCat("{\"ended\":true,\"replay\":\"../replays/", page,
-                                      ".html\"}")));
-        s->CloseWhenFlushed();
-      } else if (!json.empty() && json != s->last_json) {
-        s->last_json = json;
-        s->Push(SseEvent(absl::StrCat("{\"replay\":", json, "}")));
-      }
+      matches.insert(s->match_id);
     }
   }
   streams.swap(keep);
   CountStreams();
+  for (const std::string& id : matches) RefreshMatch(id);
+}
+
+void LiveServer::Impl::RefreshMatch(const std::string& match_id) {
+  if (match_builds.count(match_id)) {
+    match_rebuilds.insert(match_id);  // once this one is in
+    return;
+  }
+  match_builds.insert(match_id);
+  LiveSite* s = site;
+  const bool queued = workers->Submit(
+      PageWorkers::Lane::kHeavy, "", false,
+      [s, match_id] {
+        // The view as JSON in the body, and the replay's page name in
+        // `location` once the match has ended.
+        Page view;
+        bool ended = false;
+        auto json = s->LiveMatchJson(match_id, &ended);
+        if (json.ok()) view.body = *std::move(json);
+        if (ended) view.location = s->FinishedPage(match_id);
+        if (!json.ok()) view.status = 404;
+        return view;
+      },
+      [this, match_id](std::shared_ptr<const Page> view) {
+        asio::post(io, [this, match_id, view] {
+          match_builds.erase(match_id);
+          PushMatch(match_id, *view);
+          if (match_rebuilds.erase(match_id)) RefreshMatch(match_id);
+        });
+      });
+  if (!queued) {
+    match_builds.erase(match_id);  // the next broadcast tries again
+  }
+}
+
+void LiveServer::Impl::PushMatch(const std::string& match_id, const Page& view) {
+  for (auto& s : streams) {
+    if (s->closed() || s->kind() != Session::Kind::kMatch || s->match_id != match_id) continue;
+    if (!view.location.empty()) {
+      s->Push(SseEvent(absl::StrCat("{\"ended\":true,\"replay\":\"../replays/", view.location,
+                                    ".html\"}")));
+      s->CloseWhenFlushed();
+    } else if (!view.body.empty() && view.body != s->last_json) {
+      s->last_json = view.body;
+      s->Push(SseEvent(absl::StrCat("{\"replay\":", view.body, "}")));
+    }
+  }
 }
 
 void LiveServer::Impl::CountStreams() {
@@ -454,6 +601,11 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   auto impl = std::make_unique<Impl>();
   impl->site = site;
   impl->options = options;
+  PageWorkersOptions wo;
+  wo.heavy_threads = options.page_threads;
+  wo.max_waiting = options.max_waiting_pages;
+  wo.cache_bytes = options.page_cache_bytes;
+  impl->workers = std::make_unique<PageWorkers>(wo);
   const size_t colon = options.address.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(options.address.substr(colon + 1), &port) ||
@@ -549,6 +701,7 @@ void LiveServer::Stop() {
   });
   // Then every connection is closed, however far its client got.
   p->drained.WaitForNotificationWithTimeout(p->options.last_flush + absl::Seconds(5));
+  p->workers->Stop();  // the builds under way end first; what waits is dropped
   p->io.stop();
   if (p->io_thread.joinable()) p->io_thread.join();
 }

@@ -14,6 +14,11 @@
 //   /live/<match>.html       a match in progress, as a spectator sees it
 //                            (302 to its replay once it has ended)
 //   /live/<match>/events     server-sent events: that match's spectator view
+// No request waits for a page to be built on the thread that serves
+// connections: pages are built by worker threads, a replay's at most
+// page_threads at a time and cached (arena/live/page_workers.h), the
+// index's on a lane of its own, and each is written when ready; meanwhile
+// every other request and stream is served.
 // Bounds (ServeOptions): connections at once (more are closed as they
 // come), a request's header size (431) and no body (413), the time to send
 // a request's header (then closed: a slow or silent client holds a
@@ -29,6 +34,7 @@
 #define ARENA_ARENA_LIVE_HTTP_SERVER_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -60,6 +66,17 @@ struct ServeOptions {
   // push_every (within 1 s of a record) and 2,048 (max_connections) at
   // 1.4 s.
   int max_updates_per_second = 1500;
+  // Pages are built off the thread that serves connections
+  // (arena/live/page_workers.h): replays and live matches by page_threads
+  // threads at once, the index and match lists by one more; at most
+  // max_waiting_pages more wait in each lane (then 503 with Retry-After).
+  // Finished matches' replay pages are kept up to page_cache_bytes.
+  int page_threads = 2;
+  int max_waiting_pages = 64;
+  size_t page_cache_bytes = size_t{64} << 20;
+  // For tests: called on a worker before each page it builds, with the
+  // request's path ("/replays/x.html"), e.g. to make a build take seconds.
+  std::function<void(const std::string& path)> before_page_build;
 };
 
 // How long the index's streams wait between pushes: push_every, or longer
