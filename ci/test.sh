@@ -10,5 +10,20 @@ ARENA_EXTRA_GAMES="${ARENA_EXTRA_GAMES-tests/toy_game}" bash ci/build.sh
 # and unity batches of the Clang build: a file that leans on them for an
 # include fails here (ci/gcc_syntax_check.py).
 python3 ci/gcc_syntax_check.py build
-cd build
-ctest --output-on-failure -j2 --timeout 900
+# Every test writes into a folder of its own and removes it (README): ctest
+# runs with a temp folder of its own, which must be empty at the end. 0755:
+# arena puts its sandbox's socket folder there, which the bots must reach.
+T=$(mktemp -d)
+chmod 755 "$T"
+status=0
+(cd build && TMPDIR="$T" ctest --output-on-failure -j2 --timeout 900) || status=$?
+left=$(ls -A "$T")
+if [[ -n "$left" ]]; then
+  echo "ci/test.sh: the tests left these behind in their temp folder $T:" >&2
+  ls -lA "$T" >&2
+  echo "ci/test.sh: every test must remove what it writes (README, \"A test leaves nothing behind\")" >&2
+  [[ $status -ne 0 ]] || status=1
+else
+  rmdir "$T"
+fi
+exit "$status"

@@ -37,6 +37,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "referee/records/record.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
@@ -136,7 +137,9 @@ std::string Status(const std::string& answer) { return answer.substr(0, answer.f
 // sandbox (trusted), --live_records off.
 const std::string& PlayedRecords() {
   static const std::string* dir = [] {
-    auto* d = new std::string(TempDir() + "/played");
+    const std::string top = TempDir();
+    testing::RemoveAtExit(top);  // the suite's records go with the test process
+    auto* d = new std::string(top + "/played");
     const std::string cmd = absl::StrCat(
         kBin, "/arena tournament --game quasenbo --games 24 --jobs 2 --seed 5 --sandbox none ",
         "--progress=false --records ", *d, " --bot a=", kBin, "/random_bot --bot b=", kBin,
