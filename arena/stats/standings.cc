@@ -353,12 +353,31 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
   for (int r = 0; r < n; ++r) bots[r] = im.bots[added[r]];
   auto tally_of = [&](int r) -> const Tally& { return im.tally[added[r]]; };
 
+  // Only the bots with a comparison (a match against another bot) are
+  // rated and ranked: one without is unranked (rank 0, no rating, LOS 0.5),
+  // rather than rated 0 by the prior with an interval as wide as the prior
+  // allows, and it neither moves the others' centring and ranks nor counts
+  // in the "surely ahead" tests. rated[r]: the row's index in the fit, or -1.
+  std::vector<int> rated(n, -1);
+  int num_rated = 0;
+  for (int r = 0; r < n; ++r) {
+    const size_t k = static_cast<size_t>(added[r]);
+    if (k < im.groups.comparisons().size() && im.groups.comparisons()[k] > 0) {
+      rated[r] = num_rated++;
+    }
+  }
+  // The fit's player of each bot as added (one without a comparison is in
+  // no pair: any index does).
+  std::vector<int> fit_of(n, 0);
+  for (int k = 0; k < n; ++k) fit_of[k] = std::max(rated[canon[k]], 0);
   RatingOptions ro;
   ro.bootstrap = ctx.bootstrap;
   ro.seed = kStandingsBootstrapSeed;
-  ro.compare.resize(std::max(n, 1), true);
-  for (int b = 0; b < n; ++b) ro.compare[b] = tally_of(b).withdrawn_match.empty();
-  auto ratings = FitRatings(std::max(n, 1), im.groups, canon, ro);
+  ro.compare.resize(std::max(num_rated, 1), true);
+  for (int b = 0; b < n; ++b) {
+    if (rated[b] >= 0) ro.compare[rated[b]] = tally_of(b).withdrawn_match.empty();
+  }
+  auto ratings = FitRatings(std::max(num_rated, 1), im.groups, fit_of, ro);
   if (!ratings.ok()) return ratings.status();
 
   v1::Standings st;
@@ -423,8 +442,12 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     const Tally& t = tally_of(b);
     return t.seats ? static_cast<double>(t.placement_sum) / t.seats : 0.0;
   };
+  // The unranked after every ranked bot, by name.
   std::sort(order.begin(), order.end(), [&](int a, int b) {
-    if (ratings->rank[a] != ratings->rank[b]) return ratings->rank[a] < ratings->rank[b];
+    if ((rated[a] < 0) != (rated[b] < 0)) return rated[a] >= 0;
+    if (rated[a] < 0) return bots[a] < bots[b];
+    const int ra = ratings->rank[rated[a]], rb = ratings->rank[rated[b]];
+    if (ra != rb) return ra < rb;
     if (mean_placement(a) != mean_placement(b)) return mean_placement(a) < mean_placement(b);
     return bots[a] < bots[b];
   });
@@ -435,16 +458,20 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     const Tally& t = tally_of(b);
     const bool withdrawn = !t.withdrawn_match.empty();
     v1::StandingRow* row = st.add_rows();
+    const int f = rated[b];  // the row's index in the fit (-1: unranked)
     row->set_bot(bots[b]);
-    row->set_rank(ratings->rank[b]);
-    row->set_rank_low(ratings->rank_low[b]);
-    row->set_rank_high(ratings->rank_high[b]);
-    if (!ratings->surely_ahead.empty()) {
+    if (f >= 0) {
+      row->set_rank(ratings->rank[f]);
+      row->set_rank_low(ratings->rank_low[f]);
+      row->set_rank_high(ratings->rank_high[f]);
+    }
+    if (f >= 0 && !ratings->surely_ahead.empty()) {
       std::vector<int> ahead_of;
       int behind = 0;
       for (int o = 0; o < n; ++o) {
-        if (ratings->surely_ahead[b][o]) ahead_of.push_back(position[o]);
-        if (ratings->surely_ahead[o][b]) ++behind;
+        if (rated[o] < 0) continue;
+        if (ratings->surely_ahead[f][rated[o]]) ahead_of.push_back(position[o]);
+        if (ratings->surely_ahead[rated[o]][f]) ++behind;
       }
       std::sort(ahead_of.begin(), ahead_of.end());
       row->set_surely_ahead_count(static_cast<int>(ahead_of.size()));
@@ -452,9 +479,11 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
       row->set_surely_ahead_of(Ranges(ahead_of));
       ordered += static_cast<int64_t>(ahead_of.size());
     }
-    row->set_elo(ratings->elo[b]);
-    row->set_elo_low(ratings->low[b]);
-    row->set_elo_high(ratings->high[b]);
+    if (f >= 0) {
+      row->set_elo(ratings->elo[f]);
+      row->set_elo_low(ratings->low[f]);
+      row->set_elo_high(ratings->high[f]);
+    }
     row->set_matches(t.matches);
     row->set_seats_played(t.seats);
     row->set_wins(static_cast<int>(withdrawn ? t.wins - t.no_show_wins : t.wins));
@@ -469,7 +498,9 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
       row->set_withdrawn(true);
       row->set_withdrawn_reason(t.withdrawn_reason);
     }
-    for (int o : order) row->add_los(ratings->los[b][o]);
+    for (int o : order) {
+      row->add_los(f >= 0 && rated[o] >= 0 ? ratings->los[f][rated[o]] : 0.5);
+    }
   }
   st.set_pairs_compared(static_cast<int>(ratings->pairs_compared));
   st.set_pairs_ordered(static_cast<int>(ordered));
@@ -522,10 +553,15 @@ std::string StandingsTable(const v1::Standings& st) {
                          absl::StrCat(pct, "% interval"), "matches", "win%", "mean score",
                          "mean place", "forfeits", "faults");
   for (const auto& r : st.rows()) {
+    // Rank 0: unranked (no match against another bot), no rating.
+    const bool ranked = r.rank() > 0;
     out += absl::StrFormat(
-        "%-4d %-9s %-*s %+6.0f %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n", r.rank(),
-        absl::StrCat(r.rank_low(), "-", r.rank_high()), w, r.bot(), r.elo(),
-        st.bootstrap() > 0 || r.elo_low() < r.elo_high()
+        "%-4s %-9s %-*s %6s %17s %7d %5.1f%% %10.3f %10.3f %8d %6d\n",
+        ranked ? absl::StrCat(r.rank()) : "-",
+        ranked ? absl::StrCat(r.rank_low(), "-", r.rank_high()) : "-", w, r.bot(),
+        ranked ? absl::StrFormat("%+.0f", r.elo()) : "-",
+        !ranked ? std::string("unranked")
+        : st.bootstrap() > 0 || r.elo_low() < r.elo_high()
             ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
             : std::string("-"),
         r.matches(), r.matches() ? 100.0 * r.wins() / r.matches() : 0.0,
@@ -541,8 +577,9 @@ std::string StandingsTable(const v1::Standings& st) {
     for (const auto& r : st.rows()) {
       out += absl::StrFormat("%-*s", w, r.bot());
       for (int j = 0; j < n; ++j) {
-        out += r.bot() == st.rows(j).bot() ? absl::StrFormat(" %7s", "-")
-                                          : absl::StrFormat(" %7.3f", r.los(j));
+        // Against itself, or with an unranked bot: no likelihood.
+        const bool none = r.bot() == st.rows(j).bot() || r.rank() == 0 || st.rows(j).rank() == 0;
+        out += none ? absl::StrFormat(" %7s", "-") : absl::StrFormat(" %7.3f", r.los(j));
       }
       out += "\n";
     }
@@ -613,13 +650,20 @@ std::string StandingsCsv(const v1::Standings& st) {
   out += "\n";
   for (const auto& r : st.rows()) {
     const auto& f = r.fault_kinds();
-    absl::StrAppendFormat(&out, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d,%d,%d,%d,%d",
-                          r.rank(), CsvField(r.bot()), r.elo(), r.elo_low(),
-                          r.elo_high(), r.matches(), r.seats_played(), r.wins(),
+    // An unranked bot (rank 0: no match against another bot) has empty
+    // rank and rating fields.
+    const bool ranked = r.rank() > 0;
+    absl::StrAppendFormat(&out, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%d,%d,%d,%d,%d,%d,%d,%d,%d",
+                          ranked ? absl::StrCat(r.rank()) : "", CsvField(r.bot()),
+                          ranked ? absl::StrFormat("%.6f,%.6f,%.6f", r.elo(), r.elo_low(),
+                                                   r.elo_high())
+                                 : ",,",
+                          r.matches(), r.seats_played(), r.wins(),
                           r.mean_score(), r.mean_placement(), r.forfeits(),
                           f.timeout(), f.illegal(), f.disconnected(), f.unavailable(),
                           f.crashed(), f.no_show(), f.cut_off(), r.withdrawn() ? 1 : 0);
-    absl::StrAppendFormat(&out, ",%d,%d,%d,%d", r.rank_low(), r.rank_high(),
+    absl::StrAppendFormat(&out, ",%s,%d,%d",
+                          ranked ? absl::StrCat(r.rank_low(), ",", r.rank_high()) : ",",
                           r.surely_ahead_count(), r.surely_behind_count());
     for (double l : r.los()) absl::StrAppendFormat(&out, ",%.6f", l);
     out += "\n";

@@ -220,6 +220,60 @@ TEST(Standings, EqualBotsShareTheirRank) {
                                "ahead of another"));
 }
 
+// A 48-entrant, 4-seat field after one match (as a live site saw it): the
+// 44 entrants without a match are unranked (rank 0 in every rank field, no
+// rating, LOS 0.5, last, by name), not rated 0 with the prior's whole width
+// and ranked among the others; the four that played are ranked 1 to 4 among
+// themselves, rated as if the others were not there; the text table and the
+// CSV say so.
+TEST(Standings, EntrantsWithoutAMatchAreUnranked) {
+  StandingsContext c = Context();
+  c.seats = 4;
+  c.bots.clear();
+  for (int i = 0; i < 48; ++i) c.bots.push_back(absl::StrFormat("e%02d", i));
+  const MatchSummary m = Match("m1", "g1", {"e40", "e07", "e21", "e33"}, {1, 2, 3, 4},
+                               {9, 5, 2, 1});
+  auto st = BuildStandings(c, {m});
+  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_EQ(st->rows_size(), 48);
+  StandingsContext four = c;
+  four.bots = {"e40", "e07", "e21", "e33"};
+  auto alone = BuildStandings(four, {m});
+  ASSERT_TRUE(alone.ok());
+  for (int k = 0; k < 4; ++k) {
+    const auto& r = st->rows(k);
+    EXPECT_EQ(r.bot(), four.bots[k]);
+    EXPECT_EQ(r.rank(), k + 1) << r.bot();
+    EXPECT_GE(r.rank_low(), 1);
+    EXPECT_LE(r.rank_high(), 4) << r.bot();
+    EXPECT_NEAR(r.elo(), alone->rows(k).elo(), 1e-6) << r.bot();
+    EXPECT_NEAR(r.elo_low(), alone->rows(k).elo_low(), 1e-6) << r.bot();
+  }
+  EXPECT_EQ(st->pairs_compared(), alone->pairs_compared());
+  for (int k = 4; k < 48; ++k) {
+    const auto& r = st->rows(k);
+    EXPECT_EQ(r.matches(), 0) << r.bot();
+    EXPECT_EQ(r.rank(), 0) << r.bot();
+    EXPECT_EQ(r.rank_low(), 0) << r.bot();
+    EXPECT_EQ(r.rank_high(), 0) << r.bot();
+    EXPECT_EQ(r.elo(), 0) << r.bot();
+    EXPECT_EQ(r.elo_low(), 0) << r.bot();
+    EXPECT_EQ(r.elo_high(), 0) << r.bot();
+    EXPECT_EQ(r.surely_ahead_count() + r.surely_behind_count(), 0) << r.bot();
+    for (double l : r.los()) EXPECT_EQ(l, 0.5) << r.bot();
+    if (k > 4) EXPECT_LT(st->rows(k - 1).bot(), r.bot());
+  }
+  const std::string table = StandingsTable(*st);
+  EXPECT_THAT(table, HasSubstr("1    1-"));
+  EXPECT_THAT(table, HasSubstr(absl::StrFormat("%-4s %-9s %-3s %6s %17s", "-", "-", "e00", "-",
+                                               "unranked")))
+      << table;
+  EXPECT_THAT(table, ::testing::Not(HasSubstr("[-1328")));
+  const std::string csv = StandingsCsv(*st);
+  EXPECT_THAT(csv, HasSubstr("\n,e00,,,,0,0,0,"));
+  EXPECT_THAT(csv, HasSubstr("\n1,e40,"));
+}
+
 TEST(Standings, BalanceCountsMatchesSeatsAndMeetings) {
   // Three bots in two seats, each group two matches with the seats swapped.
   // a-b and a-c: a played 4 matches, b and c 2 each; every bot sat at each

@@ -262,9 +262,13 @@ std::string TournamentJUnit(const v1::Standings& st) {
     absl::StrAppend(
         &cases, "      <system-out>",
         XmlEscape(absl::StrFormat(
-            "rank %d, elo %+.0f [%+.0f, %+.0f], %d matches, %d seats, win %s, mean score "
+            "%s, %d matches, %d seats, win %s, mean score "
             "%.3f, mean place %.3f, %d forfeits, faults: %s",
-            r.rank(), r.elo(), r.elo_low(), r.elo_high(), r.matches(), r.seats_played(),
+            // Rank 0: unranked (no match against another bot), no rating.
+            r.rank() > 0 ? absl::StrFormat("rank %d, elo %+.0f [%+.0f, %+.0f]", r.rank(),
+                                           r.elo(), r.elo_low(), r.elo_high())
+                         : std::string("unranked"),
+            r.matches(), r.seats_played(),
             Percent(WinShare(r)), r.mean_score(), r.mean_placement(), r.forfeits(),
             FaultKindsText(r.fault_kinds()))),
         "</system-out>\n    </testcase>\n");
@@ -315,9 +319,13 @@ std::string TournamentMarkdown(const v1::Standings& st) {
       "forfeits | faults |\n"
       "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& r : st.rows()) {
-    absl::StrAppendFormat(&out, "| %d | %s | %+.0f | [%+.0f, %+.0f] | %d | %s | %.3f | %.3f | %d | %d |\n",
-                          r.rank(), MarkdownEscape(r.bot()), r.elo(), r.elo_low(),
-                          r.elo_high(), r.matches(), Percent(WinShare(r)), r.mean_score(),
+    const bool ranked = r.rank() > 0;  // 0: unranked, no rating
+    absl::StrAppendFormat(&out, "| %s | %s | %s | %s | %d | %s | %.3f | %.3f | %d | %d |\n",
+                          ranked ? absl::StrCat(r.rank()) : "-", MarkdownEscape(r.bot()),
+                          ranked ? absl::StrFormat("%+.0f", r.elo()) : "-",
+                          ranked ? absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high())
+                                 : "unranked",
+                          r.matches(), Percent(WinShare(r)), r.mean_score(),
                           r.mean_placement(), r.forfeits(), r.faults());
   }
   bool any_fault = false;
