@@ -54,6 +54,7 @@
 #include "arena/cli/gate_command.h"
 #include "arena/cli/play_command.h"
 #include "arena/cli/logging.h"
+#include "arena/cli/stop_signals.h"
 #include "arena/cli/tournament_command.h"
 #include "arena/cli/record_commands.h"
 #include "arena/cli/replay_bot_command.h"
@@ -446,7 +447,7 @@ absl::StatusOr<ServeOptions> ServeBoundsFromFlags() {
 }
 
 int TournamentCommand(bool single, const std::vector<std::string>& bots,
-                      const std::vector<std::string>& options) {
+                      const std::vector<std::string>& options, const std::string& program) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
   absl::StatusOr<v1::TournamentConfig> c;
   if (resume.empty()) {
@@ -479,6 +480,18 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.serve = *std::move(serve);
   po.serve.address = absl::GetFlag(FLAGS_serve);
   po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+  po.program = program;
+  // What the manifest does not keep, for the resume command said on SIGINT
+  // and SIGTERM: the launch flags given.
+  for (const char* name :
+       {"sandbox", "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb",
+        "max_live_bots", "bot_idle_ms", "fresh_bots_per_rotation", "progress", "serve",
+        "spectator_delay_s", "serve_max_connections", "serve_updates_per_s", "live_records",
+        "html", "fail_on_forfeit", "junit", "summary_md", "log_file"}) {
+    if (!FlagChanged(name)) continue;
+    po.resume_flags.push_back(ShellQuote(
+        absl::StrCat("--", name, "=", absl::FindCommandLineFlag(name)->CurrentValue())));
+  }
   // Matches in progress are watchable with --serve unless --live_records=false.
   lo.live_records = absl::GetFlag(FLAGS_live_records).value_or(!po.serve.address.empty());
   return RunTournamentCommand(po, *std::move(c), std::move(lo));
@@ -557,6 +570,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[1];
+  if (cmd == "match" || cmd == "tournament" || cmd == "gate") {
+    // SIGINT and SIGTERM stop the run at once, say what was recorded and
+    // exit 128 + the signal (stop_signals.h): blocked here, before any
+    // thread starts, and taken by the watcher's thread alone.
+    BlockStopSignals();
+    WatchStopSignals();
+  }
   if (cmd == "match" || cmd == "tournament") {
     if (args.size() > 2) {
       return Fail(absl::InvalidArgumentError(
@@ -567,7 +587,7 @@ int main(int argc, char** argv) {
         absl::GetFlag(FLAGS_resume).empty()) {
       return Fail(absl::InvalidArgumentError("tournament needs --games N (N >= 1)"));
     }
-    return TournamentCommand(cmd == "match", bots, options);
+    return TournamentCommand(cmd == "match", bots, options, argv[0]);
   }
   if (cmd == "verify") {
     if (args.size() != 3) return Fail(absl::InvalidArgumentError("verify FILE|DIR"));

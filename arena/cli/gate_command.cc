@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
 #include "arena/cli/repro_commands.h"
+#include "arena/cli/stop_signals.h"
 #include "arena/common/json_file.h"
 #include "arena/common/public_text.h"
 #include "arena/stats/ratings.h"
@@ -227,6 +228,14 @@ int RunGate(const GateOptions& options, const v1::TournamentConfig& config,
   // Each match with a fault gets its repro bundles (arena/records/repro_bundle.h).
   ReproBundleWriter bundles(c->records_dir());
   lo.on_recorded = bundles.Hook(std::move(lo.on_recorded));
+  // SIGINT, SIGTERM (stop_signals.h): no verdict; the gate is run again.
+  SetStopMessage([dir = c->records_dir()](int sig) {
+    return StoppedRunMessage(
+        sig, dir,
+        absl::StrCat("arena: no verdict; a gate is not resumed: run the same command again "
+                     "(into a new records folder: another --records, or remove ",
+                     dir, ")"));
+  });
   auto st = RunConfiguredTournament(*c, lo);
   ReportReproBundles(bundles.Finish(), c->records_dir());
   if (!st.ok()) {

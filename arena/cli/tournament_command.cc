@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
 #include "arena/cli/repro_commands.h"
+#include "arena/cli/stop_signals.h"
 #include "arena/common/json_file.h"
 #include "arena/records/folder.h"
 #include "arena/stats/standings.h"
@@ -31,6 +32,20 @@ absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& v)
 int RunTournamentCommand(const TournamentCommandOptions& options, v1::TournamentConfig config,
                          LaunchOptions lo) {
   v1::TournamentConfig* const c = &config;
+  {
+    // SIGINT, SIGTERM: what was recorded, and what to run (stop_signals.h).
+    std::string resume = absl::StrCat(ShellQuote(options.program), " tournament --resume ",
+                                      ShellQuote(c->records_dir()));
+    for (const std::string& f : options.resume_flags) absl::StrAppend(&resume, " ", f);
+    SetStopMessage([dir = c->records_dir(), resume, single = options.single](int sig) {
+      const std::string next =
+          single ? absl::StrCat("arena: a match is not resumed: run the same command again "
+                                "(into a new records folder: another --records, or remove ",
+                                dir, ")")
+                 : ResumeAdvice(dir, resume);
+      return StoppedRunMessage(sig, dir, next);
+    });
+  }
   lo.resume = options.resume;
   lo.fresh_bots_per_rotation = options.fresh_bots_per_rotation;
   lo.connect_timeout = ConnectTimeout(*c);

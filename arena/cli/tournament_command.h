@@ -12,6 +12,7 @@
 #define ARENA_ARENA_CLI_TOURNAMENT_COMMAND_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "arena/live/http_server.h"
@@ -37,6 +38,11 @@ struct TournamentCommandOptions {
   // its standings are written.
   ServeOptions serve;
   LiveOptions live;
+  // SIGINT and SIGTERM (arena/cli/stop_signals.h): the resume command said
+  // is `program` tournament --resume DIR `resume_flags` (the launch flags
+  // given, which the manifest does not keep: --sandbox, the bots' limits...).
+  std::string program = "arena";
+  std::vector<std::string> resume_flags;
 };
 
 // --on_bot_failure's value: withdraw, abort, or empty (UNSPECIFIED: the
@@ -47,7 +53,9 @@ absl::StatusOr<v1::BotFailurePolicy> ParseBotFailurePolicy(const std::string& va
 // its standings and writes the reports asked for (junit, summary_md). Returns the exit code: 0 all well; 1 the tournament ran but
 // a bot failed as a program, a match is unrecorded, the HTML site has
 // failures, or (fail_on_forfeit) a match was forfeited, or a bot failed at
-// start under --on_bot_failure abort; 2 it could not run.
+// start under --on_bot_failure abort; 2 it could not run; 128 + the signal
+// (130, 143) stopped by SIGINT or SIGTERM (arena/cli/stop_signals.h: the
+// caller blocked them and started the watcher).
 int RunTournamentCommand(const TournamentCommandOptions& options,
                          v1::TournamentConfig config, LaunchOptions launch);
 

@@ -4,23 +4,27 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "arena/records/folder.h"
 #include "arena/tournament/bot_process.h"
 #include "arena/tournament/secret.h"
 #include "arena/tournament/server_options.h"
 #include "arena/tournament/config.h"
 #include "arena/tournament/plan.h"
+#include "arena/tournament/run_stop.h"
 #include "arena/tournament/tournament.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -53,7 +57,8 @@ namespace {
 
 // A private folder for the referee's Unix socket: 0711, so that a bot's
 // unprivileged uid can reach the socket bound into its sandbox but cannot
-// list the folder. Removed with everything in it on destruction.
+// list the folder. Removed with everything in it on destruction, or when
+// the run is stopped (arena/tournament/run_stop.h), as the process exits.
 class RuntimeDir {
  public:
   absl::Status Create() {
@@ -67,9 +72,14 @@ class RuntimeDir {
     }
     path_ = tmpl;
     ::chmod(path_.c_str(), 0711);
+    remove_on_stop_.emplace([path = path_] {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    });
     return absl::OkStatus();
   }
   ~RuntimeDir() {
+    remove_on_stop_.reset();
     if (path_.empty()) return;
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
@@ -78,7 +88,14 @@ class RuntimeDir {
 
  private:
   std::string path_;
+  std::optional<OnRunStop> remove_on_stop_;
 };
+
+// Once the run is stopped (StopRequested), the tournament's thread waits
+// here for the process to exit: it starts no bot process and no match.
+[[noreturn]] void WaitForTheStop() {
+  for (;;) absl::SleepFor(absl::Hours(1));
+}
 
 }  // namespace
 
@@ -254,6 +271,26 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   so.max_live = max_live;
   so.idle_timeout = options.bot_idle_timeout;
   BotSupervisor supervisor(&hub, so);
+  // A stop (arena/tournament/run_stop.h) kills the bots: their end is not
+  // theirs to be charged with (no CRASHED fault, no restart), so the
+  // supervisor stops watching first; a call into it under way (a start on
+  // demand, a restart) ends first, for up to 3 s.
+  std::atomic<int> in_supervisor{0};
+  auto supervised = [&](auto&& call) {
+    if (StopRequested()) WaitForTheStop();
+    ++in_supervisor;
+    if (StopRequested()) WaitForTheStop();
+    auto r = call();
+    --in_supervisor;
+    return r;
+  };
+  OnRunStop stop_watching([&] {
+    const absl::Time until = absl::Now() + absl::Seconds(3);
+    while (in_supervisor.load() > 0 && absl::Now() < until) {
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+    supervisor.StopWatching();
+  });
   std::vector<std::string> names;
   for (const auto& b : config.bots()) names.push_back(b.name());
   std::vector<v1::EntrantReport> absent;  // referee: bots that never came
@@ -272,7 +309,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                          b.name()),
           absl::StrCat(logs, "/", b.name(), ".log")));
     }
-    startup = supervisor.StartAll();
+    startup = supervised([&] { return supervisor.StartAll(); });
     if (startup.ok() && !options.self_connecting_bots.empty() &&
         !hub.WaitForBots(options.self_connecting_bots, options.connect_timeout)) {
       startup = absl::DeadlineExceededError(absl::StrCat(
@@ -329,12 +366,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     hooks.on_record_finished = options.on_record_finished;
     if (options.start_bots) {
       hooks.ensure_bot = [&](const std::string& b) {
-        return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b);
+        return supervised(
+            [&] { return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b); });
       };
       if (options.fresh_bots_per_rotation) {
         hooks.new_bot_processes = [&] {
-          supervisor.RenewAll();
-          return absl::OkStatus();
+          return supervised([&] {
+            supervisor.RenewAll();
+            return absl::OkStatus();
+          });
         };
       }
     } else {

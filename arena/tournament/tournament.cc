@@ -89,9 +89,9 @@ class StandingsRefresher {
 }  // namespace
 
 void PrintProgress(const std::string& game, int64_t done, int64_t total,
-                   absl::Duration elapsed, bool terminal) {
+                   absl::Duration elapsed, bool terminal, int64_t first) {
   const double secs = absl::ToDoubleSeconds(elapsed);
-  const double rate = secs > 0 ? done / secs : 0.0;
+  const double rate = secs > 0 ? (done - first) / secs : 0.0;
   std::string eta = "?";
   if (rate > 0) {
     const int64_t left = static_cast<int64_t>((total - done) / rate + 0.5);
@@ -309,6 +309,7 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   absl::Mutex mu;
   int64_t done = 0;
+  int64_t first_done = 0;  // of `done`: recorded before this run (--resume)
   // Known up front but for an adaptive schedule (its budget, then).
   int64_t to_play = 0;
   int64_t progress_every = 1;
@@ -463,7 +464,8 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                       : done % progress_every == 0);
         if (hooks.show_progress && progress_due) {
           last_progress = absl::Now();
-          PrintProgress(config.game(), done, to_play, last_progress - t0, terminal);
+          PrintProgress(config.game(), done, to_play, last_progress - t0, terminal,
+                        first_done);
         }
       }
       if (refresh_due) refresher->Refresh(standings);
@@ -648,9 +650,14 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
     auto todo = to_play_of(mine);
     if (!todo.ok()) return todo.status();
     {
+      // With --resume, the progress starts at the matches already recorded.
       absl::MutexLock lock(&mu);
-      to_play = static_cast<int64_t>(todo->size());
+      first_done = done = static_cast<int64_t>(mine.size() - todo->size());
+      to_play = static_cast<int64_t>(mine.size());
       progress_every = std::max<int64_t>(1, to_play / 10);
+      if (hooks.show_progress && first_done > 0) {
+        PrintProgress(config.game(), done, to_play, absl::ZeroDuration(), terminal, first_done);
+      }
     }
     stopped.store(stop_at_start);
     play(*std::move(todo));
@@ -706,6 +713,15 @@ absl::StatusOr<v1::Standings> RunTournament(const v1::TournamentConfig& config,
                    round.matches.size(), check.Describe(names));
       auto todo = to_play_of(indices);
       if (!todo.ok()) return todo.status();
+      if (const int64_t resumed = static_cast<int64_t>(indices.size() - todo->size());
+          resumed > 0) {
+        absl::MutexLock lock(&mu);
+        done += resumed;
+        first_done += resumed;
+        if (hooks.show_progress) {
+          PrintProgress(config.game(), done, to_play, absl::Now() - t0, terminal, first_done);
+        }
+      }
       play(*std::move(todo));
     }
   }

@@ -82,8 +82,10 @@ struct TournamentHooks {
 
 // Progress of a tournament on stderr: on a terminal one line redrawn in
 // place with a bar and the time left, else a plain line (with the time left).
+// `done` counts from `first` (matches recorded before this run, --resume):
+// the rate is that of the others, played in `elapsed`.
 void PrintProgress(const std::string& game, int64_t done, int64_t total,
-                   absl::Duration elapsed, bool terminal);
+                   absl::Duration elapsed, bool terminal, int64_t first = 0);
 
 // What every match of the tournament shares (time control, fault policy,
 // auto moves, decision cap, tournament id) and the seed, salt and commitment
