@@ -28,7 +28,7 @@ const char kUsage[] =
     "             [--json FILE] [--junit FILE] [--summary_md FILE] --records DIR\n"
     "             (exit 0: H1; 1: H0; 3: no decision; 4: no verdict, a bot did not\n"
     "             play: withdrawn or fault rate above R; 2: error; 5: the disk\n"
-    "             could not take a write)\n"
+    "             could not take a write; 130, 143: stopped by SIGINT, SIGTERM)\n"
     "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
     "  arena serve DIR [--serve HOST:PORT]   (the live site; or --serve on tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
@@ -53,7 +53,9 @@ const std::vector<CommandHelp>& Commands() {
     return a;
   };
   static const auto* commands = new std::vector<CommandHelp>{
-      {"match", "arena match --game G --bot NAME=COMMAND ... [flags]\n  One match, one bot per seat.",
+      {"match",
+       "arena match --game G --bot NAME=COMMAND ... [flags]\n  One match, one bot per seat.\n"
+       "  Exit 130 (SIGINT) or 143 (SIGTERM): stopped at once (docs/operations.md).",
        join(kPlay, kSandbox)},
       {"tournament",
        "arena tournament --game G --bot NAME=COMMAND ... --games N [flags]\n"
@@ -62,7 +64,10 @@ const std::vector<CommandHelp>& Commands() {
        "  was restarted or cut off, or a match is unrecorded (--fail_on_forfeit: or\n"
        "  any forfeit; --on_bot_failure abort: a bot failed at start); 2: it could\n"
        "  not run (usage, config, no bot could start); 5: stopped because the disk\n"
-       "  could not take a write (full, quota, I/O error): free space, then --resume.",
+       "  could not take a write (full, quota, I/O error): free space, then --resume;\n"
+       "  130 (SIGINT, Ctrl-C) or 143 (SIGTERM): stopped at once, without waiting\n"
+       "  for the live matches; it prints what is recorded and the --resume command\n"
+       "  (docs/operations.md).",
        join(join(kPlay, kSandbox), {"shard", "schedule", "top_k", "confidence",
                                     "explore_every", "warmup_rounds", "round_tables"})},
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"
@@ -83,7 +88,9 @@ const std::vector<CommandHelp>& Commands() {
        "  SPRT of a candidate against a baseline.\n"
        "  Exit 0: H1 accepted; 1: H0 accepted; 3: no decision within --max_games;\n"
        "  4: no verdict, a bot did not play (the candidate or the baseline was\n"
-       "  withdrawn, or its fault rate is above --max_fault_rate); 2: error.",
+       "  withdrawn, or its fault rate is above --max_fault_rate); 2: error;\n"
+       "  5: the disk could not take a write; 130 (SIGINT) or 143 (SIGTERM): stopped\n"
+       "  at once, no verdict.",
        join({"game", "candidate", "baseline", "filler", "seats", "option", "elo0", "elo1",
              "alpha", "beta", "max_games", "max_fault_rate", "json", "junit", "summary_md",
              "records", "jobs", "secret_file", "seed", "decision_ms", "fault_policy",
