@@ -163,6 +163,34 @@ TEST(CheckBot, ABotThatQuitsAtItsFirstMatchEndFailsTheMatchEndCheck) {
   EXPECT_THAT(r.output, HasSubstr("FAIL  match_end:"));
 }
 
+// A bot that fails at its first request of every match answers nothing:
+// the checks of its answers saw nothing to judge, and neither passes on
+// nothing ("PASS deadline: 0 answers"); each says it could not run, and why.
+TEST(CheckBot, ChecksThatSawNoAnswerCouldNotRunAndFail) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo ", Checkup("--mode=crash_at_first")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  for (const char* check : {"deadline", "legal"}) {
+    EXPECT_THAT(r.output, HasSubstr(absl::StrCat(
+                              "FAIL  ", check, ": could not run: the bot answered none of its "
+                              "requests in its 14 matches; the first, quasenbo, 2 seats, the "
+                              "bot at seat 0: step 0: crashed")))
+        << check;
+  }
+  EXPECT_THAT(r.output, HasSubstr("giving up"));  // its last output, the cause
+  EXPECT_THAT(r.output, Not(HasSubstr("0 answers")));
+  EXPECT_THAT(r.output, Not(HasSubstr("PASS  deadline")));
+  EXPECT_THAT(r.output, Not(HasSubstr("PASS  legal")));
+}
+
+// An illegal answer is an answer: the deadline check saw it come in time.
+TEST(CheckBot, AnIllegalAnswerStillCountsForTheDeadlineCheck) {
+  const Cmd r = CheckBot(absl::StrCat("--game quasenbo ", Checkup("--mode=illegal")));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("PASS  deadline: [1-9][0-9]* answers"));
+  EXPECT_THAT(r.output, HasSubstr("FAIL  legal:"));
+  EXPECT_THAT(r.output, Not(HasSubstr("could not run")));
+}
+
 TEST(CheckBot, ABotThatExitsAtStartFailsTheConnectCheckWithItsCause) {
   const Cmd r = CheckBot(absl::StrCat("--game quasenbo ", Checkup("--mode=exit_at_start")));
   EXPECT_EQ(r.code, 1) << r.output;

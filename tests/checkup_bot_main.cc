@@ -15,6 +15,7 @@
 //   checkup_bot --mode=crash_on_wish         exits 3 at a Pesten request
 //                                            that offers a Jack with a wish
 //                                            (and answers every other one)
+//   checkup_bot --mode=crash_at_first        exits 3 at its first request
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +31,7 @@
 
 ABSL_FLAG(std::string, mode, "good",
           "good, no_reconnect, crash_on_notice, slow, illegal, illegal_after_resync, "
-          "exit_at_start, exit_after_match_end or crash_on_wish");
+          "exit_at_start, exit_after_match_end, crash_on_wish or crash_at_first");
 ABSL_FLAG(int, slow_ms, 700, "slow: how long each answer takes");
 ABSL_FLAG(int, slow_seat, -1, "slow: only at this seat (-1: every seat)");
 
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
       stream->Write(m);
     };
     auto answer = [&](const arena::v1::DecisionRequest& r, bool resynced = false) {
+      if (mode == "crash_at_first") {
+        std::fprintf(stderr, "checkup_bot: decision %llu? giving up\n",
+                     static_cast<unsigned long long>(r.decision_id()));
+        std::_Exit(3);
+      }
       if (mode == "crash_on_wish") {
         for (const auto& a : r.legal_actions()) {
           if (a.pesten().wish() == arena::v1::PESTEN_SUIT_UNSPECIFIED) continue;

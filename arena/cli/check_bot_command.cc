@@ -148,7 +148,7 @@ struct Played {
   std::string record;
   absl::Status record_status;
   std::vector<BotFault> faults;
-  int answers = 0;              // the bot's own answers
+  int answers = 0;              // the bot's own answers, legal or not
   int64_t slowest_us = 0;
   uint64_t probed = 0;          // the decision the probe fired before (0: none)
   int64_t probed_think_us = -1; // how long that answer took
@@ -162,6 +162,7 @@ struct CheckLine {
   const Played* where = nullptr;  // for a failure: the match that shows it
   int64_t step = -1;
   BotFault fault{};               // and the bot's fault there, if any
+  bool not_run = false;           // it failed for want of anything to judge
 };
 
 // Faults that the end of the bot's process or stream brings to every
@@ -181,7 +182,7 @@ std::string FaultText(const BotFault& f) {
 // Why a probe did not fire: the match ended first, at a fault of the bot
 // (`judged` says which) or of itself.
 std::string NotProbed(const Played& p, const CheckLine& judged, int at) {
-  if (!judged.pass) {
+  if (!judged.pass && !judged.not_run) {
     return absl::StrCat("the match ended before the bot's request ", at,
                         ", the probe's moment, at its fault: ", judged.reason);
   }
@@ -191,6 +192,31 @@ std::string NotProbed(const Played& p, const CheckLine& judged, int at) {
 }
 
 std::string Ms(int64_t us) { return absl::StrCat((us + 500) / 1000, " ms"); }
+
+// A check over matches in which the bot answered nothing saw nothing to
+// judge: not a pass. Why it could not run ("" if the bot answered a request
+// in `played`), and in `*line` the match that shows it (the bot's first
+// fault, if it had one).
+std::string NothingSeen(const std::vector<Played>& played, CheckLine* line) {
+  int answers = 0;
+  const Played* at = nullptr;
+  for (const Played& p : played) {
+    answers += p.answers;
+    if (at == nullptr && !p.faults.empty()) at = &p;
+  }
+  if (answers > 0) return "";
+  const std::string matches =
+      absl::StrCat(played.size(), played.size() == 1 ? " match" : " matches");
+  if (at == nullptr) {
+    return absl::StrCat("could not run: the bot was asked nothing in its ", matches,
+                        " (each ended before it had a decision to make)");
+  }
+  line->where = at;
+  line->step = at->faults.front().step;
+  line->fault = at->faults.front();
+  return absl::StrCat("could not run: the bot answered none of its requests in its ", matches,
+                      "; the first, ", Where(at->plan), ": ", FaultText(at->faults.front()));
+}
 
 // A line's reason, with where the docs tell the cause when the bot's output
 // shows a known one: a Python bot that cannot import the stubs the build
@@ -342,11 +368,13 @@ void Checker::Read(Played* p) const {
         }
         if (a.fault() != v1::FAULT_KIND_UNSPECIFIED) {
           p->faults.push_back({a.fault(), line.decision().step(), a.fault_detail()});
+          if (a.fault() == v1::FAULT_KIND_ILLEGAL) ++p->answers;  // an answer all the same
         }
       }
     } else if (line.has_forfeit() && line.forfeit().seat() == p->plan.bot_seat) {
       p->faults.push_back(
           {line.forfeit().fault(), line.forfeit().step(), line.forfeit().detail()});
+      if (line.forfeit().fault() == v1::FAULT_KIND_ILLEGAL) ++p->answers;
     }
   }
 }
@@ -403,6 +431,14 @@ CheckLine Checker::Judge(const std::string& name, const std::vector<Played>& pla
     }
   }
   if (failed > 1) absl::StrAppend(&line.reason, " (", failed, " of ", played.size(), " matches)");
+  if (line.pass) {
+    std::string none = NothingSeen(played, &line);
+    if (!none.empty()) {
+      line.pass = false;
+      line.not_run = true;
+      line.reason = std::move(none);
+    }
+  }
   const int again = hub_->Connections(bot_) - connections_before;
   if (line.pass && again > 0) {
     line.pass = false;
