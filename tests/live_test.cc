@@ -33,6 +33,7 @@
 #include "arena/live/http_server.h"
 #include "arena/live/live_site.h"
 #include "arena/v1/replay.pb.h"
+#include "arena/views/html.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -504,6 +505,129 @@ TEST(LiveSite, RecordsHandedOverShowAsIfReadAndCountOnce) {
     std::sort(out.begin(), out.end());
   }
   EXPECT_EQ(la, lb);
+}
+
+// A match in progress, its page opened mid-match by the first viewer (no
+// one watched it before, so the poll had not read it): the page holds the
+// spectator's view of the match as far as it is recorded, not "null" until
+// the next poll; and the page's stream starts from the same view.
+TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 2);
+  // The third match, half played: its first lines, as JSON lines, in its .part.
+  auto lines = ReadRecordFile(played + "/" + names[2]);
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  ASSERT_GT(lines->size(), 6u);
+  const std::vector<v1::RecordLine> half(lines->begin(), lines->begin() + lines->size() / 2);
+  const std::string id = half.front().header().match_id();
+  fs::create_directories(dir + "/.inprogress");
+  {
+    std::ofstream part(dir + "/.inprogress/" + id + ".jsonl.part");
+    for (const auto& l : half) {
+      std::string json;
+      ASSERT_TRUE(google::protobuf::util::MessageToJsonString(l, &json).ok());
+      part << json << "\n";
+    }
+  }
+  auto want = SpectatorJson(half, id);
+  ASSERT_TRUE(want.ok()) << want.status();
+  ASSERT_TRUE(absl::StrContains(*want, "\"steps\":[{")) << *want;
+  LiveSite site(dir, LiveOptions{});
+  site.Poll();
+  LiveSite::PageState fresh;
+  ASSERT_TRUE(absl::StrContains(site.UpdateJson(&fresh), absl::StrCat("\"live\":[\"", id)));
+  auto page = site.LiveMatchPage(id);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_FALSE(absl::StrContains(*page, "id=\"live-data\">null<"));
+  EXPECT_TRUE(absl::StrContains(*page, absl::StrCat("id=\"live-data\">", ScriptSafe(*want),
+                                                    "</script>")));
+  bool ended = true;
+  auto json = site.LiveMatchJson(id, &ended);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_FALSE(ended);
+  EXPECT_EQ(*json, *want);
+}
+
+// An adaptive contest's schedule.json is in the live index and goes out
+// with the standings: to a fresh page, and again to every page when a round
+// rewrites it (the page names the comparisons still undecided).
+TEST(LiveSite, TheScheduleGoesOutWithTheStandings) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 4);
+  auto plan = [&](int rounds, bool separated) {
+    std::ofstream(dir + "/.schedule.tmp") << absl::StrCat(
+        "{\"kind\": \"SCHEDULE_KIND_ADAPTIVE\", \"rounds\": ", rounds,
+        ", \"budget\": 100, \"top_k\": 1, \"comparisons\": [{\"ahead\": \"a\", "
+        "\"behind\": \"b\", \"elo_diff\": 12, \"sd\": 30, \"p\": 0.3, \"separated\": ",
+        separated ? "true" : "false", "}]}");
+    fs::rename(dir + "/.schedule.tmp", dir + "/schedule.json");
+  };
+  plan(2, false);
+  LiveSite site(dir, LiveOptions{});
+  site.Poll(/*last=*/true);
+  EXPECT_TRUE(absl::StrContains(site.IndexPage(), "id=\"schedule-data\">{\"kind\":"
+                                                  "\"SCHEDULE_KIND_ADAPTIVE\",\"bots\":0,"));
+  auto schedule = [](const std::string& update) {
+    google::protobuf::Struct u;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(update, &u).ok()) << update;
+    const auto& v = u.fields().at("schedule");
+    return v.kind_case() == google::protobuf::Value::kNullValue
+               ? std::string("null")
+               : absl::StrCat(v.struct_value().fields().at("rounds").number_value(), " ",
+                              v.struct_value().fields().at("comparisons").list_value()
+                                  .values(0).struct_value().fields().at("separated")
+                                  .bool_value());
+  };
+  LiveSite::PageState page;
+  EXPECT_EQ(schedule(site.UpdateJson(&page)), "2 0");
+  EXPECT_EQ(schedule(site.UpdateJson(&page)), "null");  // the page has it
+  absl::SleepFor(absl::Milliseconds(20));  // a new modification time
+  plan(3, true);
+  site.Poll();
+  EXPECT_EQ(schedule(site.UpdateJson(&page)), "3 1");
+}
+
+// The live index's counts are the records': while the standings, rebuilt
+// less often (here: not until the writer is done), are of fewer records,
+// each update says how many records there are (the summary's) beside the
+// standings' own count, and the page says how far behind they are.
+TEST(LiveSite, TheIndexCountsTheRecordsAndSaysWhenTheStandingsLag) {
+  const std::string& played = PlayedRecords();
+  const auto names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+  Land(played, dir, names, 0, 1);
+  LiveOptions lo;
+  lo.rebuild_spacing = 1000000000;
+  lo.quiet = absl::Hours(1);
+  LiveSite site(dir, lo);
+  site.Poll();
+  Land(played, dir, names, 1, 22);
+  site.Poll();
+  LiveSite::PageState page;
+  google::protobuf::Struct u;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(site.UpdateJson(&page), &u).ok());
+  const auto& f = u.fields();
+  EXPECT_EQ(f.at("total").number_value(), 22);
+  const auto& records = f.at("summary").struct_value().fields().at("records");  // an int64
+  EXPECT_TRUE(records.string_value() == "22" || records.number_value() == 22)
+      << records.DebugString();
+  EXPECT_EQ(f.at("standings").struct_value().fields().at("matches_played").number_value(), 1);
+  // The page draws the summary line from the records and the lag note from
+  // both counts (arena/views/html/standings.js; tests/browser/site_test.js
+  // draws it).
+  const std::string index = site.IndexPage();
+  EXPECT_TRUE(absl::StrContains(index, "Standings of ${fmt(ST.matches_played || 0)} of "
+                                       "${fmt(played)} records; rebuilding."));
+  EXPECT_TRUE(absl::StrContains(index, "\"records\":\"22\"") ||
+              absl::StrContains(index, "\"records\":22"))
+      << index.substr(0, 3000);
 }
 
 TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {

@@ -429,27 +429,42 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
       }
     }
   }
-  for (auto& [id, m] : watched) {
-    struct stat st;
-    if (::lstat(m->part_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (st.st_size == m->size && SameTime(st.st_mtim, m->mtime)) continue;
-    auto lines = ReadRecordFile(m->part_path);
-    if (!lines.ok()) {  // a line half written: read again next time
-      spdlog::debug("live match {}: {}", id, lines.status().ToString());
-      continue;
-    }
-    auto json = SpectatorJson(*lines, id);
-    if (!json.ok()) {
-      spdlog::debug("live match {}: {}", id, json.status().ToString());
-      continue;
-    }
-    m->size = st.st_size;
-    m->mtime = st.st_mtim;
-    absl::MutexLock lock(&mu_);
-    m->views.emplace_back(absl::Now(), std::make_shared<const std::string>(std::move(*json)));
-    changed = true;
-  }
+  for (auto& [id, m] : watched) changed |= ReadLiveView(id, m.get());
   return changed;
+}
+
+bool LiveSite::ReadLiveView(const std::string& id, LiveMatch* m) {
+  std::string path;
+  {
+    absl::MutexLock lock(&mu_);
+    path = m->part_path;
+  }
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (st.st_size == m->size && SameTime(st.st_mtim, m->mtime)) return false;
+  }
+  auto lines = ReadRecordFile(path);
+  if (!lines.ok()) {  // a line half written: read again next time
+    spdlog::debug("live match {}: {}", id, lines.status().ToString());
+    return false;
+  }
+  auto json = SpectatorJson(*lines, id);
+  if (!json.ok()) {
+    spdlog::debug("live match {}: {}", id, json.status().ToString());
+    return false;
+  }
+  absl::MutexLock lock(&mu_);
+  // Read at the same time by the poll and a page: the one that read more
+  // (or first) counts.
+  if (st.st_size < m->size || (st.st_size == m->size && SameTime(st.st_mtim, m->mtime))) {
+    return false;
+  }
+  m->size = st.st_size;
+  m->mtime = st.st_mtim;
+  m->views.emplace_back(absl::Now(), std::make_shared<const std::string>(std::move(*json)));
+  return true;
 }
 
 void LiveSite::Tally(const MatchSummary* m) {
@@ -571,6 +586,7 @@ bool LiveSite::Poll(bool last) {
       it = followed ? std::next(it) : offered_.erase(it);
     }
   }
+  changed |= ReadSchedule();
   const absl::Time now = absl::Now();
   const bool quiet = now - last_record_ >= options_.quiet;
   if (last || (!standings_final_ && quiet) ||
@@ -600,11 +616,27 @@ bool LiveSite::Poll(bool last) {
   return changed;
 }
 
+bool LiveSite::ReadSchedule() {
+  // schedule.json of DIR (an adaptive contest runs unsharded), rewritten
+  // every round: sent with the standings (it names the comparisons still
+  // undecided), so a new one makes the standings new to every page.
+  const timespec now = MTime(absl::StrCat(dir_, "/schedule.json"));
+  if (SameTime(now, schedule_mtime_)) return false;
+  schedule_mtime_ = now;
+  std::string json = SchedulePlanJson(dir_);
+  absl::MutexLock lock(&mu_);
+  if (json == schedule_json_) return false;
+  schedule_json_ = std::move(json);
+  ++standings_version_;
+  return true;
+}
+
 std::string LiveSite::IndexPage() const {
-  std::string standings, init, matches = "[";
+  std::string standings, schedule, init, matches = "[";
   {
     absl::MutexLock lock(&mu_);
     standings = standings_json_;
+    schedule = schedule_json_;
     const size_t total = entries_.size();
     const size_t from =
         total - std::min<size_t>(total, static_cast<size_t>(std::max(0, options_.index_entries)));
@@ -615,7 +647,7 @@ std::string LiveSite::IndexPage() const {
                         ",\"summary\":", ScriptSafe(summary_json_), "};\n");
   }
   matches += "]";
-  return arena::IndexPage(standings, matches, init + LiveIndexScript());
+  return arena::IndexPage(standings, matches, init + LiveIndexScript(), schedule);
 }
 
 std::string LiveSite::UpdateJson(PageState* page) const {
@@ -631,6 +663,7 @@ std::string LiveSite::UpdateJson(PageState* page) const {
   page->summary = summary_version_;
   std::string out = absl::StrCat(
       "{\"version\":", version_, ",\"standings\":", standings ? standings_json_ : "null",
+      ",\"schedule\":", standings ? schedule_json_ : "null",
       ",\"summary\":", summary ? summary_json_ : "null", ",\"total\":", total,
       ",\"from\":", from, ",\"matches\":[");
   for (int64_t i = from; i < total; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
@@ -683,6 +716,20 @@ std::string LiveSite::FinishedPage(const std::string& match_id) const {
 
 absl::StatusOr<std::string> LiveSite::LiveMatchJson(const std::string& match_id, bool* ended) {
   *ended = false;
+  std::shared_ptr<LiveMatch> unread;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = live_.find(match_id);
+    // A match no one watched has no view yet (the poll reads only the
+    // watched ones): read now, so that a page opened mid-match holds the
+    // match as it is, not nothing until the next poll. With a spectator
+    // delay, what is read now is shown that much later, as any view.
+    if (it != live_.end() && it->second->views.empty() &&
+        it->second->ended_at == absl::InfiniteFuture()) {
+      unread = it->second;
+    }
+  }
+  if (unread != nullptr) ReadLiveView(match_id, unread.get());
   absl::MutexLock lock(&mu_);
   auto it = live_.find(match_id);
   if (it == live_.end()) {

@@ -137,7 +137,8 @@ class LiveSite {
   };
   // The live stream's update for a page in state `page`, which it then
   // advances to what the page holds: JSON of {"version", "standings" (null
-  // if the page has these already, or there are none yet), "summary"
+  // if the page has these already, or there are none yet), "schedule" (DIR's
+  // schedule.json, SchedulePlanJson: sent with the standings), "summary"
   // (v1::MatchListSummary; null likewise), "total", "from", "matches"
   // (entries from..total, at most max_entries_per_update, the newest),
   // "live" (ids of the matches in progress, at most 50)}. The standings of
@@ -173,9 +174,14 @@ class LiveSite {
   void AddRecord(Folder* f, const std::string& name,
                  absl::StatusOr<std::vector<v1::RecordLine>> lines);
   bool ReadLiveMatches(Folder* f);
+  // Reads a live match's .part if it changed since last read, and adds its
+  // spectator's view; whether it did. From any thread (Poll()'s, or a
+  // page's: LiveMatchJson).
+  bool ReadLiveView(const std::string& id, LiveMatch* m);
   void RebuildStandings(bool full);
   void Tally(const MatchSummary* m);  // a record read (nullptr: one that is not whole)
   void PublishSummary();
+  bool ReadSchedule();  // schedule.json of DIR, if it changed; whether it did
 
   const std::string dir_;
   const LiveOptions options_;
@@ -212,6 +218,9 @@ class LiveSite {
   int64_t standings_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped with each
   int64_t summary_version_ ABSL_GUARDED_BY(mu_) = 0;
   std::string replay_standings_ ABSL_GUARDED_BY(mu_) = "null";
+  // DIR's schedule.json (SchedulePlanJson), sent with the standings.
+  std::string schedule_json_ ABSL_GUARDED_BY(mu_) = "null";
+  timespec schedule_mtime_{};  // Poll()'s thread
   std::map<std::string, std::shared_ptr<LiveMatch>> live_ ABSL_GUARDED_BY(mu_);  // by id
 };
 

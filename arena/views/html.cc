@@ -190,10 +190,28 @@ std::string MatchEntryJson(const std::string& file, const std::string& page,
   return out;
 }
 
+std::string SchedulePlanJson(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/schedule.json");
+  // Not a link, FIFO or device: never followed, never waited on.
+  if (!CheckRegularFile(path, /*follow_symlink=*/false).ok()) return "null";
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  v1::SchedulePlan plan;
+  google::protobuf::util::JsonParseOptions po;
+  po.ignore_unknown_fields = true;
+  if (!f || !google::protobuf::util::JsonStringToMessage(ss.str(), &plan, po).ok()) {
+    return "null";
+  }
+  return MessageJson(plan);
+}
+
 std::string IndexPage(const std::string& standings_json, const std::string& matches_json,
-                      const std::string& extra_script) {
+                      const std::string& extra_script, const std::string& schedule_json) {
   const std::string data = absl::StrCat(
       "<script type=\"application/json\" id=\"standings-data\">", ScriptSafe(standings_json),
+      "</script>\n<script type=\"application/json\" id=\"schedule-data\">",
+      ScriptSafe(schedule_json.empty() ? "null" : schedule_json),
       "</script>\n<script type=\"application/json\" id=\"matches-data\">",
       ScriptSafe(matches_json),
       "</script>\n<script type=\"application/json\" id=\"enum-words\">",
@@ -343,7 +361,8 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
   absl::StrAppend(&matches, "]");
 
   if (absl::Status s = WriteFileAtomically(absl::StrCat(sum.out_dir, "/index.html"),
-                                           IndexPage(standings, matches));
+                                           IndexPage(standings, matches, "",
+                                                     SchedulePlanJson(records_dir)));
       !s.ok()) {
     return s;
   }

@@ -68,11 +68,19 @@ std::string MatchEntryJson(const std::string& file, const std::string& page,
 // The entry of a record that does not verify.
 std::string MatchErrorJson(const std::string& file, const std::string& error);
 // The index page: `standings_json` (standings.json's text, or "null"),
-// `matches_json` (a JSON array of entries), and `extra_script`, run after
+// `matches_json` (a JSON array of entries), `extra_script`, run after
 // the page's own (empty for the static site); a page with extra_script is
-// drawn by it (it calls window.arenaRenderIndex), not at load.
+// drawn by it (it calls window.arenaRenderIndex), not at load; and
+// `schedule_json` (SchedulePlanJson, or "null"), of which the page names the
+// comparisons of the schedule's target that are still undecided.
 std::string IndexPage(const std::string& standings_json, const std::string& matches_json,
-                      const std::string& extra_script = "");
+                      const std::string& extra_script = "",
+                      const std::string& schedule_json = "null");
+// schedule.json of a records folder (v1::SchedulePlan: an adaptive
+// schedule's rounds, budget, why it stopped and its target's comparisons)
+// as the pages read it, or "null" if there is none (or it is not a regular
+// file, or not a plan).
+std::string SchedulePlanJson(const std::string& dir);
 // What a replay page shows of the standings (see ReplayPage).
 std::string ReplayStandingsJson(const v1::Standings& standings);
 // A page of the site's look: `body_data` (script elements of data) and

@@ -240,6 +240,40 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
                                 "<script type=\"application/json\" id=\"standings-data\">null</script>"));
 }
 
+// An adaptive contest's schedule.json (its target's comparisons, some
+// undecided) is in the index for the page to name the undecided ones; one
+// that is a link or not a plan is not (the page then has none).
+TEST_F(HtmlSite, TheIndexCarriesTheScheduleWithItsUndecidedComparisons) {
+  Play("m1", {"alice", "bob"});
+  std::ofstream(absl::StrCat(dir_, "/schedule.json")) << R"({
+    "kind": "SCHEDULE_KIND_ADAPTIVE", "bots": 3, "seats": 2, "rounds": 4,
+    "matches_planned": 40, "budget": 40, "finished": true, "stop": "budget spent",
+    "top_k": 1, "confidence": 0.95, "some_future_field": 1,
+    "comparisons": [
+      {"ahead": "alice", "behind": "bob", "elo_diff": 35.5, "sd": 20, "p": 0.04},
+      {"ahead": "alice", "behind": "carol", "elo_diff": 300, "sd": 40, "p": 1e-9,
+       "separated": true}]})";
+  auto site = WriteHtmlSite(dir_, {});
+  ASSERT_TRUE(site.ok()) << site.status();
+  const std::string index = ReadFile(absl::StrCat(dir_, "/html/index.html"));
+  const size_t at = index.find("<script type=\"application/json\" id=\"schedule-data\">{");
+  ASSERT_NE(at, std::string::npos) << index.substr(0, 2000);
+  const std::string data = index.substr(at, index.find("</script>", at) - at);
+  // Every field printed, "separated" false included: the page tells the
+  // undecided ones by it.
+  EXPECT_TRUE(absl::StrContains(data, "\"ahead\":\"alice\",\"behind\":\"bob\",\"elo_diff\":35.5,"
+                                      "\"sd\":20,\"p\":0.04,\"separated\":false"))
+      << data;
+  EXPECT_TRUE(absl::StrContains(data, "\"stop\":\"budget spent\""));
+  EXPECT_TRUE(absl::StrContains(index, "function scheduleWords()"));
+  // A link named schedule.json is not followed; no plan, no schedule.
+  std::filesystem::remove(absl::StrCat(dir_, "/schedule.json"));
+  std::filesystem::create_symlink("/etc/passwd", absl::StrCat(dir_, "/schedule.json"));
+  ASSERT_TRUE(WriteHtmlSite(dir_, {}).ok());
+  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/index.html")),
+                                "id=\"schedule-data\">null</script>"));
+}
+
 TEST_F(HtmlSite, NoFolderOrNoRecordsIsAnError) {
   auto none = WriteHtmlSite(absl::StrCat(dir_, "/absent"), {});
   ASSERT_FALSE(none.ok());

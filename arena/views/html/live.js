@@ -4,10 +4,13 @@
 // drawn from every match (score distributions, seat advantage) from the
 // server's summary of them, the newest matches as the stream carries them
 // (never every match: a long contest's list is in /matches.json), and links
-// to the matches in progress. No library; EventSource reconnects by itself.
+// to the matches in progress. The schedule (schedule.json: which of its
+// target's comparisons are undecided) comes with the standings. No library;
+// EventSource reconnects by itself.
 (() => {
   const KEEP = 200;  // matches listed
   let ST = JSON.parse(document.getElementById('standings-data').textContent);
+  let PLAN = JSON.parse((document.getElementById('schedule-data') || {}).textContent || 'null');
   const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
   const init = window.arenaLiveInit || {};
   let SUM = init.summary || null;
@@ -27,7 +30,7 @@
     drawn = Date.now();
     // While the contest runs, the matches not yet recorded are to come, not
     // missing: the status line counts them.
-    window.arenaRenderIndex(ST && Object.assign({}, ST, {matches_unrecorded: 0}), MATCHES, SUM);
+    window.arenaRenderIndex(ST && Object.assign({}, ST, {matches_unrecorded: 0}), MATCHES, SUM, PLAN);
     place();
   }
   function later() {
@@ -45,6 +48,7 @@
   es.onmessage = (e) => {
     const u = JSON.parse(e.data);
     if (u.standings) ST = u.standings;
+    if (u.standings || u.schedule) PLAN = u.schedule || null;  // sent with the standings
     if (u.summary) SUM = u.summary;
     // The newest matches: those past what the page has, kept to KEEP.
     u.matches.forEach((m, k) => { if (u.from + k >= total) MATCHES.push(m); });

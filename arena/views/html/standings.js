@@ -9,8 +9,12 @@
 // (a live page calls it again as records land: arena/live/). A live page
 // holds only the newest matches, and passes SUM (a MatchListSummary: the
 // count of records, every bot's scores and seats) for what is drawn from
-// all of them.
-window.arenaRenderIndex = (ST, MATCHES, SUM) => {
+// all of them; its counts of matches are the records', and when the
+// standings, rebuilt less often, are of fewer records it says so. PLAN
+// (schedule.json, or null): the schedule's target, and which of its
+// comparisons are still undecided. A row of rank 0 is unranked (no match
+// against another bot yet): no rank, rating or interval, off the charts.
+window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
   const app = document.getElementById('app');
   app.textContent = '';
   const ok = MATCHES.filter((m) => !m.error);
@@ -19,12 +23,20 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
   const higher = ST ? ST.higher_score_wins : (ok[0] ? ok[0].result.higher_score_wins : true);
 
   app.appendChild(el('h1', {}, `Tournament: ${game}`));
+  const nRecords = SUM ? Number(SUM.records || 0) : MATCHES.length;
+  const nBad = SUM ? Number(SUM.errors || 0) : bad.length;
+  // The matches played: on a live page, the whole records (the standings
+  // may be of fewer, until their next rebuild); else the standings'.
+  const played = SUM ? nRecords - nBad : Number((ST && ST.matches_played) || 0);
+  const unranked = (r) => finite(r.rank) === 0;
   if (ST) {
     // Fields at their default may be left out of standings.json: 0, false.
     const opts = Object.entries(ST.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
     const groups = finite(ST.deal_groups);
+    const planned = Math.max(Number(ST.matches_planned || 0), Number((PLAN && PLAN.matches_planned) || 0), played);
     app.appendChild(el('div', {class: 'muted', id: 'summary'},
-      `${fmt(ST.matches_played || 0)} of ${fmt(ST.matches_planned || ST.matches_played || 0)} matches played`,
+      `${fmt(played)} of ${fmt(planned)} matches played`,
+      PLAN && PLAN.budget && !PLAN.finished ? ` (planned so far; at most ${fmt(PLAN.budget)})` : '',
       ST.matches_unrecorded ? el('span', {class: 'error'}, ` (${fmt(ST.matches_unrecorded)} unrecorded)`) : '',
       `, ${fmt(ST.seats || 0)} seats`,
       ST.deal_mode ? `, ${enumWords(ST.deal_mode)} deals` : '',
@@ -37,9 +49,7 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
       `${span(bal.seat_count_min, bal.seat_count_max)} times at each seat position, ` +
       `${span(bal.meetings_min, bal.meetings_max)} meetings per pair of bots not withdrawn (${fmt(bal.pairs || 0)} pairs).`));
   }
-  const nRecords = SUM ? Number(SUM.records || 0) : MATCHES.length;
-  const nBad = SUM ? Number(SUM.errors || 0) : bad.length;
-  app.appendChild(el('div', {class: 'muted'}, `${fmt(nRecords)} records, ${fmt(nRecords - nBad)} replayable`,
+  app.appendChild(el('div', {class: 'muted', id: 'records'}, `${fmt(nRecords)} records, ${fmt(nRecords - nBad)} replayable`,
     nBad ? el('span', {class: 'error'}, `, ${fmt(nBad)} that do not verify`) : ''));
 
   // --- Standings ---
@@ -50,8 +60,19 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
     const rows = ST.rows || [];
     const active = rows.filter((r) => !r.withdrawn);
     const gone = rows.filter((r) => r.withdrawn);
+    const ranked = active.filter((r) => !unranked(r));
+    const nUnranked = rows.filter(unranked).length;
+    if (SUM && Number(ST.matches_played || 0) < played) {
+      app.appendChild(el('div', {class: 'muted', id: 'standings-lag'},
+        `Standings of ${fmt(ST.matches_played || 0)} of ${fmt(played)} records; rebuilding.`));
+    }
     app.appendChild(scroll(standingsTable(active, 'standings')));
+    if (nUnranked) {
+      app.appendChild(el('div', {class: 'muted', id: 'unranked-note'},
+        `${fmt(nUnranked)} unranked: no match against another bot yet, so no rank or rating.`));
+    }
     if (ST.pairs_compared) app.appendChild(el('div', {id: 'surely'}, surelyWords()));
+    scheduleWords();
     if (gone.length) {
       app.appendChild(el('h3', {}, 'Withdrawn'));
       app.appendChild(el('div', {class: 'muted'}, 'Their remaining matches were forfeited; they are left off the ratings chart and the matrices.'));
@@ -78,7 +99,7 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
       app.appendChild(et);
     }
     const ratings = findRatings(rows);
-    if (ratings) {
+    if (ratings && ranked.length) {
       const level = finite(ST.interval_level);
       app.appendChild(el('h3', {}, `Ratings (${words(ratings.label)})`));
       if (!ratings.intervals) {
@@ -86,15 +107,58 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
       } else if (level) {
         app.appendChild(el('div', {class: 'muted'}, `Dots: ratings; bars: ${Math.round(level * 100)}% intervals.`));
       }
-      app.appendChild(intervalChart(active.map((r) => ratings.get(r))));
+      app.appendChild(intervalChart(ranked.map((r) => ratings.get(r))));
     }
-    const los = losTable(rows, active);
+    const los = losTable(rows, ranked);
     if (los) {
       app.appendChild(el('h3', {}, 'Likelihood of superiority'));
       app.appendChild(el('div', {class: 'muted'}, 'How likely the row bot is stronger than the column bot' +
         (active.length > 16 ? ' (green: row stronger, red: weaker; the value in each cell\'s tooltip).' : '.')));
       app.appendChild(scroll(los));
     }
+  }
+
+  // The schedule's target (schedule.json): an adaptive contest's rounds,
+  // budget and why it stopped, and for any schedule the comparisons of its
+  // target (the top K in order) that are still undecided, by name.
+  function scheduleWords() {
+    if (!PLAN) return;
+    const comps = PLAN.comparisons || [];
+    const adaptive = PLAN.kind === 'SCHEDULE_KIND_ADAPTIVE';
+    if (!adaptive && !comps.length) return;
+    const pct = Math.round((finite(PLAN.confidence) || 0.95) * 100);
+    const k = Number(PLAN.top_k || 0);
+    const box = el('div', {id: 'schedule'});
+    box.appendChild(el('h3', {}, adaptive ? 'Adaptive schedule' : 'How sure the top is'));
+    if (adaptive) {
+      box.appendChild(el('div', {class: 'muted'},
+        `${fmt(PLAN.rounds || 0)} round${PLAN.rounds === 1 ? '' : 's'}, ${fmt(PLAN.matches_planned || 0)} matches planned` +
+        (PLAN.budget ? ` of a budget of ${fmt(PLAN.budget)}` : '') +
+        (PLAN.finished ? `; stopped: ${PLAN.stop || 'done'}.` : '; running.')));
+    } else if (PLAN.stop) {
+      box.appendChild(el('div', {class: 'muted'}, PLAN.stop));
+    }
+    const target = `the top ${k ? fmt(k) : ''} named in order at ${pct}% (Holm over ${fmt(comps.length)} comparison${comps.length === 1 ? '' : 's'})`;
+    const open = comps.filter((c) => !c.separated);
+    if (!comps.length) {
+      box.appendChild(el('div', {id: 'undecided-none'}, `Target: ${target}; not checked yet.`));
+    } else if (!open.length) {
+      box.appendChild(el('div', {id: 'undecided-none'}, `Target: ${target}; every comparison is decided.`));
+    } else {
+      box.appendChild(el('div', {id: 'undecided-words'},
+        `Target: ${target}; ${fmt(open.length)} undecided: ` +
+        open.slice(0, 12).map((c) => `${c.ahead} ahead of ${c.behind}?`).join(', ') +
+        (open.length > 12 ? `, and ${fmt(open.length - 12)} more (below).` : '.')));
+      const t = el('table', {id: 'undecided'}, el('tr', {}, ['ahead', 'behind', 'difference (Elo)', 'sd', 'p'].map(
+        (h, i) => el('th', {class: i > 1 ? 'num' : null}, h))));
+      for (const c of open) {
+        t.appendChild(el('tr', {}, el('td', {}, c.ahead), el('td', {}, c.behind),
+          el('td', {class: 'num'}, signedRating(c.elo_diff)), el('td', {class: 'num'}, fmt(finite(c.sd) || 0, 0)),
+          el('td', {class: 'num'}, fmt(finite(c.p) || 0, 3))));
+      }
+      box.appendChild(scroll(t));
+    }
+    app.appendChild(box);
   }
 
   // A box that scrolls what is wider than the page.
@@ -143,15 +207,17 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
     const hasInterval = rows.some((r) => finite(r.elo_low) !== null && finite(r.elo_high) !== null &&
                                          Number(r.elo_low) !== Number(r.elo_high));
     const signed = signedRating;
+    const none = '\u2013';
     const cols = [
-      ['rank', (r, i) => fmt(finite(r.rank) || i + 1), 'num'],
-      hasRanks ? [`${pct}% ranks`, (r) => (r.rank_low === r.rank_high ? fmt(r.rank_low)
+      ['rank', (r, i) => (unranked(r) ? none : fmt(finite(r.rank) || i + 1)), 'num'],
+      hasRanks ? [`${pct}% ranks`, (r) => (unranked(r) ? none : r.rank_low === r.rank_high ? fmt(r.rank_low)
         : `${fmt(r.rank_low)}\u2013${fmt(r.rank_high)}`), 'num'] : null,
-      ['bot', (r) => [r.bot, r.withdrawn ? el('span', {class: 'badge private'}, 'withdrawn') : null], ''],
-      hasElo ? ['elo', (r) => signed(r.elo), 'num'] : null,
+      ['bot', (r) => [r.bot, r.withdrawn ? el('span', {class: 'badge private'}, 'withdrawn') : null,
+        unranked(r) ? el('span', {class: 'badge unranked', title: 'no match against another bot yet: no rank or rating'}, 'unranked') : null], ''],
+      hasElo ? ['elo', (r) => (unranked(r) ? none : signed(r.elo)), 'num'] : null,
       hasInterval ? [`${Math.round((finite(ST.interval_level) || 0.95) * 100)}% interval`,
-        (r) => `[${signed(r.elo_low)}, ${signed(r.elo_high)}]`, 'num'] : null,
-      ST.pairs_compared ? ['ahead / behind', (r) => el('span', {
+        (r) => (unranked(r) ? none : `[${signed(r.elo_low)}, ${signed(r.elo_high)}]`), 'num'] : null,
+      ST.pairs_compared ? ['ahead / behind', (r) => unranked(r) ? none : el('span', {
         title: `surely ahead of: ${positions(r.surely_ahead_of).map((k) => (all[k - 1] || {}).bot).join(', ') || 'none'}`},
         `${fmt(r.surely_ahead_count || 0)} / ${fmt(r.surely_behind_count || 0)}`), 'num'] : null,
       ['matches', (r) => fmt(r.matches || 0), 'num'],
@@ -449,6 +515,8 @@ window.arenaRenderIndex = (ST, MATCHES, SUM) => {
 // A live page's script (IndexPage's extra_script) draws the page itself,
 // with the summary of every match: drawing it here first would be wasted.
 if (!window.arenaDrawnByExtraScript) {
+  const plan = document.getElementById('schedule-data');
   window.arenaRenderIndex(JSON.parse(document.getElementById('standings-data').textContent),
-    JSON.parse(document.getElementById('matches-data').textContent));
+    JSON.parse(document.getElementById('matches-data').textContent), null,
+    plan ? JSON.parse(plan.textContent) : null);
 }
