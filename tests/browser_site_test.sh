@@ -1,8 +1,9 @@
 #!/bin/sh
 # The HTML site in a real browser: a small tournament of each of the four
-# games with --html, and one of 64 bots, then tests/browser/site_test.js
-# drives Debian's headless chromium over every site (console errors,
-# stepping, seat views; the 64-bot page must fit 1280 px).
+# games with --html, one of 64 bots, and an adaptive one, then
+# tests/browser/site_test.js drives Debian's headless chromium over every
+# site (console errors, stepping, seat views; the 64-bot page must fit
+# 1280 px; the adaptive contest's undecided comparisons named).
 # Screenshots are kept in ARTIFACTS (build/artifacts/browser).
 # Also the files' modes: under umask 022 the site, standings and
 # the folders are published (0644, 0755), the records stay 0600.
@@ -33,6 +34,11 @@ run pesten --game pesten --seats 3 --games 3 --option winning_points=1 \
 run quodlibet --game quodlibet --games 2 --option contract=minus --option kingdoms=2 \
   --bot q="$BIN/quodlibet_bot" --bot r="$BIN/random_bot"
 run quabble --game quabble --games 2 --bot q="$BIN/quabble_bot" --bot r="$BIN/random_bot"
+# An adaptive contest of four equal bots on a budget of 8 matches: its top
+# cannot be separated, so the site must name the undecided comparisons.
+run adaptive --game quasenbo --schedule adaptive --top_k 1 --games 8 --jobs 2 \
+  --bot r1="$BIN/random_bot" --bot r2="$BIN/random_bot" --bot r3="$BIN/random_bot" \
+  --bot r4="$BIN/random_bot"
 # A wide field: 62 random bots and 2 that cannot start (withdrawn, so they
 # meet each other only as no-shows), 4,032 matches (every pair meets in one
 # deal group of two); the site with 3 replay pages (the small sites above
@@ -73,7 +79,8 @@ echo "modes: site and standings 0644 (folders 0755), records 0600, logs 0700"
 rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 node "$SRC/tests/browser/site_test.js" "$ARTIFACTS" "$T/quasenbo/html" "$T/pesten/html" \
-  "$T/quodlibet/html" "$T/quabble/html" "wide=$T/wide/html" || fail "site_test.js"
+  "$T/quodlibet/html" "$T/quabble/html" "wide=$T/wide/html" "adaptive=$T/adaptive/html" \
+  || fail "site_test.js"
 # The sites themselves are kept beside the screenshots, to look at.
 for g in quasenbo pesten quodlibet quabble; do cp -r "$T/$g/html" "$ARTIFACTS/site-$g"; done
 ls "$ARTIFACTS"

@@ -23,10 +23,16 @@
 //    withdrawn) has compact matrices, its withdrawn bots in a table of
 //    their own and off the ratings chart, and no head-to-head result
 //    between two withdrawn bots. Its replays are not checked (the other
-//    sites do that).
+//    sites do that);
+//  - an adaptive contest's site (adaptive=DIR) names every comparison of
+//    its target that schedule.json says is undecided (and there are some);
+//  - drawn as a live page whose standings lag the records (1 of 22), the
+//    summary counts the 22 records and a line says the standings are of 1;
+//    a row of rank 0 is unranked: no rank, rating or interval, off the
+//    ratings chart.
 // Screenshots go to SHOTS_DIR.
 //
-//   node site_test.js SHOTS_DIR [wide=]SITE_DIR...
+//   node site_test.js SHOTS_DIR [wide=|adaptive=]SITE_DIR...
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -274,7 +280,8 @@ function indexDefects() {
   try {
     for (const arg of sites) {
       const wide = arg.startsWith('wide=');
-      const site = wide ? arg.slice(5) : arg;
+      const adaptive = arg.startsWith('adaptive=');
+      const site = wide ? arg.slice(5) : adaptive ? arg.slice(9) : arg;
       const index = path.resolve(site, 'index.html');
       const idx = await open(browser, `file://${index}`, index);
       const game = await idx.page.evaluate(() => document.querySelector('h1').textContent.replace('Tournament: ', ''));
@@ -313,6 +320,73 @@ function indexDefects() {
         checkProblems(idx);
         await idx.page.close();
         continue;
+      }
+      if (adaptive) {
+        const a = await idx.page.evaluate(() => {
+          const plan = JSON.parse(document.getElementById('schedule-data').textContent);
+          const t = document.getElementById('undecided');
+          return {plan, rows: t ? [...t.rows].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)) : [],
+                  words: (document.getElementById('undecided-words') || {}).textContent || '',
+                  text: (document.getElementById('schedule') || {}).innerText || ''};
+        });
+        const open = a.plan && a.plan.kind === 'SCHEDULE_KIND_ADAPTIVE' ? a.plan.comparisons.filter((c) => !c.separated) : [];
+        if (!open.length) fail(`${index}: schedule.json has no undecided comparison: the check could not fail`);
+        for (const c of open) {
+          if (!a.rows.some((r) => r[0] === c.ahead && r[1] === c.behind)) fail(`${index}: undecided ${c.ahead} vs ${c.behind} not in #undecided`);
+          if (!a.words.includes(`${c.ahead} ahead of ${c.behind}?`)) fail(`${index}: undecided ${c.ahead} vs ${c.behind} not named: "${a.words}"`);
+        }
+        if (a.rows.length !== open.length) fail(`${index}: ${a.rows.length} undecided rows for ${open.length} undecided comparisons`);
+        if (!/budget spent/.test(a.text)) fail(`${index}: the schedule does not say why it stopped: "${a.text}"`);
+        console.log(`${game} (adaptive): ${a.words}`);
+        for (const d of await idx.page.evaluate(indexDefects)) fail(`${index}: ${d}`);
+        await idx.page.screenshot({path: path.join(shots, `${game}-adaptive.png`), fullPage: true});
+        checkProblems(idx);
+        await idx.page.close();
+        continue;
+      }
+      // Drawn as a live page whose standings are of 1 of 22 records (and
+      // one record that does not verify), its last bot not withdrawn
+      // unranked: the summary counts the records, a line says how far
+      // behind the standings are (none once they caught up), and the
+      // unranked bot has no rank, rating or interval and is off the chart.
+      const lag = await idx.page.evaluate(() => {
+        const ST = JSON.parse(document.getElementById('standings-data').textContent);
+        const MATCHES = JSON.parse(document.getElementById('matches-data').textContent);
+        const last = ST.rows.filter((r) => !r.withdrawn).pop().bot;
+        const none = {rank: 0, rank_low: 0, rank_high: 0, elo: 0, elo_low: 0, elo_high: 0, matches: 0};
+        const lagging = Object.assign({}, ST, {matches_played: 1, matches_planned: 0,
+          rows: ST.rows.map((r) => (r.bot === last ? Object.assign({}, r, none) : r))});
+        const SUM = {records: 23, errors: 1, bots: {}, by_seat: []};
+        const text = (id) => (document.getElementById(id) || {}).textContent || '';
+        let out;
+        try {
+          window.arenaRenderIndex(lagging, MATCHES, SUM);
+          const row = document.querySelector(`#standings tr[data-bot="${CSS.escape(last)}"]`);
+          const chart = document.getElementById('ratings-chart');
+          out = {summary: text('summary'), note: text('standings-lag'), unranked: text('unranked-note'), last,
+                 row: row ? [...row.cells].map((c) => c.textContent) : null,
+                 onChart: chart ? [...chart.querySelectorAll('text')].some((t) => t.textContent === last) : null};
+          window.arenaRenderIndex(Object.assign({}, ST, {matches_played: 22}), MATCHES, SUM);
+          out.caughtUp = text('standings-lag');
+        } catch (e) {
+          out = {error: String(e)};
+        }
+        window.arenaRenderIndex(ST, MATCHES);
+        return out;
+      });
+      if (lag.error) fail(`${index}: drawn as a lagging live page: ${lag.error}`);
+      else {
+        if (!lag.summary.startsWith('22 of 22 matches played')) fail(`${index}: live summary "${lag.summary}" with 22 whole records`);
+        if (lag.note !== 'Standings of 1 of 22 records; rebuilding.') fail(`${index}: lagging standings say "${lag.note}"`);
+        if (lag.caughtUp) fail(`${index}: standings of every record still say "${lag.caughtUp}"`);
+        if (!lag.row) fail(`${index}: no row of ${lag.last}`);
+        else {
+          if (lag.row[0] !== '\u2013') fail(`${index}: unranked ${lag.last} has rank "${lag.row[0]}"`);
+          if (!lag.row.some((c) => c.includes('unranked'))) fail(`${index}: ${lag.last}'s row does not say unranked: ${lag.row.join(' | ')}`);
+          if (lag.row.some((c) => /\[|1328/.test(c))) fail(`${index}: unranked ${lag.last} shows an interval: ${lag.row.join(' | ')}`);
+        }
+        if (lag.onChart !== false) fail(`${index}: unranked ${lag.last} on the ratings chart (${lag.onChart})`);
+        if (!lag.unranked.startsWith('1 unranked')) fail(`${index}: unranked note "${lag.unranked}"`);
       }
       const bars = await idx.page.$$eval('#score-chart rect', (r) => r.length);
       if (bars === 0) fail(`${index}: the score chart has no boxes`);
