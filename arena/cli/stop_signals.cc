@@ -50,9 +50,6 @@ void WriteAll(const std::string& text) {
 }
 
 [[noreturn]] void StopAndExit(int sig) {
-  // On a terminal, the progress bar's line is ended first.
-  WriteAll(absl::StrCat(::isatty(STDERR_FILENO) == 1 ? "\n" : "", "arena: ", SignalName(sig),
-                        ": stopping now (no match is waited for; the bots are ended)\n"));
   const int left = StopRunNow();
   std::string text;
   {
@@ -85,11 +82,20 @@ void WatchStopSignals() {
       int sig = 0;
       if (sigwait(&set, &sig) != 0) continue;
       if (++seen == 1) {
+        // On a terminal, the progress bar's line is ended first.
+        WriteAll(absl::StrCat(::isatty(STDERR_FILENO) == 1 ? "\n" : "", "arena: ",
+                              SignalName(sig),
+                              ": stopping now (no match is waited for; the bots are ended)\n"));
         std::thread([sig] { StopAndExit(sig); }).detach();
         continue;
       }
       WriteAll(absl::StrCat("arena: ", SignalName(sig), " again: exiting at once\n"));
       KillDescendants(absl::ZeroDuration());
+      Message& m = TheMessage();
+      if (m.mu.TryLock()) {  // what was recorded, if the first stop is not saying it
+        if (m.fn) WriteAll(m.fn(sig));
+        m.mu.Unlock();
+      }
       ::_exit(StoppedExitCode(sig));
     }
   }).detach();
