@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "arena/records/record_tools.h"
+#include "arena/views/replay_json.h"
 #include "google/protobuf/any.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
@@ -239,8 +240,8 @@ std::string RequestText(const v1::MatchStart& start, const v1::DecisionRequest& 
                       legal.size(), " legal: ", absl::StrJoin(legal, " | "));
 }
 
-absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
-                                       const ReplayOptions& o) {
+absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const ReplayOptions& o,
+                          ReplaySink& sink) {
   if (o.step < -1) {
     return absl::InvalidArgumentError(
         absl::StrCat("--step ", o.step, ": a step is 0 or more (-1: the whole match)"));
@@ -257,12 +258,17 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
   if (o.spectator && o.seat != -1) {
     return absl::InvalidArgumentError("a spectator's replay is not a seat's");
   }
-  v1::Replay replay;
-  replay.set_seat(o.spectator ? kSpectatorSeat : o.seat);
+  // The sink's first error; nothing more is handed over after it.
+  absl::Status sink_status;
+  v1::Replay tail;  // forfeit, result, finished
   const State* live = nullptr;
   int num_seats = 0;
   std::vector<v1::ReplayCard> cards;
   v1::ReplayStep current;
+  auto emit = [&] {
+    if (sink_status.ok()) sink_status = sink.Step(current);
+    current.Clear();
+  };
   auto fill_views = [&](const State& s, v1::ReplayStep* step) {
     if (o.spectator) return;
     for (int seat = 0; seat < num_seats; ++seat) {
@@ -274,27 +280,37 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
   v.on_start = [&](const v1::RecordHeader& h, const State& s) {
     live = &s;
     num_seats = h.num_seats();
-    *replay.mutable_header() = h;
-    if (o.spectator) replay.mutable_header()->clear_seed();
+    v1::Replay head;
+    head.set_seat(o.spectator ? kSpectatorSeat : o.seat);
+    *head.mutable_header() = h;
+    if (o.spectator) head.mutable_header()->clear_seed();
     cards = CardCatalogue(s);
-    for (const auto& c : cards) *replay.add_cards() = c;
-    for (const auto& f : CardFieldNames()) replay.add_card_fields(f);
+    for (const auto& c : cards) *head.add_cards() = c;
+    for (const auto& f : CardFieldNames()) head.add_card_fields(f);
     current.set_step(0);
+    sink_status = sink.Begin(head);
   };
   v.on_event = [&](const LoggedEvent& e) {
-    v1::ReplayEvent re;
+    if (!sink_status.ok()) return;
+    v1::ReplayEvent& re = *current.add_events();
     re.mutable_visibility()->set_is_public(e.is_public);
     for (int s = 0; s < num_seats; ++s) {
       if (!e.is_public && ((e.seats_mask >> s) & 1)) re.mutable_visibility()->add_seats(s);
     }
     if (o.spectator) {
       const v1::Event* seen = e.is_public ? &e.event : e.has_redacted ? &e.redacted : nullptr;
-      if (seen == nullptr) return;  // only some seats were told
+      if (seen == nullptr) {  // only some seats were told
+        current.mutable_events()->RemoveLast();
+        return;
+      }
       re.set_text(EventWords(live, *seen, cards));
       *re.mutable_event() = *seen;
     } else if (o.seat >= 0) {
       const v1::Event* seen = EventForSeat(e, o.seat);
-      if (seen == nullptr) return;  // the seat was told nothing
+      if (seen == nullptr) {  // the seat was told nothing
+        current.mutable_events()->RemoveLast();
+        return;
+      }
       re.set_text(EventWords(live, *seen, cards));
       *re.mutable_event() = *seen;
       v1::SeatEvent* se = re.add_seats();
@@ -319,9 +335,9 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
         }
       }
     }
-    *current.add_events() = std::move(re);
   };
   v.on_decision = [&](const v1::DecisionStep& d, const State& s) {
+    if (!sink_status.ok()) return;
     current.set_step(d.step());
     fill_views(s, &current);
     for (const auto& a : d.actions()) {
@@ -342,114 +358,243 @@ absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
         ra->add_legal(s.ActionLabel(a.seat(), i));
       }
     }
-    *replay.add_steps() = std::move(current);
-    current.Clear();
+    emit();
     current.set_step(d.step() + 1);
   };
   v.on_forfeit = [&](const v1::Forfeit& f) {
-    *replay.mutable_forfeit() = f;
-    if (o.spectator) replay.mutable_forfeit()->clear_detail();
+    *tail.mutable_forfeit() = f;
+    if (o.spectator) tail.mutable_forfeit()->clear_detail();
   };
   v.on_result = [&](const v1::MatchResult& r, const State& s) {
-    *replay.mutable_result() = r;
+    *tail.mutable_result() = r;
+    if (!sink_status.ok()) return;
     current.set_step(static_cast<int32_t>(s.step()));
     fill_views(s, &current);
-    *replay.add_steps() = std::move(current);
-    current.Clear();
-    replay.set_finished(true);
+    emit();
+    tail.set_finished(true);
   };
   absl::Status s = Resimulate(lines, o.source, v, o.step);
   if (!s.ok()) return s;
-  if (!replay.finished() && (current.events_size() > 0)) {
+  if (!sink_status.ok()) return sink_status;
+  if (!tail.finished() && (current.events_size() > 0)) {
     // Stopped early: the events after the last decision shown.
-    *replay.add_steps() = std::move(current);
+    emit();
+    if (!sink_status.ok()) return sink_status;
   }
+  return sink.End(tail);
+}
+
+namespace {
+
+// Gathers every part into one Replay (BuildReplay).
+class WholeReplaySink : public ReplaySink {
+ public:
+  explicit WholeReplaySink(v1::Replay* out) : out_(out) {}
+  absl::Status Begin(const v1::Replay& head) override {
+    *out_ = head;
+    return absl::OkStatus();
+  }
+  absl::Status Step(v1::ReplayStep& step) override {
+    out_->add_steps()->Swap(&step);
+    return absl::OkStatus();
+  }
+  absl::Status End(const v1::Replay& tail) override {
+    if (tail.has_forfeit()) *out_->mutable_forfeit() = tail.forfeit();
+    if (tail.has_result()) *out_->mutable_result() = tail.result();
+    out_->set_finished(tail.finished());
+    return absl::OkStatus();
+  }
+
+ private:
+  v1::Replay* out_;
+};
+
+// A Replay's parts without its steps: the head (header, seat, cards,
+// card_fields) and the tail (forfeit, result, finished).
+v1::Replay HeadOf(const v1::Replay& r) {
+  v1::Replay head;
+  *head.mutable_header() = r.header();
+  head.set_seat(r.seat());
+  *head.mutable_cards() = r.cards();
+  *head.mutable_card_fields() = r.card_fields();
+  return head;
+}
+v1::Replay TailOf(const v1::Replay& r) {
+  v1::Replay tail;
+  if (r.has_forfeit()) *tail.mutable_forfeit() = r.forfeit();
+  if (r.has_result()) *tail.mutable_result() = r.result();
+  tail.set_finished(r.finished());
+  return tail;
+}
+
+google::protobuf::util::JsonPrintOptions ReplayJsonOptions() {
+  google::protobuf::util::JsonPrintOptions po;
+  po.always_print_primitive_fields = true;
+  po.preserve_proto_field_names = true;
+  return po;
+}
+
+// In a Replay's JSON (every field printed): the empty steps array's key. An
+// unescaped quote occurs in no string's JSON, so this is the key itself.
+constexpr char kStepsKey[] = "\"steps\":[]";
+
+}  // namespace
+
+absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
+                                       const ReplayOptions& o) {
+  v1::Replay replay;
+  WholeReplaySink sink(&replay);
+  if (absl::Status s = StreamReplay(lines, o, sink); !s.ok()) return s;
   return replay;
 }
 
-void PrintReplayText(const v1::Replay& r, std::ostream& out) {
-  const v1::RecordHeader& h = r.header();
-  const std::vector<v1::ReplayCard> cards(r.cards().begin(), r.cards().end());
+absl::Status ReplayTextSink::Begin(const v1::Replay& head) {
+  head_ = head;
+  cards_.assign(head_.cards().begin(), head_.cards().end());
+  const v1::RecordHeader& h = head_.header();
+  out_ << "match " << h.match_id() << ": " << h.game() << ", " << h.num_seats()
+       << " seats, seed " << h.seed() << "\n";
+  for (const auto& [k, val] : h.options()) out_ << "  option " << k << "=" << val << "\n";
+  for (int i = 0; i < h.num_seats(); ++i) {
+    out_ << "  seat " << i << ": "
+         << (i < h.seat_bots_size() ? h.seat_bots(i) : std::string("?")) << "\n";
+  }
+  if (head_.seat() >= 0) out_ << "(showing only what seat " << head_.seat() << " saw)\n";
+  return absl::OkStatus();
+}
+
+absl::Status ReplayTextSink::Step(v1::ReplayStep& step) {
+  if (have_pending_) Print(pending_, /*last=*/false, /*finished=*/false);
+  pending_.Swap(&step);
+  have_pending_ = true;
+  return out_.good() ? absl::OkStatus() : absl::UnavailableError("cannot write the replay");
+}
+
+void ReplayTextSink::Print(const v1::ReplayStep& step, bool last, bool finished) {
+  const v1::RecordHeader& h = head_.header();
+  const int seat = head_.seat();
+  auto bot = [&](int s) {
+    return s >= 0 && s < h.seat_bots_size() ? h.seat_bots(s) : std::string("?");
+  };
+  if (step.actions_size() > 0 || (seat >= 0 && step.views_size() > 0)) last_shown_ = step.step();
+  for (const auto& e : step.events()) {
+    std::string who;
+    if (e.visibility().is_public()) {
+      who = "public";
+    } else if (seat >= 0) {
+      who = e.seats_size() > 0 && e.seats(0).redacted() ? "redacted for you" : "yours";
+    } else if (e.visibility().seats_size() == 0) {
+      who = "record only";
+    } else {
+      who = absl::StrCat("seen by seat ", absl::StrJoin(e.visibility().seats(), ","));
+    }
+    out_ << "    event [" << who << "] " << e.text() << "\n";
+  }
+  if (step.actions_size() == 0 && !(last && finished && seat >= 0)) return;
+  if (step.actions_size() > 0) out_ << "step " << step.step() << ":\n";
+  if (seat >= 0 && step.views_size() > 0) {
+    // The view's game part (its events were printed above).
+    out_ << (step.actions_size() > 0 ? "  view of seat " : "  at the end, seat ") << seat
+         << ": " << DescribeGamePart(step.views(0), cards_) << "\n";
+  }
+  for (const auto& a : step.actions()) {
+    if (seat >= 0) {
+      out_ << "  legal:";
+      for (int i = 0; i < a.legal_size(); ++i) out_ << " [" << i << "] " << a.legal(i) << ";";
+      out_ << "\n";
+    }
+    const char* how = a.source() == v1::SeatAction::SOURCE_BOT ? "bot"
+                      : a.source() == v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE
+                          ? "referee: only legal move"
+                          : "referee: random move after a fault";
+    out_ << "  seat " << a.seat() << " (" << bot(a.seat()) << "): " << a.label() << "  ["
+         << how;
+    if (a.source() == v1::SeatAction::SOURCE_BOT) out_ << ", " << a.think_us() << " us";
+    if (!a.fault_detail().empty()) out_ << ", " << a.fault_detail();
+    out_ << "]\n";
+  }
+}
+
+absl::Status ReplayTextSink::End(const v1::Replay& r) {
+  if (have_pending_) Print(pending_, /*last=*/true, r.finished());
+  have_pending_ = false;
+  pending_.Clear();
+  const v1::RecordHeader& h = head_.header();
   auto bot = [&](int seat) {
     return seat >= 0 && seat < h.seat_bots_size() ? h.seat_bots(seat) : std::string("?");
   };
-  out << "match " << h.match_id() << ": " << h.game() << ", " << h.num_seats()
-      << " seats, seed " << h.seed() << "\n";
-  for (const auto& [k, val] : h.options()) out << "  option " << k << "=" << val << "\n";
-  for (int i = 0; i < h.num_seats(); ++i) out << "  seat " << i << ": " << bot(i) << "\n";
-  if (r.seat() >= 0) out << "(showing only what seat " << r.seat() << " saw)\n";
-  for (const auto& step : r.steps()) {
-    for (const auto& e : step.events()) {
-      std::string who;
-      if (e.visibility().is_public()) {
-        who = "public";
-      } else if (r.seat() >= 0) {
-        who = e.seats_size() > 0 && e.seats(0).redacted() ? "redacted for you" : "yours";
-      } else if (e.visibility().seats_size() == 0) {
-        who = "record only";
-      } else {
-        who = absl::StrCat("seen by seat ", absl::StrJoin(e.visibility().seats(), ","));
-      }
-      out << "    event [" << who << "] " << e.text() << "\n";
-    }
-    const bool last = &step == &*r.steps().rbegin();
-    if (step.actions_size() == 0 && !(last && r.finished() && r.seat() >= 0)) continue;
-    if (step.actions_size() > 0) out << "step " << step.step() << ":\n";
-    if (r.seat() >= 0 && step.views_size() > 0) {
-      // The view's game part (its events were printed above).
-      out << (step.actions_size() > 0 ? "  view of seat " : "  at the end, seat ")
-          << r.seat() << ": " << DescribeGamePart(step.views(0), cards) << "\n";
-    }
-    for (const auto& a : step.actions()) {
-      if (r.seat() >= 0) {
-        out << "  legal:";
-        for (int i = 0; i < a.legal_size(); ++i) out << " [" << i << "] " << a.legal(i) << ";";
-        out << "\n";
-      }
-      const char* how = a.source() == v1::SeatAction::SOURCE_BOT ? "bot"
-                        : a.source() == v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE
-                            ? "referee: only legal move"
-                            : "referee: random move after a fault";
-      out << "  seat " << a.seat() << " (" << bot(a.seat()) << "): " << a.label() << "  ["
-          << how;
-      if (a.source() == v1::SeatAction::SOURCE_BOT) out << ", " << a.think_us() << " us";
-      if (!a.fault_detail().empty()) out << ", " << a.fault_detail();
-      out << "]\n";
-    }
-  }
   if (r.has_forfeit()) {
     const v1::Forfeit& f = r.forfeit();
-    out << "FORFEIT at step " << f.step() << ": seat " << f.seat() << " (" << bot(f.seat())
-        << "): " << f.detail() << "\n";
+    out_ << "FORFEIT at step " << f.step() << ": seat " << f.seat() << " (" << bot(f.seat())
+         << "): " << f.detail() << "\n";
   }
   if (r.has_result()) {
     const v1::MatchResult& res = r.result();
-    out << "result: " << res.detail() << "\n";
+    out_ << "result: " << res.detail() << "\n";
     for (int s = 0; s < res.scores_size(); ++s) {
-      out << "  seat " << s << " (" << bot(s) << "): score " << res.scores(s)
-          << ", placement " << (s < res.placements_size() ? res.placements(s) : 0) << "\n";
+      out_ << "  seat " << s << " (" << bot(s) << "): score " << res.scores(s)
+           << ", placement " << (s < res.placements_size() ? res.placements(s) : 0) << "\n";
       for (const auto& line : res.score_lines()) {
-        if (line.seat() == s) out << "      " << line.points() << "  " << line.item() << "\n";
+        if (line.seat() == s) out_ << "      " << line.points() << "  " << line.item() << "\n";
       }
     }
   }
   if (!r.finished()) {
-    int last = -1;
-    for (const auto& step : r.steps()) {
-      if (step.actions_size() > 0 || (r.seat() >= 0 && step.views_size() > 0)) last = step.step();
-    }
-    out << "(stopped after step " << last << ", before the end of the match)\n";
+    out_ << "(stopped after step " << last_shown_ << ", before the end of the match)\n";
   }
+  out_.flush();
+  return out_.good() ? absl::OkStatus() : absl::UnavailableError("cannot write the replay");
+}
+
+void PrintReplayText(const v1::Replay& r, std::ostream& out) {
+  ReplayTextSink sink(out);
+  (void)sink.Begin(HeadOf(r));
+  for (const auto& step : r.steps()) {
+    v1::ReplayStep copy = step;
+    (void)sink.Step(copy);
+  }
+  (void)sink.End(TailOf(r));
 }
 
 std::string ReplayToJson(const v1::Replay& replay) {
-  google::protobuf::util::JsonPrintOptions po;
-  po.always_print_primitive_fields = true;
-  po.preserve_proto_field_names = true;
   std::string out;
   // Printing a message we built cannot fail.
-  (void)google::protobuf::util::MessageToJsonString(replay, &out, po);
+  (void)google::protobuf::util::MessageToJsonString(replay, &out, ReplayJsonOptions());
   return out;
+}
+
+absl::Status ReplayJsonSink::Begin(const v1::Replay& head) {
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(head, &json, ReplayJsonOptions());
+  const size_t at = json.find(kStepsKey);
+  if (at == std::string::npos) return absl::InternalError("a replay's JSON without its steps");
+  buffer_.append(json, 0, at + sizeof(kStepsKey) - 2);  // up to and with "steps":[
+  return absl::OkStatus();
+}
+
+absl::Status ReplayJsonSink::Step(v1::ReplayStep& step) {
+  if (!first_step_) buffer_ += ',';
+  first_step_ = false;
+  AppendReplayJson(step, &buffer_);
+  if (buffer_.size() >= 64 * 1024) {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+  return out_.good() ? absl::OkStatus() : absl::UnavailableError("cannot write the replay");
+}
+
+absl::Status ReplayJsonSink::End(const v1::Replay& tail) {
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(tail, &json, ReplayJsonOptions());
+  const size_t at = json.find(kStepsKey);
+  if (at == std::string::npos) return absl::InternalError("a replay's JSON without its steps");
+  buffer_ += ']';
+  buffer_.append(json, at + sizeof(kStepsKey) - 1, std::string::npos);
+  buffer_ += '\n';
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+  out_.flush();
+  return out_.good() ? absl::OkStatus() : absl::UnavailableError("cannot write the replay");
 }
 
 }  // namespace arena

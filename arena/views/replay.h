@@ -53,8 +53,35 @@ struct ReplayOptions {
 // Replay.seat of a spectator's replay.
 inline constexpr int kSpectatorSeat = -2;
 
-// Re-simulates `lines` into a replay. Errors: a record that does not verify,
-// a seat outside the match, a negative step other than -1.
+// Receives a replay while it is made (StreamReplay), one part at a time, so
+// that what a replay costs in memory is its largest step, not its steps
+// times their size (a 20,000-decision Pesten match's steps take about 2 GB
+// as one v1::Replay).
+class ReplaySink {
+ public:
+  virtual ~ReplaySink() = default;
+  // First, once: a Replay with the header, seat, cards and card_fields set
+  // (no step, forfeit or result).
+  virtual absl::Status Begin(const v1::Replay& head) = 0;
+  // Each step, in order. The sink may keep or move from it; the builder
+  // holds no other step, and clears this one once the call returns.
+  virtual absl::Status Step(v1::ReplayStep& step) = 0;
+  // Last, once the record is read whole and verified: a Replay with only
+  // forfeit, result and finished set.
+  virtual absl::Status End(const v1::Replay& tail) = 0;
+};
+
+// Re-simulates `lines` into `sink`: the record is read once, each step handed
+// over as soon as it is whole. The sink's first error stops what it is given
+// (the record is still read to its end) and is returned. Errors as
+// BuildReplay's; a record that does not verify may have had steps handed
+// over before the error (End is then not called).
+absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const ReplayOptions& options,
+                          ReplaySink& sink);
+
+// Re-simulates `lines` into a replay (StreamReplay into one message: every
+// step at once; for a long match, stream it instead). Errors: a record that
+// does not verify, a seat outside the match, a negative step other than -1.
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& options);
 
@@ -102,6 +129,40 @@ void PrintReplayText(const v1::Replay& replay, std::ostream& out);
 
 // The replay as one JSON document (every field, proto field names).
 std::string ReplayToJson(const v1::Replay& replay);
+
+// A sink that prints what PrintReplayText prints, as the steps come (it
+// holds one step back: whether a step is the last changes its words).
+class ReplayTextSink : public ReplaySink {
+ public:
+  explicit ReplayTextSink(std::ostream& out) : out_(out) {}
+  absl::Status Begin(const v1::Replay& head) override;
+  absl::Status Step(v1::ReplayStep& step) override;
+  absl::Status End(const v1::Replay& tail) override;
+
+ private:
+  void Print(const v1::ReplayStep& step, bool last, bool finished);
+  std::ostream& out_;
+  v1::Replay head_;  // no steps
+  std::vector<v1::ReplayCard> cards_;
+  v1::ReplayStep pending_;
+  bool have_pending_ = false;
+  int64_t last_shown_ = -1;  // the last step with actions (or a seat's view)
+};
+
+// A sink that writes the document ReplayToJson gives, byte for byte, as the
+// steps come (and a newline after it); an error once `out` fails.
+class ReplayJsonSink : public ReplaySink {
+ public:
+  explicit ReplayJsonSink(std::ostream& out) : out_(out) {}
+  absl::Status Begin(const v1::Replay& head) override;
+  absl::Status Step(v1::ReplayStep& step) override;
+  absl::Status End(const v1::Replay& tail) override;
+
+ private:
+  std::ostream& out_;
+  std::string buffer_;  // written out every 64 KiB
+  bool first_step_ = true;
+};
 
 }  // namespace arena
 

@@ -2,11 +2,15 @@
 // and per-seat redaction that matches what the runner sent each seat.
 #include "arena/views/replay.h"
 
+#include <malloc.h>
+
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "arena/records/record_tools.h"
+#include "arena/views/replay_json.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "referee/games/registry.h"
@@ -119,6 +123,45 @@ TEST_P(EveryGame, TextNamesEveryCardAndHasNoRawProtobuf) {
   EXPECT_FALSE(absl::StrContains(st, "view of seat 0: \n")) << "an empty view\n" << st;
 }
 
+// The streamed JSON is the whole document's, byte for byte, for every seat,
+// the spectator and a replay stopped early; and the fast writer wrote every
+// step itself (protobuf's printer is the fallback, as slow as before).
+TEST_P(EveryGame, StreamedJsonIsTheWholeDocument) {
+  const GameCase& c = GetParam();
+  const std::set<std::string> kBundled = {"quasenbo", "pesten", "quodlibet", "quabble"};
+  const bool bundled = kBundled.count(c.game) > 0;
+  for (uint64_t seed : {5, 6}) {
+    Played p = PlayOne(c, seed);
+    std::vector<ReplayOptions> cases(c.seats + 3);
+    for (int s = 0; s < c.seats; ++s) cases[s].seat = s;
+    cases[c.seats + 1].spectator = true;
+    cases[c.seats + 2].step = 3;
+    for (const ReplayOptions& o : cases) {
+      auto whole = BuildReplay(p.lines, o);
+      ASSERT_TRUE(whole.ok()) << whole.status();
+      std::ostringstream streamed;
+      ReplayJsonSink sink(streamed);
+      ASSERT_TRUE(StreamReplay(p.lines, o, sink).ok());
+      ASSERT_EQ(streamed.str(), ReplayToJson(*whole) + "\n")
+          << c.game << " seed " << seed << " seat " << o.seat;
+      for (const v1::ReplayStep& step : whole->steps()) {
+        // (Equal to protobuf's: the whole document is.) A game outside the
+        // bundled ones packs its parts in an Any, left to protobuf's printer.
+        std::string fast;
+        if (!AppendReplayJsonFast(step, &fast)) {
+          ASSERT_FALSE(bundled) << c.game << " step " << step.step();
+        }
+      }
+      // The text as it comes equals the text of the whole replay.
+      std::ostringstream text, streamed_text;
+      PrintReplayText(*whole, text);
+      ReplayTextSink text_sink(streamed_text);
+      ASSERT_TRUE(StreamReplay(p.lines, o, text_sink).ok());
+      EXPECT_EQ(streamed_text.str(), text.str());
+    }
+  }
+}
+
 // Every registered game (a game outside the bundled ones too, when the build
 // has one): the bundled ones at a chosen seat count and options, any other
 // at its defaults.
@@ -191,6 +234,73 @@ TEST(BuildReplay, TamperedRecordIsRefused) {
   auto r = BuildReplay(p.lines, {});
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(absl::StrContains(r.status().message(), "Joker of Nothing")) << r.status();
+}
+
+// A sink that sees each step once, in order, and the heap in use (malloc's
+// bytes) when it does; `keep` keeps every step, as BuildReplay does.
+class HeapSink : public ReplaySink {
+ public:
+  explicit HeapSink(bool keep) : keep_(keep) {}
+  absl::Status Begin(const v1::Replay&) override {
+    base_ = InUse();
+    return absl::OkStatus();
+  }
+  absl::Status Step(v1::ReplayStep& step) override {
+    EXPECT_GT(step.step(), last_) << "steps out of order";
+    last_ = step.step();
+    ++steps_;
+    if (keep_) kept_.push_back(step);
+    peak_ = std::max(peak_, InUse() - base_);
+    return absl::OkStatus();
+  }
+  absl::Status End(const v1::Replay& tail) override {
+    finished_ = tail.finished();
+    return absl::OkStatus();
+  }
+  static int64_t InUse() { return static_cast<int64_t>(mallinfo2().uordblks); }
+  int64_t peak_ = 0;
+  int steps_ = 0;
+  bool finished_ = false;
+
+ private:
+  bool keep_;
+  int64_t base_ = 0;
+  int last_ = -1;
+  std::vector<v1::ReplayStep> kept_;
+};
+
+// What streaming a long match holds at once is one step (a few KB), not the
+// match: over a 4-seat Pesten match of 2,000 or more decisions, the heap
+// grows by less than 256 KiB while the steps come, where keeping them (what
+// BuildReplay does) grows it by megabytes (checked, so that the measure can
+// fail).
+TEST(StreamReplay, HoldsOneStepAtATime) {
+  Played p;
+  int64_t decisions = 0;
+  for (uint64_t seed = 1; seed < 200 && decisions < 2000; ++seed) {
+    p = PlayOne({"pesten", 4, {}}, seed);
+    decisions = p.lines.back().result().decisions();
+  }
+  ASSERT_GE(decisions, 2000);
+  // Re-simulation alone grows the heap too (the game's own event log): the
+  // bound is over that.
+  int64_t resim_base = 0, resim_peak = 0;
+  ResimVisitor v;
+  v.on_start = [&](const v1::RecordHeader&, const State&) { resim_base = HeapSink::InUse(); };
+  v.on_decision = [&](const v1::DecisionStep&, const State&) {
+    resim_peak = std::max(resim_peak, HeapSink::InUse() - resim_base);
+  };
+  ASSERT_TRUE(Resimulate(p.lines, "local", v).ok());
+  HeapSink streamed(/*keep=*/false);
+  ASSERT_TRUE(StreamReplay(p.lines, {}, streamed).ok());
+  EXPECT_TRUE(streamed.finished_);
+  EXPECT_GE(streamed.steps_, decisions);
+  EXPECT_LT(streamed.peak_, resim_peak + (256 << 10))
+      << "bytes held while streaming " << decisions << " decisions; re-simulation alone "
+      << resim_peak;
+  HeapSink kept(/*keep=*/true);
+  ASSERT_TRUE(StreamReplay(p.lines, {}, kept).ok());
+  EXPECT_GT(kept.peak_, resim_peak + (4 << 20)) << "keeping every step should show";
 }
 
 }  // namespace
