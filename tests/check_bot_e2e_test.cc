@@ -4,11 +4,14 @@
 // docs give: 0 all passed, 1 a check failed, 2 a usage error.
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/e2e_util.h"
@@ -30,6 +33,14 @@ Cmd CheckBot(const std::string& args) {
 
 std::string Checkup(const std::string& flags) {
   return absl::StrCat("--bot 'me=", kBin, "/checkup_bot ", flags, "'");
+}
+
+// The line "re-run it: COMMAND" of check-bot's output, "" if none.
+std::string ReRunCommand(const std::string& output) {
+  const std::string key = "re-run it: ";
+  const size_t at = output.find(key);
+  if (at == std::string::npos) return "";
+  return output.substr(at + key.size(), output.find('\n', at) - at - key.size());
 }
 
 // Every check of a run over `games` (the seats lines one per game).
@@ -216,18 +227,83 @@ TEST(CheckBot, ACrashIsShownAtItsOwnRequestWithABundleThatReproducesIt) {
   EXPECT_THAT(r.output, ::testing::ContainsRegex(
                             "the request that faulted: step [0-9]+, decision [0-9]+, [0-9]+ "
                             "legal: [^\n]*play Jack of [A-Za-z]+, wish "));
-  const std::string key = "re-run it: ";
-  const size_t at = r.output.find(key);
-  ASSERT_NE(at, std::string::npos) << r.output;
-  const std::string command =
-      r.output.substr(at + key.size(), r.output.find('\n', at) - at - key.size());
-  ASSERT_EQ(command.rfind("arena replay-bot ", 0), 0u) << command;
+  const std::string command = ReRunCommand(r.output);
+  ASSERT_THAT(command, HasSubstr("/arena replay-bot ")) << r.output;
   EXPECT_THAT(command, HasSubstr(absl::StrCat(dir.path(), "/records/repro/me/pesten-")));
   EXPECT_THAT(command, HasSubstr(" -- " + std::string(kBin) + "/checkup_bot --mode=crash_on_wish"));
-  const Cmd again = Sh(absl::StrCat(kBin, "/", command));
+  const Cmd again = Sh(command);  // as printed
   EXPECT_EQ(again.code, 1) << again.output;
   EXPECT_THAT(again.output, HasSubstr("CRASHED at request"));
   EXPECT_THAT(again.output, HasSubstr("a Jack with a wish"));
+}
+
+// The command check-bot prints after a failure works as printed, run
+// through /bin/sh from the folder check-bot ran in, with another python3
+// first on PATH (one without grpc, as a virtualenv's may be): replay-bot
+// finds `python3` on the sandbox's PATH and gives the bot the sandbox's
+// environment, as check-bot's sandbox did, and the crash reproduces at its
+// request. Under --sandbox none the bot had the caller's environment: the
+// command says --inherit_env.
+TEST(CheckBot, TheReRunCommandWorksAsPrintedWithAnotherPython3FirstOnPath) {
+  const testing::TestDir dir = testing::FreshTempDir("check-bot-rerun");
+  const std::string shim = dir.path() + "/shim";
+  std::filesystem::create_directories(shim);
+  {
+    std::ofstream(shim + "/python3") << "#!/bin/sh\necho \"the shim python3, without grpc\" >&2\n"
+                                        "exit 1\n";
+    std::filesystem::permissions(shim + "/python3", std::filesystem::perms::owner_all |
+                                                        std::filesystem::perms::group_exec |
+                                                        std::filesystem::perms::others_exec |
+                                                        std::filesystem::perms::group_read |
+                                                        std::filesystem::perms::others_read);
+    // The bundled Python bot, crashing at its first request; the stubs are
+    // the build's (bin/../python).
+    std::ofstream(dir.path() + "/my_bot_broken.py")
+        << "import os, sys\n"
+        << "sys.path[:0] = ['" << kBin << "/../python', '" << ARENA_SOURCE_DIR << "/bots/python']\n"
+        << "import random_bot\n"
+        << "def decide(request):\n"
+        << "    print('my_bot_broken: decision %d? giving up' % request.decision_id,\n"
+        << "          file=sys.stderr, flush=True)\n"
+        << "    os._exit(3)\n"
+        << "random_bot.decide = decide\n"
+        << "sys.exit(random_bot.main())\n";
+  }
+  const std::string in_dir = absl::StrCat("cd ", dir.path(), " && ");
+  const std::string shim_first = absl::StrCat(in_dir, "PATH=", shim, ":$PATH ");
+  ASSERT_THAT(Sh(shim_first + "python3 -c 'import grpc'").output, HasSubstr("the shim python3"));
+  const Cmd r = Sh(absl::StrCat(shim_first, kBin, "/arena check-bot --records ", dir.path(),
+                                "/records --game quasenbo --bot 'me=python3 my_bot_broken.py'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("FAIL  seats quasenbo:"));
+  const std::string command = ReRunCommand(r.output);
+  EXPECT_THAT(command, ::testing::MatchesRegex("/[^ ]*/arena replay-bot /[^ ]*/records/repro/me/"
+                                               "quasenbo-[^ ]*-seat[0-9].json -- python3 "
+                                               "my_bot_broken.py"));
+  const Cmd again = Sh(shim_first + command);  // as printed
+  EXPECT_EQ(again.code, 1) << again.output;
+  EXPECT_THAT(again.output, HasSubstr("CRASHED at request 1: the bot exited with code 3"));
+  EXPECT_THAT(again.output, HasSubstr("giving up"));
+  EXPECT_THAT(again.output, Not(HasSubstr("before it connected")));
+  EXPECT_THAT(again.output, Not(HasSubstr("the shim python3")));
+  // The caller's environment, asked for: the shim's python3.
+  const Cmd mine = Sh(shim_first + absl::StrReplaceAll(command, {{" -- ", " --inherit_env -- "}}));
+  EXPECT_EQ(mine.code, 1) << mine.output;
+  EXPECT_THAT(mine.output, HasSubstr("CRASHED before it connected"));
+  EXPECT_THAT(mine.output, HasSubstr("the shim python3"));
+
+  // --sandbox none: the bot ran with the caller's environment (here one
+  // whose python3 is Debian's, with grpc).
+  const std::string debian_first = in_dir + "PATH=/usr/bin:/bin ";
+  const Cmd none = Sh(absl::StrCat(debian_first, kBin, "/arena check-bot --sandbox none --records ",
+                                   dir.path(), "/records-none --game quasenbo "
+                                   "--bot 'me=python3 my_bot_broken.py'"));
+  EXPECT_EQ(none.code, 1) << none.output;
+  const std::string inherit = ReRunCommand(none.output);
+  EXPECT_THAT(inherit, HasSubstr(".json --inherit_env -- python3 my_bot_broken.py"));
+  const Cmd replayed = Sh(debian_first + inherit);
+  EXPECT_EQ(replayed.code, 1) << replayed.output;
+  EXPECT_THAT(replayed.output, HasSubstr("CRASHED at request 1: the bot exited with code 3"));
 }
 
 // The Python bot in the form docs/bots.md#python gives, from the checkout's

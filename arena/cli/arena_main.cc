@@ -95,6 +95,9 @@ ABSL_FLAG(int64_t, bot_processes, 256,
 ABSL_FLAG(int64_t, bot_open_files, 256, "sandbox: open files per bot process");
 ABSL_FLAG(int64_t, bot_tmp_mb, 64, "sandbox: size of each bot's private /tmp, in MiB");
 ABSL_FLAG(int64_t, decision_ms, 2000, "time allowed for one decision, in ms");
+ABSL_FLAG(bool, inherit_env, false,
+          "replay-bot: run the bot with your environment and PATH (as --sandbox none "
+          "does), not the sandbox's");
 ABSL_FLAG(std::string, fault_policy, "forfeit",
           "what a fault costs: forfeit (the match) or random (a random legal "
           "move is played and the match goes on)");
@@ -699,6 +702,7 @@ int main(int argc, char** argv) {
     auto rb = ReplayBotArgs(argc, argv, args);  // BUNDLE -- COMMAND [ARGS...]
     if (!rb.ok()) return Fail(rb.status());
     if (rb->decision_ms_given) rb->decision_ms = absl::GetFlag(FLAGS_decision_ms);
+    rb->inherit_env = absl::GetFlag(FLAGS_inherit_env);
     return RunReplayBot(*rb);
   }
   if (cmd == "games") {

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -610,12 +611,38 @@ absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
   return v1::Standings();
 }
 
+// `word` as the shell reads it back: itself if it has nothing the shell
+// would take apart, else in single quotes.
+std::string ShellWord(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           absl::StrContains("/._-+=:,@%", c);
+  });
+  if (plain) return word;
+  return absl::StrCat("'", absl::StrReplaceAll(word, {{"'", "'\\''"}}), "'");
+}
+
+// This program, by its absolute path: the re-run command then works as
+// printed from the folder check-bot ran in, whether or not `arena` is on
+// PATH ("arena" if the path cannot be read).
+std::string ThisProgram() {
+  std::error_code ec;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec || self.empty()) return "arena";
+  // Rebuilt while it ran: the new one is at the same path.
+  constexpr absl::string_view kDeleted = " (deleted)";
+  if (absl::EndsWith(self, kDeleted)) self.resize(self.size() - kDeleted.size());
+  return ShellWord(self);
+}
+
 // The failure: the match, the request that faulted, its repro bundle
-// (written into `dir`'s repro/ folder) with the command that re-runs it, and
-// the end of what the failing seat was sent and answered: the last steps of
-// its replay (arena replay FILE --seat S).
+// (written into `dir`'s repro/ folder) with the command that re-runs it
+// (replay-bot gives the bot the sandbox's PATH and environment, as here;
+// with `sandboxed` false, the caller's: --inherit_env), and the end of what
+// the failing seat was sent and answered: the last steps of its replay
+// (arena replay FILE --seat S).
 void PrintFailure(const CheckLine& line, const std::string& dir, const std::string& bot,
-                  const std::string& command, std::ostream& out) {
+                  const std::string& command, bool sandboxed, std::ostream& out) {
   const Played& p = *line.where;
   out << "\nfirst failure: " << line.name << "\n  match: " << Where(p.plan) << "\n  record: "
       << p.record << "\n";
@@ -646,8 +673,9 @@ void PrintFailure(const CheckLine& line, const std::string& dir, const std::stri
                            : absl::StrCat("step ", line.fault.step))
         << "\n";
     if (own != nullptr && written.ok()) {
-      out << "  repro bundle: " << path << "\n  re-run it: arena replay-bot " << path << " -- "
-          << command << "\n";
+      out << "  repro bundle: " << path << "\n  re-run it: " << ThisProgram() << " replay-bot "
+          << ShellWord(path) << (sandboxed ? "" : " --inherit_env") << " -- " << command
+          << "\n";
     } else if (!written.ok()) {
       out << "  (no repro bundle: " << written.message() << ")\n";
     }
@@ -819,7 +847,7 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
             << " checks passed, " << failed << " failed, in "
             << absl::StrFormat("%.1f", absl::ToDoubleSeconds(took)) << " s\n";
   if (first != nullptr && first->where != nullptr) {
-    PrintFailure(*first, dir, name, command, std::cout);
+    PrintFailure(*first, dir, name, command, launch.sandbox.enabled, std::cout);
   }
   if (failed == 0 && temporary) {
     std::error_code ec;

@@ -16,7 +16,8 @@ const char kUsage[] =
     "                   --jobs J --records DIR [--option KEY=VALUE ...]\n"
     "  arena replay FILE [--seat S] [--step K] [--json]\n"
     "  arena replay FILE --requests --seat S   (what seat S was sent, as stdio JSON lines)\n"
-    "  arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]   (re-feed a repro bundle)\n"
+    "  arena replay-bot BUNDLE [--decision_ms MS] [--inherit_env] -- COMMAND [ARGS...]\n"
+    "             (re-feed a repro bundle)\n"
     "  arena verify FILE|DIR\n"
     "  arena cat RECORD...   (records of any format as plain JSON lines)\n"
     "  arena standings DIR... [--out OUT]   (rebuild the standings from the records;\n"
@@ -73,10 +74,13 @@ const std::vector<CommandHelp>& Commands() {
       {"replay", "arena replay FILE [--seat S] [--step K] [--json]\n  A record step by step, in words.\n"
                  "arena replay FILE --requests --seat S\n  What seat S was sent, as stdio JSON lines.",
        {"seat", "step", "json", "requests", "log_file"}},
-      {"replay-bot", "arena replay-bot BUNDLE [--decision_ms MS] -- COMMAND [ARGS...]\n"
+      {"replay-bot",
+       "arena replay-bot BUNDLE [--decision_ms MS] [--inherit_env] -- COMMAND [ARGS...]\n"
        "  Re-feeds a bot a repro bundle; says how it answers each request now.\n"
+       "  The bot gets the sandbox's PATH and environment, as in a tournament\n"
+       "  (--inherit_env: yours, as with --sandbox none).\n"
        "  Exit 0: all legal in time; 1: it still fails; 2: usage, unreadable bundle.",
-       {"decision_ms", "log_file"}},
+       {"decision_ms", "inherit_env", "log_file"}},
       {"cat", "arena cat RECORD...\n  Records of any format as plain JSON lines (one RecordLine each).",
        {"log_file"}},
       {"verify", "arena verify FILE|DIR\n  Re-simulate records (and check a folder's standings).\n"

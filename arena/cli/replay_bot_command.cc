@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include "arena/common/descriptors.h"
 #include "arena/records/repro_bundle.h"
 #include "arena/tournament/launch.h"
+#include "arena/tournament/sandbox.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "arena/views/replay.h"
 #include "grpcpp/grpcpp.h"
@@ -199,18 +201,76 @@ class Service : public v1::Referee::CallbackService {
   Session* const session_;
 };
 
+// How the bot is started: the program found as the sandbox finds it, the
+// environment it gets there.
+struct BotLaunch {
+  std::string program;             // COMMAND's first word, found on `path` ("" if not)
+  std::string path;                // the PATH it was looked up on
+  std::vector<std::string> envp;   // KEY=VALUE, all of it
+  std::string environment;         // in words, for the first lines printed
+};
+
+// `name` as execvp would find it on `path` (a PATH value): itself if it
+// holds a slash, else the first executable file of that name in its folders
+// ("" if none).
+std::string FindProgram(const std::string& name, const std::string& path) {
+  if (name.find('/') != std::string::npos) return name;
+  for (absl::string_view dir : absl::StrSplit(path, ':')) {
+    const std::string file = absl::StrCat(dir.empty() ? "." : dir, "/", name);
+    struct stat st;
+    if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(file.c_str(), X_OK) == 0) {
+      return file;
+    }
+  }
+  return "";
+}
+
+// The bot's environment and program. By default the sandbox's, as a
+// tournament or check-bot starts it (PrepareBotExec, arena/tournament/
+// sandbox.h): its PATH, LANG, and HOME and TMPDIR, which are the sandbox's
+// private /tmp there and a fresh folder of the replay's own (`tmp`) here,
+// and nothing of the caller's (no PYTHONPATH, no virtualenv first on PATH).
+// With `inherit`, the caller's own, as `--sandbox none` gives it.
+BotLaunch MakeBotLaunch(const std::string& command0, bool inherit, const std::string& tmp,
+                        const std::string& address, const std::string& token,
+                        const std::string& name) {
+  BotLaunch l;
+  SandboxOptions sandbox;
+  sandbox.enabled = !inherit;
+  const BotExec exec = PrepareBotExec(sandbox, 0, command0, address, token, name);
+  for (const std::string& kv : exec.envp) {
+    const size_t eq = kv.find('=');
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    if (key == "PATH") l.path = value;
+    l.envp.push_back(!inherit && value == "/tmp" ? absl::StrCat(key, "=", tmp) : kv);
+  }
+  l.program = FindProgram(command0, l.path);
+  l.environment = inherit ? "your environment (--inherit_env)"
+                          : absl::StrCat("the sandbox's environment (PATH=", l.path,
+                                         ", HOME and TMPDIR a folder of its own; "
+                                         "--inherit_env for yours)");
+  return l;
+}
+
 // The bot's process: its own process group, output to a log.
 class BotRun {
  public:
   ~BotRun() { Stop(); }
   absl::Status Start(const std::vector<std::string>& argv, const std::string& log,
-                     const std::vector<std::pair<std::string, std::string>>& env) {
+                     const BotLaunch& launch) {
     log_ = log;
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot create ", log));
-    std::vector<char*> args;
+    std::vector<char*> args, envp;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    for (const auto& kv : launch.envp) envp.push_back(const_cast<char*>(kv.c_str()));
+    envp.push_back(nullptr);
+    // Made before fork: the child only writes it.
+    const std::string not_found =
+        absl::StrCat("arena replay-bot: cannot run ", argv[0], ": not found on PATH=",
+                     launch.path, "\n");
     pid_ = ::fork();
     if (pid_ < 0) {
       ::close(fd);
@@ -223,9 +283,13 @@ class BotRun {
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       CloseDescriptorsFrom(3);  // nothing of arena's reaches the bot
-      for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
-      ::execvp(args[0], args.data());
-      std::fprintf(stderr, "arena replay-bot: cannot run %s: %s\n", args[0], std::strerror(errno));
+      if (launch.program.empty()) {
+        (void)!::write(2, not_found.data(), not_found.size());
+        ::_exit(127);
+      }
+      ::execve(launch.program.c_str(), args.data(), envp.data());
+      std::fprintf(stderr, "arena replay-bot: cannot run %s: %s\n", launch.program.c_str(),
+                   std::strerror(errno));
       ::_exit(127);
     }
     ::setpgid(pid_, pid_);
@@ -387,12 +451,18 @@ int RunReplayBot(const ReplayBotOptions& o) {
   std::cout << "replaying " << o.bundle << ": match " << b.match_id() << ", " << b.game()
             << ", seat " << b.seat() << " (" << b.bot() << "), " << n
             << " requests; recorded fault at the last: " << b.fault().detail() << "\n";
+  const std::string bot_tmp = dir.path + "/tmp";
+  if (::mkdir(bot_tmp.c_str(), 0700) != 0) {
+    return Fail(absl::UnavailableError(
+        absl::StrCat("cannot create ", bot_tmp, ": ", std::strerror(errno))));
+  }
+  const BotLaunch launch =
+      MakeBotLaunch(o.command[0], o.inherit_env, bot_tmp, address, *token, b.bot());
+  std::cout << "the bot: " << (launch.program.empty() ? o.command[0] : launch.program);
+  for (size_t i = 1; i < o.command.size(); ++i) std::cout << " " << o.command[i];
+  std::cout << ", with " << launch.environment << "\n";
   BotRun bot;
-  if (absl::Status s = bot.Start(o.command, dir.path + "/bot.log",
-                                 {{"ARENA_ADDRESS", address},
-                                  {"ARENA_TOKEN", *token},
-                                  {"ARENA_BOT_NAME", b.bot()}});
-      !s.ok()) {
+  if (absl::Status s = bot.Start(o.command, dir.path + "/bot.log", launch); !s.ok()) {
     return Fail(s);
   }
   const auto crashed = [&](const std::string& when, const std::string& how) {

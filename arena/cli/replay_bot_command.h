@@ -7,8 +7,16 @@
 // callback API) on a Unix socket in a private temporary folder (mode 0700;
 // loopback TCP if the folder's path is too long for a socket), starts
 // COMMAND (not through a shell, not sandboxed: it is the author's own bot on
-// the author's machine) with ARENA_ADDRESS, ARENA_TOKEN (a fresh random
-// token) and ARENA_BOT_NAME set as a tournament does, its stdout and stderr
+// the author's machine, to debug) with ARENA_ADDRESS, ARENA_TOKEN (a fresh
+// random token) and ARENA_BOT_NAME set as a tournament does, and otherwise
+// the environment a sandboxed bot gets, its program looked up on the
+// sandbox's PATH (arena/tournament/sandbox.h), so that a bot fails or works
+// here as in the tournament that wrote the bundle: `python3 my_bot.py` is the
+// python3 the sandbox found, not the caller's first on PATH (a virtualenv's,
+// without grpc), and no PYTHONPATH of the caller's hides a bot that cannot
+// find its stubs; HOME and TMPDIR are a fresh folder of its own, as the
+// sandbox's private /tmp. `inherit_env` gives it the caller's environment
+// instead, as `--sandbox none` does. Its stdout and stderr
 // going to a log in that folder, welcomes it, sends the bundle's MatchStart
 // and then each request in order, and waits for each answer under the
 // request's deadline (or `decision_ms`). For each request it prints one of:
@@ -43,6 +51,7 @@ struct ReplayBotOptions {
   std::vector<std::string> command;  // COMMAND and its ARGS
   int64_t decision_ms = 0;           // > 0: instead of each request's deadline
   bool decision_ms_given = false;    // --decision_ms was on the command line
+  bool inherit_env = false;          // the caller's environment, not the sandbox's
   absl::Duration connect_timeout = absl::Seconds(10);
 };
 
