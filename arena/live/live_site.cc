@@ -154,9 +154,10 @@ struct LiveSite::Folder {
   }
 };
 
+// Every field under LiveSite::mu_.
 struct LiveSite::LiveMatch {
   std::string part_path;
-  int64_t size = -1;
+  int64_t size = -1;  // of the .part when its newest view was read
   timespec mtime{};
   absl::Time last_asked = absl::InfinitePast();
   // Spectator's replays as they were seen, oldest first.

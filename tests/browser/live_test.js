@@ -6,8 +6,10 @@
 //    lines) and reaches the final standings ("M of M", each bot's matches)
 //    without a reload (a mark set on the window at the start is still
 //    there), with no console or page error;
-//  - a live match, opened from the index's link while it is played, holds in
-//    its DOM no card that was in a hand then: every card the match's private
+//  - a live match, opened from the index's link while it is played, holds
+//    the match as it is then in the page itself (its live-data is not null:
+//    once more on a reload, in case its record's last line was being
+//    written just then), and in its DOM no card that was in a hand then: every card the match's private
 //    events had dealt or drawn up to the last step the page shows, and that
 //    no public event had shown by then (by name: the game's card names are
 //    unique); the set is checked to be non-empty, so a page that showed a
@@ -111,6 +113,18 @@ function cardIds(obj, fields, out) {
         match = await browser.newPage();
         watch(match, 'live match');
         await match.goto(new URL(s.links[0], url).href, {waitUntil: 'load', timeout: 60000});
+        // The page as served, before any event of its stream.
+        const held = () => match.evaluate(() => {
+          const d = document.getElementById('live-data');
+          return d ? d.textContent : (/\/live\//.test(location.href) ? 'no live-data' : 'ended');
+        });
+        let data = await held();
+        if (data === 'null') {
+          await match.reload({waitUntil: 'load', timeout: 60000});
+          data = await held();
+        }
+        if (data === 'null' || data === 'no live-data') fail(`live match page opened mid-match holds live-data ${data}`);
+        else console.log(`live match page as served: ${data === 'ended' ? 'the match had ended' : `${data.length} bytes of live-data`}`);
         // Wait for some public events to be shown, then take the DOM.
         for (let k = 0; k < 40; ++k) {
           const n = await match.evaluate(() => document.querySelectorAll('#live-events li').length);
