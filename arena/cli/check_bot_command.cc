@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <utility>
 
 #include "absl/status/statusor.h"
@@ -16,16 +15,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/cli/check_bot_failure.h"
 #include "arena/cli/command.h"
-#include "arena/records/repro_bundle.h"
 #include "arena/tournament/config.h"
 #include "arena/tournament/plan.h"
-#include "arena/views/replay.h"
 #include "referee/games/registry.h"
 #include "referee/match/match_runner.h"
 #include "referee/records/record.h"
@@ -611,91 +608,6 @@ absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
   return v1::Standings();
 }
 
-// `word` as the shell reads it back: itself if it has nothing the shell
-// would take apart, else in single quotes.
-std::string ShellWord(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
-           absl::StrContains("/._-+=:,@%", c);
-  });
-  if (plain) return word;
-  return absl::StrCat("'", absl::StrReplaceAll(word, {{"'", "'\\''"}}), "'");
-}
-
-// This program, by its absolute path: the re-run command then works as
-// printed from the folder check-bot ran in, whether or not `arena` is on
-// PATH ("arena" if the path cannot be read).
-std::string ThisProgram() {
-  std::error_code ec;
-  std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-  if (ec || self.empty()) return "arena";
-  // Rebuilt while it ran: the new one is at the same path.
-  constexpr absl::string_view kDeleted = " (deleted)";
-  if (absl::EndsWith(self, kDeleted)) self.resize(self.size() - kDeleted.size());
-  return ShellWord(self);
-}
-
-// The failure: the match, the request that faulted, its repro bundle
-// (written into `dir`'s repro/ folder) with the command that re-runs it
-// (replay-bot gives the bot the sandbox's PATH and environment, as here;
-// with `sandboxed` false, the caller's: --inherit_env), and the end of what
-// the failing seat was sent and answered: the last steps of its replay
-// (arena replay FILE --seat S).
-void PrintFailure(const CheckLine& line, const std::string& dir, const std::string& bot,
-                  const std::string& command, bool sandboxed, std::ostream& out) {
-  const Played& p = *line.where;
-  out << "\nfirst failure: " << line.name << "\n  match: " << Where(p.plan) << "\n  record: "
-      << p.record << "\n";
-  auto lines = ReadRecordFile(p.record);
-  if (!lines.ok()) return;
-  ReplayOptions ro;
-  ro.seat = p.plan.bot_seat;
-  ro.source = p.record;
-  auto replay = BuildReplay(*lines, ro);
-  if (!replay.ok()) {
-    out << "  (no replay: " << replay.status().message() << ")\n";
-    return;
-  }
-  if (line.fault.kind != v1::FAULT_KIND_UNSPECIFIED) {
-    auto bundles = MakeReproBundles(*lines, p.record);
-    const absl::Status made = bundles.status();
-    if (!made.ok()) bundles = std::vector<v1::ReproBundle>();
-    const v1::ReproBundle* own = nullptr;
-    for (const v1::ReproBundle& b : *bundles) {
-      if (b.seat() == p.plan.bot_seat && b.exchanges_size() > 0) own = &b;
-    }
-    const std::string path =
-        own == nullptr ? "" : ReproBundlePath(dir, own->match_id(), bot, own->seat());
-    const absl::Status written = own == nullptr ? made : WriteReproBundle(path, *own);
-    out << "  the request that faulted: "
-        << (own != nullptr ? RequestText(own->match_start(),
-                                         own->exchanges(own->exchanges_size() - 1).request())
-                           : absl::StrCat("step ", line.fault.step))
-        << "\n";
-    if (own != nullptr && written.ok()) {
-      out << "  repro bundle: " << path << "\n  re-run it: " << ThisProgram() << " replay-bot "
-          << ShellWord(path) << (sandboxed ? "" : " --inherit_env") << " -- " << command
-          << "\n";
-    } else if (!written.ok()) {
-      out << "  (no repro bundle: " << written.message() << ")\n";
-    }
-  }
-  constexpr int kStepsShown = 3;
-  auto* steps = replay->mutable_steps();
-  int with_actions = 0, from = steps->size();
-  while (from > 0 && with_actions < kStepsShown) {
-    if ((*steps)[--from].actions_size() > 0) ++with_actions;
-  }
-  steps->DeleteSubrange(0, from);
-  out << "  what seat " << p.plan.bot_seat << " was sent and answered at the end (all of it: "
-      << "arena replay " << p.record << " --seat " << p.plan.bot_seat << "):\n";
-  std::ostringstream text;
-  PrintReplayText(*replay, text);
-  for (absl::string_view l : absl::StrSplit(text.str(), '\n', absl::SkipEmpty())) {
-    out << "    " << l << "\n";
-  }
-}
-
 // random_bot beside this program (build/bin/), or an error.
 absl::StatusOr<std::string> BundledRandomBot() {
   std::error_code ec;
@@ -847,7 +759,14 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
             << " checks passed, " << failed << " failed, in "
             << absl::StrFormat("%.1f", absl::ToDoubleSeconds(took)) << " s\n";
   if (first != nullptr && first->where != nullptr) {
-    PrintFailure(*first, dir, name, command, launch.sandbox.enabled, std::cout);
+    CheckFailure f;
+    f.check = first->name;
+    f.where = Where(first->where->plan);
+    f.record = first->where->record;
+    f.seat = first->where->plan.bot_seat;
+    f.fault = first->fault.kind;
+    f.fault_step = first->fault.step;
+    PrintCheckFailure(f, {dir, name, command, launch.sandbox.enabled}, std::cout);
   }
   if (failed == 0 && temporary) {
     std::error_code ec;
