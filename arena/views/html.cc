@@ -1,13 +1,16 @@
 #include "arena/views/html.h"
 
 #include <dirent.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
@@ -16,6 +19,7 @@
 #include "arena/common/json_file.h"
 #include "arena/views/html_assets.h"
 #include "arena/views/replay.h"
+#include "arena/views/replay_json.h"
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
@@ -262,9 +266,14 @@ std::string ReplayStandingsJson(const v1::Standings& st) {
   return MessageJson(slim);
 }
 
-std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
-                       const std::string& standings_json) {
-  const std::string json = MessageJson(replay);
+namespace {
+
+// A replay page around `json` (a v1::Replay's JSON, every field printed);
+// `parts_json` ("" for none) says where its steps are when not in it.
+std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& header,
+                             const std::string& index_href, const std::string& standings_json,
+                             const std::string& parts_json,
+                             const std::string& inline_chunk = "") {
   const std::string gz = Gzip(json);
   const std::string data = absl::StrCat(
       gz.empty() ? absl::StrCat("<script type=\"application/json\" id=\"replay-data\">",
@@ -272,13 +281,100 @@ std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
                  : absl::StrCat("<script type=\"application/octet-stream\" id=\"replay-data\" "
                                 "data-encoding=\"gzip+base64\">",
                                 absl::Base64Escape(gz)),
-      "</script>\n<script type=\"application/json\" id=\"enum-words\">",
+      "</script>\n",
+      parts_json.empty()
+          ? ""
+          : absl::StrCat("<script type=\"application/json\" id=\"replay-parts\">",
+                         ScriptSafe(parts_json), "</script>\n"),
+      inline_chunk.empty()
+          ? ""
+          : absl::StrCat("<script type=\"application/octet-stream\" id=\"replay-chunk-0\" "
+                         "data-encoding=\"gzip+base64\">",
+                         inline_chunk, "</script>\n"),
+      "<script type=\"application/json\" id=\"enum-words\">",
       ScriptSafe(EnumWordsJson()), "</script>\n<script type=\"application/json\" id=\"links\">",
       ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")),
       "</script>\n<script type=\"application/json\" id=\"standings-data\">",
       ScriptSafe(standings_json.empty() ? "null" : standings_json), "</script>\n");
-  return Page(absl::StrCat("Replay ", replay.header().match_id(), " (", replay.header().game(), ")"),
-              data, absl::StrCat(kHtml_board_js, "\n", kHtml_replay_js));
+  return Page(absl::StrCat("Replay ", header.match_id(), " (", header.game(), ")"), data,
+              absl::StrCat(kHtml_board_js, "\n", kHtml_replay_js));
+}
+
+}  // namespace
+
+std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
+                       const std::string& standings_json) {
+  return ReplayPageOfJson(MessageJson(replay), replay.header(), index_href, standings_json, "");
+}
+
+std::string ReplayChunkScript(int k, const std::string& data) {
+  return absl::StrCat("arenaReplayChunk(", k, ",\"", data, "\");\n");
+}
+
+std::string ReplayChunkJson(int k, const std::string& data) {
+  return absl::StrCat("{\"chunk\":", k, ",\"steps\":\"", data, "\"}");
+}
+
+absl::Status ReplayPageBuilder::Begin(const v1::Replay& head) {
+  summary_ = head;
+  return absl::OkStatus();
+}
+
+std::string ReplayPageBuilder::ChunkData() {
+  const std::string gz = Gzip(absl::StrCat("[", steps_json_, "]"));
+  steps_json_.clear();
+  return gz.empty() ? "" : absl::Base64Escape(gz);
+}
+
+absl::Status ReplayPageBuilder::FlushChunk() {
+  const int k = chunks_++;
+  const bool wanted = k == 0 || options_.want_chunk == nullptr || options_.want_chunk(k);
+  if (options_.on_chunk != nullptr && wanted) {
+    const std::string data = ChunkData();
+    if (data.empty()) return absl::InternalError("cannot compress a replay's steps");
+    if (absl::Status s = options_.on_chunk(k, data); !s.ok()) return s;
+  }
+  steps_json_.clear();
+  in_chunk_ = 0;
+  return absl::OkStatus();
+}
+
+absl::Status ReplayPageBuilder::Step(v1::ReplayStep& step) {
+  if (in_chunk_ == options_.chunk_steps) {
+    if (absl::Status s = FlushChunk(); !s.ok()) return s;
+  }
+  const int k = chunks_;
+  if (k == 0 || options_.want_chunk == nullptr || options_.want_chunk(k)) {
+    if (in_chunk_ > 0) steps_json_ += ',';
+    // A chunk starts with whole views: each can be read alone.
+    AppendPageStepJson(step, in_chunk_ > 0 ? &prev_ : nullptr, &steps_json_);
+  }
+  prev_.Swap(&step);
+  ++in_chunk_;
+  ++positions_;
+  return absl::OkStatus();
+}
+
+absl::Status ReplayPageBuilder::End(const v1::Replay& tail) {
+  if (tail.has_forfeit()) *summary_.mutable_forfeit() = tail.forfeit();
+  if (tail.has_result()) *summary_.mutable_result() = tail.result();
+  summary_.set_finished(tail.finished());
+  prev_.Clear();
+  std::string inline_chunk;
+  if (chunks_ == 0) {
+    inline_chunk = ChunkData();  // one chunk at most: in the page
+    if (inline_chunk.empty()) return absl::InternalError("cannot compress a replay's steps");
+  } else if (in_chunk_ > 0) {
+    if (absl::Status s = FlushChunk(); !s.ok()) return s;
+  }
+  const std::string parts = absl::StrCat(
+      "{\"positions\":", positions_, ",\"chunk_steps\":", options_.chunk_steps,
+      ",\"chunks\":", std::max(chunks_, 1), ",\"inline\":", chunks_ == 0 ? "true" : "false",
+      ",\"script\":", JsonString(options_.chunk_script),
+      ",\"url\":", JsonString(options_.chunk_url), "}");
+  page_ = ReplayPageOfJson(MessageJson(summary_), summary_.header(), options_.index_href,
+                           options_.standings_json, parts, inline_chunk);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
@@ -332,31 +428,104 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     }
   }
   // One summary per match for the index: header, result, the page if any.
-  std::string matches = "[";
-  for (const auto& name : files) {
-    ++sum.records;
+  // Each record is read and streamed into its page on its own (memory: a
+  // record and a chunk of steps), on a thread a core; with --replays N, in
+  // order on one (which records get a page depends on the ones before).
+  struct Done {
+    std::string entry;    // the index's entry
+    std::string failure;  // the record's error, if any
+    bool page = false;
+    absl::Status fatal;   // a file that could not be written
+  };
+  std::vector<Done> done(files.size());
+  int pages_so_far = 0;  // with max_replays only (one thread)
+  auto one = [&](size_t i) {
+    const std::string& name = files[i];
+    Done& d = done[i];
     const std::string path = absl::StrCat(records_dir, "/", name);
     auto lines = ReadRecordFile(path);
-    absl::StatusOr<v1::Replay> replay =
-        lines.ok() ? BuildReplay(*lines, {}) : absl::StatusOr<v1::Replay>(lines.status());
-    if (!replay.ok()) {
-      sum.failures.push_back(absl::StrCat(path, ": ", replay.status().message()));
-      absl::StrAppend(&matches, matches.size() > 1 ? "," : "",
-                      MatchErrorJson(name, std::string(replay.status().message())));
-      continue;
+    if (!lines.ok()) {
+      d.failure = absl::StrCat(path, ": ", lines.status().message());
+      d.entry = MatchErrorJson(name, std::string(lines.status().message()));
+      return;
+    }
+    const bool with_page = options.max_replays < 0 || pages_so_far < options.max_replays;
+    const std::string page_name = PageName(
+        !lines->empty() && (*lines)[0].has_header() ? (*lines)[0].header().match_id() : "");
+    const std::string chunk_dir = absl::StrCat(sum.out_dir, "/replays/", page_name, ".steps");
+    bool chunk_dir_made = false;
+    int chunks_written = 0;
+    absl::Status write_error;
+    ReplayPageBuilder::Options po;
+    po.standings_json = replay_standings;
+    po.chunk_steps = std::max(1, options.chunk_steps);
+    po.chunk_script = absl::StrCat(page_name, ".steps/{k}.js");
+    if (with_page) {
+      po.on_chunk = [&](int k, const std::string& data) -> absl::Status {
+        if (!chunk_dir_made) {
+          if (absl::Status s = MakePublicDirs(chunk_dir); !s.ok()) return write_error = s;
+          chunk_dir_made = true;
+        }
+        write_error = WriteFileAtomically(absl::StrCat(chunk_dir, "/", k, ".js"),
+                                          ReplayChunkScript(k, data));
+        if (write_error.ok()) chunks_written = k + 1;
+        return write_error;
+      };
+    } else {
+      po.want_chunk = [](int) { return false; };
+    }
+    ReplayPageBuilder builder(std::move(po));
+    ReplayOptions ro;
+    ro.source = path;
+    if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) {
+      if (!write_error.ok()) {
+        d.fatal = write_error;
+        return;
+      }
+      // A record that does not verify gets no page, and keeps no chunk it
+      // had written before the difference was found.
+      for (int k = 0; k < chunks_written; ++k) {
+        ::unlink(absl::StrCat(chunk_dir, "/", k, ".js").c_str());
+      }
+      if (chunk_dir_made) ::rmdir(chunk_dir.c_str());
+      d.failure = absl::StrCat(path, ": ", s.message());
+      d.entry = MatchErrorJson(name, std::string(s.message()));
+      return;
     }
     std::string page;
-    if (options.max_replays < 0 || sum.replay_pages < options.max_replays) {
-      page = absl::StrCat("replays/", PageName(replay->header().match_id()), ".html");
-      if (absl::Status s = WriteFileAtomically(absl::StrCat(sum.out_dir, "/", page),
-                                               ReplayPage(*replay, "../index.html",
-                                                          replay_standings));
-          !s.ok()) {
-        return s;
-      }
-      ++sum.replay_pages;
+    if (with_page) {
+      page = absl::StrCat("replays/", page_name, ".html");
+      d.fatal = WriteFileAtomically(absl::StrCat(sum.out_dir, "/", page), builder.page());
+      if (!d.fatal.ok()) return;
+      d.page = true;
+      ++pages_so_far;
     }
-    absl::StrAppend(&matches, matches.size() > 1 ? "," : "", MatchEntryJson(name, page, *replay));
+    d.entry = MatchEntryJson(name, page, builder.summary());
+  };
+  const int threads =
+      options.max_replays >= 0
+          ? 1
+          : static_cast<int>(std::clamp<size_t>(std::thread::hardware_concurrency(), 1,
+                                                std::min<size_t>(files.size(), 8)));
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto work = [&] {
+    for (size_t i; !stop && (i = next++) < files.size();) {
+      one(i);
+      if (!done[i].fatal.ok()) stop = true;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  std::string matches = "[";
+  for (Done& d : done) {
+    if (!d.fatal.ok()) return d.fatal;
+    ++sum.records;
+    if (!d.failure.empty()) sum.failures.push_back(std::move(d.failure));
+    if (d.page) ++sum.replay_pages;
+    absl::StrAppend(&matches, matches.size() > 1 ? "," : "", d.entry);
   }
   absl::StrAppend(&matches, "]");
 

@@ -8,11 +8,16 @@
 //                              distributions per bot, seat advantage, and the
 //                              list of matches;
 //   OUT/replays/<match>.html   a replay page per match: step through with the
-//                              keys or a slider, omniscient or as one seat.
+//                              keys or a slider, omniscient or as one seat;
+//   OUT/replays/<match>.steps/<k>.js  a long match's steps, in chunks that
+//                              its page loads as the viewer moves.
 // Files get the modes the umask arena was started with allows (0644 and
 // 0755 under umask 022: the site can be published), unlike the records.
 // Every page is one self-contained file (inline style, script and data; no
-// network access, no CDN), so the site works offline from file://. Charts are
+// network access, no CDN), so the site works offline from file://; a long
+// match's page loads its chunks of steps with script elements (file://
+// pages may not fetch). Records are read one at a time and their replays
+// streamed (ReplayPageBuilder): memory is one record and one chunk. Charts are
 // SVG drawn by the pages' own script (arena/views/html/*.js, embedded at build
 // time).
 //
@@ -24,18 +29,29 @@
 #ifndef ARENA_ARENA_VIEWS_HTML_H_
 #define ARENA_ARENA_VIEWS_HTML_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "arena/v1/replay.pb.h"
+#include "arena/views/replay.h"
 #include "google/protobuf/message.h"
 
 namespace arena {
 
+// A long match's page loads its steps in parts: past this many positions,
+// the page holds none, and they come in chunks of this many, each loaded
+// as the viewer reaches it (about 1 MB of JSON, 60 to 80 KB compressed, for
+// 4-seat Pesten).
+inline constexpr int kReplayChunkSteps = 500;
+
 struct HtmlOptions {
   std::string out_dir;   // empty: <records>/html
   int max_replays = -1;  // replay pages to write (-1: one per record)
+  // Past this many positions a replay page's steps are in chunks beside it
+  // (replays/<match>.steps/<k>.js), loaded as the viewer moves.
+  int chunk_steps = kReplayChunkSteps;
 };
 
 struct HtmlSummary {
@@ -55,6 +71,67 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
 // ratings and withdrawals that the page shows beside the seats.
 std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
                        const std::string& standings_json = "null");
+
+// Builds a replay page as the steps come (StreamReplay, seat -1), holding
+// one chunk of steps at most. The page holds the replay without its steps
+// ("replay-data": header, cards, forfeit, result) and says where they are
+// ("replay-parts": positions, chunk_steps, chunks, inline, script, url).
+// The steps are in chunks of `chunk_steps` positions, each the gzip of a
+// JSON array of steps as AppendPageStepJson writes them (views as deltas
+// within the chunk), in base64. A match of at most `chunk_steps` positions
+// has its one chunk in the page ("replay-chunk-0": one document); a longer
+// one hands each chunk to `on_chunk` as it fills, and the page's script
+// loads chunk k as the viewer reaches it, from `chunk_script` (a script
+// file beside the page, ReplayChunkScript: the static site, whose file://
+// pages may not fetch) or else `chunk_url` (fetched, ReplayChunkJson: the
+// live server), "{k}" replaced by k.
+class ReplayPageBuilder : public ReplaySink {
+ public:
+  struct Options {
+    std::string index_href = "../index.html";
+    std::string standings_json = "null";
+    int chunk_steps = kReplayChunkSteps;
+    std::string chunk_script;  // e.g. "<page>.steps/{k}.js", relative to the page
+    std::string chunk_url;     // e.g. "<page>.steps.json?chunk={k}"
+    // Called with each chunk as it fills (and the last at End), for a long
+    // match only; its error stops the build.
+    std::function<absl::Status(int k, const std::string& data)> on_chunk;
+    // Whether chunk k's steps are wanted (null: all); the others are
+    // counted, neither written nor handed over (a server that builds one
+    // chunk). Chunk 0 is always made: a short match's page holds it.
+    std::function<bool(int k)> want_chunk;
+  };
+  explicit ReplayPageBuilder(Options options) : options_(std::move(options)) {}
+  absl::Status Begin(const v1::Replay& head) override;
+  absl::Status Step(v1::ReplayStep& step) override;
+  absl::Status End(const v1::Replay& tail) override;
+
+  // After End: the page, and whether its steps are in chunks.
+  const std::string& page() const { return page_; }
+  bool chunked() const { return chunks_ > 0; }
+  int64_t positions() const { return positions_; }
+  // The replay without its steps (header, cards, forfeit, result), e.g.
+  // for MatchEntryJson.
+  const v1::Replay& summary() const { return summary_; }
+
+ private:
+  absl::Status FlushChunk();
+  std::string ChunkData();  // of steps_json_, which it empties
+  Options options_;
+  v1::Replay summary_;
+  v1::ReplayStep prev_;     // the step before, for its views
+  std::string steps_json_;  // the current chunk's steps, comma-separated
+  int in_chunk_ = 0;        // positions in the current chunk
+  int chunks_ = 0;          // chunks handed over
+  int64_t positions_ = 0;
+  std::string page_;
+};
+
+// A chunk as the static site's script file holds it:
+// arenaReplayChunk(k, "<data>");
+std::string ReplayChunkScript(int k, const std::string& data);
+// A chunk as the live server sends it: {"chunk":k,"steps":"<data>"}.
+std::string ReplayChunkJson(int k, const std::string& data);
 
 // The pieces the site is made of, for a server that builds it as the
 // records land (arena/live/live_site.h).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -16,6 +17,9 @@
 #include "arena/v1/replay.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "referee/records/record.h"
+#include "arena/views/replay.h"
+#include "zlib.h"
 #include "tests/test_util.h"
 
 namespace arena {
@@ -66,15 +70,99 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
   EXPECT_TRUE(absl::StrContains(index, "replays/m2.html"));
   const std::string page = ReadFile(absl::StrCat(dir_, "/html/replays/m1.html"));
   EXPECT_TRUE(absl::StrContains(page, "data-encoding=\"gzip+base64\""));
-  // Self-contained: nothing is fetched from elsewhere.
-  for (const std::string& p : {index, page}) {
+  // Self-contained: nothing is fetched from elsewhere. (The replay page's
+  // script can fetch its chunks of steps from the live server, which names
+  // their address; a static page names none and holds its one chunk.)
+  EXPECT_TRUE(absl::StrContains(page, "\"url\":\"\"}")) << "a chunk address to fetch";
+  EXPECT_TRUE(absl::StrContains(page, "id=\"replay-chunk-0\"")) << "a short match's steps";
+  for (const bool is_page : {false, true}) {
+    const std::string& p = is_page ? page : index;
     for (const char* ref : {"src=\"http", "href=\"http", "url(http", "@import", "fetch(",
                             "XMLHttpRequest", "//cdn"}) {
+      if (is_page && std::string(ref) == "fetch(") continue;
       EXPECT_FALSE(absl::StrContains(p, ref)) << "a network reference: " << ref;
     }
     EXPECT_FALSE(absl::StrContains(p, "<script src")) << "an external script";
     EXPECT_FALSE(absl::StrContains(p, "<link")) << "an external stylesheet";
   }
+}
+
+// The steps of chunk file `path` (arenaReplayChunk(k,"<gzip, base64>");):
+// how many, and the text of the JSON array.
+std::pair<int, std::string> ChunkSteps(const std::string& path, int k) {
+  const std::string text = ReadFile(path);
+  const std::string head = absl::StrCat("arenaReplayChunk(", k, ",\"");
+  EXPECT_TRUE(absl::StartsWith(text, head)) << path;
+  EXPECT_TRUE(absl::EndsWith(text, "\");\n")) << path;
+  std::string gz, json;
+  EXPECT_TRUE(absl::Base64Unescape(text.substr(head.size(), text.size() - head.size() - 4), &gz));
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_in = static_cast<uInt>(gz.size());
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof(buf);
+    rc = inflate(&z, Z_NO_FLUSH);
+    json.append(buf, sizeof(buf) - z.avail_out);
+  }
+  inflateEnd(&z);
+  EXPECT_EQ(rc, Z_STREAM_END);
+  // A step's object starts an element of the array; an event's "step" is
+  // inside "event":{...}.
+  int n = 0;
+  for (size_t at = 0; (at = json.find("{\"step\":", at)) != std::string::npos; ++at) {
+    if (at > 0 && (json[at - 1] == '[' || json[at - 1] == ',')) ++n;
+  }
+  return {n, json};
+}
+
+// A long match's page is in parts: the page holds no step, and its chunk
+// files beside it hold every step once, in order, chunk_steps each but the
+// last, the first of each with whole views (read alone) and the others with
+// views as deltas; a viewer loads only the chunks it reaches (replay.js,
+// tests/browser/site_test.js).
+TEST_F(HtmlSite, ALongMatchsStepsAreInChunksThatHoldEveryStep) {
+  Play("long", {"alice", "bob"});
+  HtmlOptions o;
+  o.chunk_steps = 7;
+  auto site = WriteHtmlSite(dir_, o);
+  ASSERT_TRUE(site.ok()) << site.status();
+  ASSERT_EQ(site->replay_pages, 1);
+  auto lines = ReadRecordFile(absl::StrCat(dir_, "/long.jsonl"));
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  auto replay = BuildReplay(*lines, {});
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  const int positions = replay->steps_size();
+  ASSERT_GT(positions, 3 * 7) << "a match too short to test chunks";
+  const int chunks = (positions + 6) / 7;
+  const std::string page = ReadFile(absl::StrCat(dir_, "/html/replays/long.html"));
+  EXPECT_TRUE(absl::StrContains(
+      page, absl::StrCat("{\"positions\":", positions, ",\"chunk_steps\":7,\"chunks\":", chunks,
+                         ",\"inline\":false,\"script\":\"long.steps/{k}.js\",\"url\":\"\"}")))
+      << "replay-parts";
+  EXPECT_FALSE(absl::StrContains(page, "id=\"replay-chunk-0\"")) << "steps in the page";
+  int step = 0;
+  for (int k = 0; k < chunks; ++k) {
+    const auto [n, json] = ChunkSteps(absl::StrCat(dir_, "/html/replays/long.steps/", k, ".js"), k);
+    EXPECT_EQ(n, k + 1 < chunks ? 7 : positions - 7 * k) << "chunk " << k;
+    // Every step's number, in order.
+    size_t at = 0;
+    for (int i = 0; i < n; ++i, ++step) {
+      const std::string key = absl::StrCat("{\"step\":", replay->steps(step).step(), ",");
+      at = json.find(key, at);
+      ASSERT_NE(at, std::string::npos) << "chunk " << k << " step " << step;
+    }
+    EXPECT_TRUE(absl::StartsWith(json, "[{\"step\":")) << json.substr(0, 40);
+    EXPECT_TRUE(absl::StrContains(json.substr(0, json.find("},{\"step\":")), "\"views\":["))
+        << "the chunk's first step has whole views";
+    if (n > 1) EXPECT_TRUE(absl::StrContains(json, "\"views_delta\":[")) << "chunk " << k;
+  }
+  EXPECT_EQ(step, positions);
+  EXPECT_FALSE(std::filesystem::exists(
+      absl::StrCat(dir_, "/html/replays/long.steps/", chunks, ".js")));
 }
 
 TEST_F(HtmlSite, ABadRecordIsListedWithItsErrorAndGetsNoPage) {

@@ -323,6 +323,8 @@ absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const Replay
     } else {
       re.set_text(EventWords(live, e.event, cards));
       *re.mutable_event() = e.event;
+      const v1::Event* worded = nullptr;  // the redacted version in words, once
+      std::string words;
       for (int s = 0; s < num_seats; ++s) {
         v1::SeatEvent* se = re.add_seats();
         const v1::Event* seen = EventForSeat(e, s);
@@ -330,7 +332,11 @@ absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const Replay
         se->set_sees(true);
         se->set_redacted(seen != &e.event);
         if (se->redacted()) {
-          se->set_text(EventWords(live, *seen, cards));
+          if (seen != worded) {
+            words = EventWords(live, *seen, cards);
+            worded = seen;
+          }
+          se->set_text(words);
           *se->mutable_event() = *seen;
         }
       }

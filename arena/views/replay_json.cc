@@ -160,7 +160,192 @@ bool AppendMessage(const Message& m, std::string* out) {
   return true;
 }
 
+// Whether field `f` of `a` and `b` holds the same value (and presence).
+bool SameField(const Message& a, const Message& b, const FieldDescriptor* f) {
+  const Reflection* ra = a.GetReflection();
+  const Reflection* rb = b.GetReflection();
+  if (f->is_repeated()) {
+    const int n = ra->FieldSize(a, f);
+    if (n != rb->FieldSize(b, f)) return false;
+    for (int i = 0; i < n; ++i) {
+      switch (f->cpp_type()) {
+        case FieldDescriptor::CPPTYPE_INT32:
+          if (ra->GetRepeatedInt32(a, f, i) != rb->GetRepeatedInt32(b, f, i)) return false;
+          break;
+        case FieldDescriptor::CPPTYPE_ENUM:
+          if (ra->GetRepeatedEnumValue(a, f, i) != rb->GetRepeatedEnumValue(b, f, i)) {
+            return false;
+          }
+          break;
+        case FieldDescriptor::CPPTYPE_INT64:
+          if (ra->GetRepeatedInt64(a, f, i) != rb->GetRepeatedInt64(b, f, i)) return false;
+          break;
+        case FieldDescriptor::CPPTYPE_BOOL:
+          if (ra->GetRepeatedBool(a, f, i) != rb->GetRepeatedBool(b, f, i)) return false;
+          break;
+        case FieldDescriptor::CPPTYPE_DOUBLE:
+          if (ra->GetRepeatedDouble(a, f, i) != rb->GetRepeatedDouble(b, f, i)) return false;
+          break;
+        default:
+          return false;  // said again: strings, messages and the rest
+      }
+    }
+    return true;
+  }
+  const bool has_a = ra->HasField(a, f), has_b = rb->HasField(b, f);
+  if (has_a != has_b) return false;
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: return ra->GetInt32(a, f) == rb->GetInt32(b, f);
+    case FieldDescriptor::CPPTYPE_UINT32: return ra->GetUInt32(a, f) == rb->GetUInt32(b, f);
+    case FieldDescriptor::CPPTYPE_INT64: return ra->GetInt64(a, f) == rb->GetInt64(b, f);
+    case FieldDescriptor::CPPTYPE_UINT64: return ra->GetUInt64(a, f) == rb->GetUInt64(b, f);
+    case FieldDescriptor::CPPTYPE_BOOL: return ra->GetBool(a, f) == rb->GetBool(b, f);
+    case FieldDescriptor::CPPTYPE_ENUM: return ra->GetEnumValue(a, f) == rb->GetEnumValue(b, f);
+    case FieldDescriptor::CPPTYPE_DOUBLE: return ra->GetDouble(a, f) == rb->GetDouble(b, f);
+    case FieldDescriptor::CPPTYPE_STRING: {
+      std::string sa, sb;
+      return ra->GetStringReference(a, f, &sa) == rb->GetStringReference(b, f, &sb);
+    }
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      return !has_a ||
+             ra->GetMessage(a, f).SerializePartialAsString() ==
+                 rb->GetMessage(b, f).SerializePartialAsString();
+    default:
+      return false;
+  }
+}
+
+// `m` as what changed since `prev` (same type): the fields whose value
+// differs, whole, but a message set in both, as its own delta when `depth`
+// is above 0; null for a field set in `prev` and no longer. Fields are
+// "printed" as AppendMessage prints them.
+bool AppendDelta(const Message& m, const Message& prev, int depth, std::string* out) {
+  const Descriptor* d = m.GetDescriptor();
+  if (d->file()->name().rfind("google/protobuf/", 0) == 0) return false;
+  const Reflection* r = m.GetReflection();
+  out->push_back('{');
+  bool first = true;
+  auto key = [&](const FieldDescriptor* f) {
+    if (!first) out->push_back(',');
+    first = false;
+    out->push_back('"');
+    out->append(f->name());
+    out->append("\":");
+  };
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    if (f->is_map()) return false;
+    const bool optional = !f->is_repeated() && (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE ||
+                                                f->containing_oneof() != nullptr);
+    if (!f->is_repeated() && !optional && f->has_presence()) return false;
+    // A message set in both is said as its delta (perhaps {}), not compared.
+    const bool nested = !f->is_repeated() && f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
+                        depth > 0 && r->HasField(m, f) && prev.GetReflection()->HasField(prev, f);
+    if (!nested && SameField(m, prev, f)) continue;
+    const bool set = f->is_repeated() || !optional || r->HasField(m, f);
+    key(f);
+    if (!set) {
+      out->append("null");
+    } else if (f->is_repeated()) {
+      out->push_back('[');
+      const int n = r->FieldSize(m, f);
+      for (int k = 0; k < n; ++k) {
+        if (k > 0) out->push_back(',');
+        if (!AppendValue(m, r, f, k, out)) return false;
+      }
+      out->push_back(']');
+    } else if (nested) {
+      if (!AppendDelta(r->GetMessage(m, f), prev.GetReflection()->GetMessage(prev, f),
+                       depth - 1, out)) {
+        return false;
+      }
+    } else if (!AppendValue(m, r, f, -1, out)) {
+      return false;
+    }
+  }
+  out->push_back('}');
+  return true;
+}
+
+// A page's step (AppendPageStepJson), false if this writer cannot.
+bool AppendPageStep(const Message& step, const Message* prev, std::string* out) {
+  const Descriptor* d = step.GetDescriptor();
+  const Reflection* r = step.GetReflection();
+  out->push_back('{');
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    if (i > 0) out->push_back(',');
+    if (!f->is_repeated()) {
+      if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) return false;
+      absl::StrAppend(out, "\"", f->name(), "\":");
+      if (!AppendValue(step, r, f, -1, out)) return false;
+      continue;
+    }
+    const int n = r->FieldSize(step, f);
+    const bool views = f->name() == "views" && prev != nullptr &&
+                       prev->GetReflection()->FieldSize(*prev, f) == n;
+    absl::StrAppend(out, "\"", views ? "views_delta" : f->name(), "\":[");
+    for (int k = 0; k < n; ++k) {
+      if (k > 0) out->push_back(',');
+      const Message& item = r->GetRepeatedMessage(step, f, k);
+      if (views) {
+        if (!AppendDelta(item, prev->GetReflection()->GetRepeatedMessage(*prev, f, k), 1,
+                         out)) {
+          return false;
+        }
+      } else if (f->name() == "events") {
+        // The event, its "seats" with each repeat as 1.
+        const Descriptor* ed = item.GetDescriptor();
+        const Reflection* er = item.GetReflection();
+        out->push_back('{');
+        for (int j = 0; j < ed->field_count(); ++j) {
+          const FieldDescriptor* g = ed->field(j);
+          if (!g->is_repeated() && g->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
+              !er->HasField(item, g)) {
+            continue;
+          }
+          if (out->back() != '{') out->push_back(',');
+          absl::StrAppend(out, "\"", g->name(), "\":");
+          if (g->name() != "seats" || !g->is_repeated() ||
+              g->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) {
+            if (g->is_repeated()) return false;
+            if (!AppendValue(item, er, g, -1, out)) return false;
+            continue;
+          }
+          out->push_back('[');
+          std::string last, cur;
+          for (int s = 0; s < er->FieldSize(item, g); ++s) {
+            if (s > 0) out->push_back(',');
+            cur.clear();
+            if (!AppendMessage(er->GetRepeatedMessage(item, g, s), &cur)) return false;
+            if (s > 0 && cur == last) {
+              out->push_back('1');
+            } else {
+              out->append(cur);
+            }
+            last.swap(cur);
+          }
+          out->push_back(']');
+        }
+        out->push_back('}');
+      } else if (!AppendMessage(item, out)) {
+        return false;
+      }
+    }
+    out->push_back(']');
+  }
+  out->push_back('}');
+  return true;
+}
+
 }  // namespace
+
+void AppendPageStepJson(const Message& step, const Message* prev, std::string* out) {
+  const size_t size = out->size();
+  if (AppendPageStep(step, prev, out)) return;
+  out->resize(size);
+  AppendReplayJson(step, out);
+}
 
 bool AppendReplayJsonFast(const Message& m, std::string* out) {
   const size_t size = out->size();

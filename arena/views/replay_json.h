@@ -31,6 +31,19 @@ void AppendReplayJson(const google::protobuf::Message& m, std::string* out);
 // something it leaves to protobuf. For tests.
 bool AppendReplayJsonFast(const google::protobuf::Message& m, std::string* out);
 
+// A replay step as a long match's page carries it (arena/views/html.h,
+// ReplayPageBuilder; read back by arena/views/html/replay.js): the step's
+// JSON as AppendReplayJson writes it, but for
+//  - "views_delta" in place of "views" when `prev` is given: each seat's
+//    view as only what changed since the same seat's view in `prev`: a
+//    field of the view left out is unchanged, null is gone; the game's
+//    message (an object in both) likewise, one level down; any other value
+//    is the field's whole new value;
+//  - each event's "seats": an entry equal to the one before it is 1.
+// A step this writer cannot write (AppendReplayJsonFast) is written whole.
+void AppendPageStepJson(const google::protobuf::Message& step,
+                        const google::protobuf::Message* prev, std::string* out);
+
 }  // namespace arena
 
 #endif  // ARENA_ARENA_VIEWS_REPLAY_JSON_H_

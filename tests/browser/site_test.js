@@ -59,7 +59,18 @@ async function open(browser, url, label) {
   });
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   await page.goto(url, {waitUntil: 'load', timeout: 120000});
-  if (/replays\//.test(url)) await page.waitForFunction(() => window.arenaReplay, {timeout: 120000});
+  if (/replays\//.test(url)) {
+    await page.waitForFunction(() => window.arenaReplay, {timeout: 120000});
+    // A long match's page loads its steps in chunks as the viewer moves;
+    // the checks below read every step (and first see that it did not
+    // load them all at once).
+    const parts = await page.evaluate(() => ({parts: window.arenaReplay.parts,
+                                               loaded: window.arenaReplay.chunks()}));
+    if (parts.parts && parts.parts.chunks > 2 && parts.loaded >= parts.parts.chunks) {
+      problems.push(`all ${parts.loaded} chunks of steps loaded at once`);
+    }
+    await page.evaluate(() => window.arenaReplay.loadAll());
+  }
   return {page, problems, label};
 }
 

@@ -83,6 +83,7 @@ function isTableField(ctx, key, v) {
   if (!ctx.tableKeys) {
     ctx.tableKeys = new Set();
     for (const st of ctx.steps || []) {
+      if (!st) continue;  // a chunk not loaded yet (replay.js)
       for (const view of st.views || []) {
         const b = boardOf(view);
         if (b) for (const [k, x] of Object.entries(b)) if (!ctx.tableKeys.has(k) && holdsCards(ctx, k, x)) ctx.tableKeys.add(k);

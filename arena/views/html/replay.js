@@ -2,15 +2,114 @@
 // (omniscient) or as one seat (only what that seat saw: its views, its
 // version of each event it was told, its own decisions).
 // URL: replay.html#seat=1&pos=20 (seat -1: everything).
+//
+// The steps are in the page's replay-data, or (a page that has replay-parts,
+// arena/views/html.h ReplayPageBuilder) in chunks of chunk_steps positions:
+// in the page (replay-chunk-0) for a short match, else loaded as the viewer
+// reaches them, by a script element (the static site: file:// pages may not
+// fetch; each chunk file calls arenaReplayChunk) or fetched (the live
+// server). A chunk is the gzip, in base64, of a JSON array of steps whose
+// views after the first are deltas of the step before (views_delta) and
+// whose events' seats say a repeat of the seat before as 1.
+async function inflateBase64(text) {
+  const bin = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return JSON.parse(await new Response(stream).text());
+}
+function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+// `prev` with the delta `d` applied (fields left out unchanged, null gone,
+// an object in both merged one level down).
+function applyDelta(prev, d) {
+  const out = Object.assign({}, prev);
+  for (const [k, v] of Object.entries(d)) {
+    if (v === null) delete out[k];
+    else if (isObject(v) && isObject(prev[k])) {
+      const inner = Object.assign({}, prev[k]);
+      for (const [kk, vv] of Object.entries(v)) {
+        if (vv === null) delete inner[kk]; else inner[kk] = vv;
+      }
+      out[k] = inner;
+    } else out[k] = v;
+  }
+  return out;
+}
+// A chunk's steps as whole steps.
+function expandChunk(raw) {
+  let prev = null;
+  return raw.map((st) => {
+    if (st.views_delta) {
+      st.views = st.views_delta.map((d, s) => applyDelta(prev.views[s], d));
+      delete st.views_delta;
+    }
+    for (const e of st.events) {
+      for (let i = 1; i < (e.seats || []).length; ++i) if (e.seats[i] === 1) e.seats[i] = e.seats[i - 1];
+    }
+    prev = st;
+    return st;
+  });
+}
+const replayChunkWaiters = new Map();
+// Called by a chunk's script file.
+window.arenaReplayChunk = (k, data) => {
+  const w = replayChunkWaiters.get(k);
+  if (w) w(data);
+};
+
 loadData('replay-data').then((R) => {
   const LINKS = JSON.parse(document.getElementById('links').textContent);
   const stEl = document.getElementById('standings-data');
   const ST = stEl ? JSON.parse(stEl.textContent) : null;
+  const partsEl = document.getElementById('replay-parts');
+  const PARTS = partsEl ? JSON.parse(partsEl.textContent) : null;
   const H = R.header;
   const N = H.num_seats;
-  const steps = R.steps;
+  const positions = PARTS ? PARTS.positions : R.steps.length;
+  // Sparse until the chunks are loaded (PARTS).
+  const steps = PARTS ? new Array(positions) : R.steps;
+  if (PARTS) R.steps = steps;
   const ctx = {cards: R.cards, cardFields: new Set(R.card_fields), skip: new Set(['events']), steps,
                numSeats: N, seatName: (s) => (s >= 0 && s < N ? `seat ${s} (${H.seat_bots[s]})` : `seat ${s}`)};
+  const chunks = new Map();  // chunk -> promise of its loading
+  const chunkOf = (p) => Math.floor(p / PARTS.chunk_steps);
+  const has = (p) => p < 0 || p >= positions || steps[p] !== undefined;
+  function chunkData(k) {
+    if (PARTS.inline) return Promise.resolve(document.getElementById(`replay-chunk-${k}`).textContent);
+    if (PARTS.script) {
+      return new Promise((resolve, reject) => {
+        replayChunkWaiters.set(k, resolve);
+        const tag = document.createElement('script');
+        tag.src = PARTS.script.replace('{k}', k);
+        tag.onerror = () => reject(new Error(`chunk ${k} of the steps is missing (${tag.src})`));
+        tag.onload = () => tag.remove();
+        document.head.appendChild(tag);
+      });
+    }
+    return fetch(PARTS.url.replace('{k}', k)).then((r) => {
+      if (!r.ok) throw new Error(`chunk ${k} of the steps: HTTP ${r.status}`);
+      return r.json();
+    }).then((j) => j.steps);
+  }
+  // Loads chunk k (once); resolves when its steps are in `steps`.
+  function loadChunk(k) {
+    if (!PARTS || k < 0 || k * PARTS.chunk_steps >= positions) return Promise.resolve();
+    if (!chunks.has(k)) {
+      chunks.set(k, chunkData(k).then(inflateBase64).then((raw) => {
+        expandChunk(raw).forEach((st, i) => { steps[k * PARTS.chunk_steps + i] = st; });
+        ctx.tableKeys = null;  // the table's fields, over what is loaded
+      }).catch((e) => {
+        chunks.delete(k);
+        document.getElementById('pos').textContent = `cannot load the steps: ${e.message}`;
+        throw e;
+      }));
+    }
+    return chunks.get(k);
+  }
+  function loadAll() {
+    if (!PARTS) return Promise.resolve();
+    const all = [];
+    for (let k = 0; k * PARTS.chunk_steps < positions; ++k) all.push(loadChunk(k));
+    return Promise.all(all);
+  }
   const app = document.getElementById('app');
   let seat = -1;
   let pos = 0;
@@ -30,14 +129,14 @@ loadData('replay-data').then((R) => {
   app.appendChild(el('div', {class: 'muted'},
     `${N} seats: ${H.seat_bots.map((b, i) => `${i}: ${b}`).join(', ')}`,
     H.seed !== undefined && H.seed !== null && H.seed !== '' ? `; seed ${H.seed}` : '',
-    opts ? `; options ${opts}` : '', `; ${steps.length} positions`));
+    opts ? `; options ${opts}` : '', `; ${positions} positions`));
   app.appendChild(seatNotices());
   const seatsBox = seatRatings();
   if (seatsBox) app.appendChild(seatsBox);
   const seatSel = el('select', {id: 'seat', 'aria-label': 'view'},
     el('option', {value: -1}, 'omniscient (everything)'),
     H.seat_bots.map((b, i) => el('option', {value: i}, `as seat ${i} (${b})`)));
-  const slider = el('input', {type: 'range', id: 'slider', min: 0, max: Math.max(0, steps.length - 1), value: 0,
+  const slider = el('input', {type: 'range', id: 'slider', min: 0, max: Math.max(0, positions - 1), value: 0,
                               'aria-label': 'position'});
   const posLabel = el('span', {id: 'pos', class: 'muted'});
   const playBtn = el('button', {id: 'play', title: 'play / pause (space)'}, 'play');
@@ -45,7 +144,7 @@ loadData('replay-data').then((R) => {
     el('button', {id: 'first', title: 'first (Home)', onclick: () => go(0)}, '\u00AB first'),
     el('button', {id: 'prev', title: 'back (\u2190)', onclick: () => go(pos - 1)}, '\u2039 back'),
     el('button', {id: 'next', title: 'forward (\u2192)', onclick: () => go(pos + 1)}, 'next \u203A'),
-    el('button', {id: 'last', title: 'last (End)', onclick: () => go(steps.length - 1)}, 'last \u00BB'),
+    el('button', {id: 'last', title: 'last (End)', onclick: () => go(positions - 1)}, 'last \u00BB'),
     playBtn, slider, posLabel, seatSel));
   app.appendChild(el('div', {class: 'muted'}, 'Keys: ', el('span', {class: 'kbd'}, '\u2190'), ' ',
     el('span', {class: 'kbd'}, '\u2192'), ' step, ', el('span', {class: 'kbd'}, 'Home'), ' ',
@@ -101,12 +200,36 @@ loadData('replay-data').then((R) => {
     return logs.get(viewer);
   }
 
+  // The last 60 event lines the viewer sees up to `pos`, among the loaded
+  // steps (a page in parts: back to the chunk before at least).
+  function recentLines() {
+    const out = [];
+    let more = false;
+    for (let p = pos; p >= 0 && !more; --p) {
+      if (!steps[p]) { more = true; break; }
+      const evs = steps[p].events;
+      for (let i = evs.length - 1; i >= 0; --i) {
+        const shown = eventFor(evs[i]);
+        if (!shown) continue;
+        if (out.length === 60) { more = true; break; }
+        out.push({p, shown});
+      }
+    }
+    return {lines: out.reverse(), more};
+  }
+
   function renderEvents() {
     eventsBox.textContent = '';
-    const {lines, upTo} = logFor(seat);
-    const end = upTo[pos];
-    const start = Math.max(0, end - 60);
-    if (start > 0) eventsBox.appendChild(el('div', {class: 'muted'}, `\u2026 ${start} earlier events`));
+    let lines, start, end;
+    if (PARTS) {
+      const recent = recentLines();
+      lines = recent.lines; start = 0; end = lines.length;
+      if (recent.more) eventsBox.appendChild(el('div', {class: 'muted'}, '\u2026 earlier events'));
+    } else {
+      const log = logFor(seat);
+      lines = log.lines; end = log.upTo[pos]; start = Math.max(0, end - 60);
+      if (start > 0) eventsBox.appendChild(el('div', {class: 'muted'}, `\u2026 ${start} earlier events`));
+    }
     for (let i = start; i < end; ++i) {
       const {p, shown} = lines[i];
       eventsBox.appendChild(el('div', {class: p === pos ? 'ev current' : 'ev'}, shown.badge.cloneNode(true), shown.text));
@@ -217,7 +340,7 @@ loadData('replay-data').then((R) => {
 
   function renderResult() {
     resultBox.textContent = '';
-    if (pos !== steps.length - 1 || !R.result || !R.result.scores) return;
+    if (pos !== positions - 1 || !R.result || !R.result.scores) return;
     const r = R.result;
     const box = el('div', {class: 'panel result', id: 'score-lines'});
     box.appendChild(el('h2', {}, 'Result'));
@@ -241,7 +364,13 @@ loadData('replay-data').then((R) => {
   function render() {
     slider.value = pos;
     seatSel.value = String(seat);
-    posLabel.textContent = `position ${pos + 1} of ${steps.length}` +
+    if (!steps[pos]) {  // its chunk is on its way: go() renders again then
+      posLabel.textContent = `position ${pos + 1} of ${positions}: loading\u2026`;
+      document.body.dataset.loading = '1';
+      return;
+    }
+    delete document.body.dataset.loading;
+    posLabel.textContent = `position ${pos + 1} of ${positions}` +
       (steps[pos].actions.length ? ` (step ${steps[pos].step})` : ' (end)');
     renderDecision();
     renderEvents();
@@ -252,9 +381,20 @@ loadData('replay-data').then((R) => {
     history.replaceState(null, '', `#seat=${seat}&pos=${pos}`);
   }
 
+  // Shows position p: at once if its step is loaded, else once its chunk
+  // is (and the chunk before, for the events that led up to it).
   function go(p) {
-    pos = Math.max(0, Math.min(steps.length - 1, p));
+    pos = Math.max(0, Math.min(positions - 1, p));
     render();
+    if (!PARTS) return;
+    const k = chunkOf(pos);
+    const want = [k];
+    if (pos - k * PARTS.chunk_steps < 60 && k > 0) want.push(k - 1);
+    if ((k + 1) * PARTS.chunk_steps - pos < 60) want.push(k + 1);  // ahead of the viewer
+    const missing = want.filter((c) => !has(c * PARTS.chunk_steps));
+    if (!missing.length) return;
+    const at = pos;
+    Promise.all(missing.map(loadChunk)).then(() => { if (pos === at) render(); }, () => {});
   }
   function setSeat(s) {
     seat = s >= 0 && s < N ? s : -1;
@@ -269,7 +409,7 @@ loadData('replay-data').then((R) => {
     }
     playBtn.textContent = 'pause';
     timer = setInterval(() => {
-      if (pos >= steps.length - 1) togglePlay();
+      if (pos >= positions - 1) togglePlay();
       else go(pos + 1);
     }, 400);
   }
@@ -281,7 +421,7 @@ loadData('replay-data').then((R) => {
     if (e.key === 'ArrowRight') go(pos + 1);
     else if (e.key === 'ArrowLeft') go(pos - 1);
     else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(steps.length - 1);
+    else if (e.key === 'End') go(positions - 1);
     else if (e.key === ' ') togglePlay();
     else if (e.key === 'o') setSeat(-1);
     else if (/^[0-9]$/.test(e.key) && Number(e.key) < N) setSeat(Number(e.key));
@@ -292,11 +432,17 @@ loadData('replay-data').then((R) => {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.has('seat')) seat = Number(hash.get('seat'));
   if (!(seat >= -1 && seat < N)) seat = -1;
-  if (hash.has('pos')) pos = Math.max(0, Math.min(steps.length - 1, Number(hash.get('pos')) || 0));
-  // For tools and tests: the page's state and controls.
-  window.arenaReplay = {positions: steps.length, numSeats: N, go, setSeat,
-                        state: () => ({pos, seat}), data: R};
-  render();
+  if (hash.has('pos')) pos = Math.max(0, Math.min(positions - 1, Number(hash.get('pos')) || 0));
+  // For tools and tests: the page's state and controls; loadAll() loads
+  // every chunk (data.steps then holds every step), chunks() how many were
+  // loaded, parts the page's replay-parts (null: every step in the page).
+  // Set once the first position shown is loaded.
+  go(pos);
+  return (PARTS ? loadChunk(chunkOf(pos)) : Promise.resolve()).then(() => {
+    render();
+    window.arenaReplay = {positions, numSeats: N, go, setSeat, loadAll, parts: PARTS,
+                          chunks: () => chunks.size, state: () => ({pos, seat}), data: R};
+  });
 }).catch((e) => {
   document.getElementById('app').textContent = `This replay cannot be shown: ${e}`;
   throw e;
