@@ -704,9 +704,43 @@ absl::StatusOr<std::string> LiveSite::ReplayPage(const std::string& page_name) c
   }
   auto lines = ReadRecordFile(path);
   if (!lines.ok()) return lines.status();
-  auto replay = BuildReplay(*lines, {});
-  if (!replay.ok()) return replay.status();
-  return arena::ReplayPage(*replay, "../index.html", standings);
+  ReplayPageBuilder::Options po;
+  po.standings_json = standings;
+  po.chunk_url = absl::StrCat(page_name, ".steps.json?chunk={k}");
+  po.want_chunk = [](int) { return false; };  // fetched on their own
+  ReplayPageBuilder builder(std::move(po));
+  ReplayOptions ro;
+  ro.source = path;
+  if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) return s;
+  return builder.page();
+}
+
+absl::StatusOr<std::string> LiveSite::ReplayStepsChunk(const std::string& page_name,
+                                                       int chunk) const {
+  std::string path;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = finished_.find(page_name);
+    if (it == finished_.end()) return absl::NotFoundError("no such match");
+    path = it->second;
+  }
+  if (chunk < 0) return absl::NotFoundError("no such chunk");
+  auto lines = ReadRecordFile(path);
+  if (!lines.ok()) return lines.status();
+  std::string out;
+  ReplayPageBuilder::Options po;
+  po.want_chunk = [chunk](int k) { return k == chunk; };
+  po.on_chunk = [&](int k, const std::string& data) {
+    if (k == chunk) out = ReplayChunkJson(k, data);
+    return absl::OkStatus();
+  };
+  ReplayPageBuilder builder(std::move(po));
+  ReplayOptions ro;
+  ro.source = path;
+  if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) return s;
+  // A short match's one chunk is in its page, not handed over.
+  if (out.empty()) return absl::NotFoundError("no such chunk");
+  return out;
 }
 
 std::string LiveSite::FinishedPage(const std::string& match_id) const {

@@ -152,8 +152,19 @@ class LiveSite {
   std::string standings_json() const;
 
   // The replay page of a finished match, by its page name (PageName of its
-  // id); NotFound for any other name.
+  // id); NotFound for any other name. Made by streaming the record
+  // (ReplayPageBuilder, arena/views/html.h): a match of more than
+  // kReplayChunkSteps positions gets a page without its steps, which it
+  // fetches in chunks as the viewer moves, from
+  // "<page_name>.steps.json?chunk=K" beside the page (ReplayStepsChunk).
   absl::StatusOr<std::string> ReplayPage(const std::string& page_name) const;
+  // Chunk `chunk` of a finished match's steps, for its replay page: JSON of
+  // {"chunk":K,"steps":"<gzip of the steps' JSON, base64>"}
+  // (ReplayChunkJson). The record is streamed again and only this chunk's
+  // steps written: memory is a chunk's, time about the record's
+  // re-simulation. NotFound for an unknown page name or a chunk past the
+  // last (a short match's page holds its one chunk: none here).
+  absl::StatusOr<std::string> ReplayStepsChunk(const std::string& page_name, int chunk) const;
   // A live match's page by its id: the spectator's view; once it has ended,
   // NotFound with the replay page's name in the message's place (see
   // FinishedPage).

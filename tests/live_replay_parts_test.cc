@@ -1,0 +1,153 @@
+// The live site's replay of a long match comes in parts: the page holds no
+// step and names the chunks' address; LiveSite::ReplayStepsChunk gives each
+// chunk, and the chunks together hold every step once, in order; a short
+// match's page holds its steps (and has no chunk to fetch).
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "arena/live/live_site.h"
+#include "arena/views/html.h"
+#include "arena/views/replay.h"
+#include "gtest/gtest.h"
+#include "referee/games/registry.h"
+#include "referee/records/record.h"
+#include "tests/test_util.h"
+#include "zlib.h"
+
+namespace arena {
+namespace {
+
+// The JSON array of steps in a chunk's data (gzip, base64).
+std::string Inflate(const std::string& base64) {
+  std::string gz, json;
+  EXPECT_TRUE(absl::Base64Unescape(base64, &gz));
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_in = static_cast<uInt>(gz.size());
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof(buf);
+    rc = inflate(&z, Z_NO_FLUSH);
+    json.append(buf, sizeof(buf) - z.avail_out);
+  }
+  inflateEnd(&z);
+  EXPECT_EQ(rc, Z_STREAM_END);
+  return json;
+}
+
+// Step numbers of the steps in a chunk's JSON array, in order (a step's
+// object starts an element of the array; an event's "step" is inside
+// "event":{...}).
+std::vector<int> StepNumbers(const std::string& json) {
+  std::vector<int> out;
+  const std::string key = "{\"step\":";
+  for (size_t at = 0; (at = json.find(key, at)) != std::string::npos; ++at) {
+    if (at > 0 && (json[at - 1] == '[' || json[at - 1] == ',')) {
+      out.push_back(std::atoi(json.c_str() + at + key.size()));
+    }
+  }
+  return out;
+}
+
+// A 4-seat Pesten match of random players of at least `min` decisions, as
+// a record in `dir` named <id>.jsonl.
+std::vector<v1::RecordLine> PlayLong(const std::string& dir, const std::string& id,
+                                     int64_t min) {
+  auto game = CreateGame("pesten", {}, 4);
+  EXPECT_TRUE(game.ok());
+  for (uint64_t seed = 1; seed < 500; ++seed) {
+    MatchSpec spec;
+    spec.game_name = "pesten";
+    spec.match_id = id;
+    spec.seed = seed;
+    spec.seat_bots = {"a", "b", "c", "d"};
+    auto m = testing::PlayLocal(**game, spec, testing::RandomPolicy(seed));
+    auto lines = ParseRecordLines(m.record_lines, id);
+    EXPECT_TRUE(lines.ok());
+    if (lines->back().result().decisions() < min) continue;
+    std::ofstream f(absl::StrCat(dir, "/", id, ".jsonl"));
+    for (const auto& l : m.record_lines) f << l << "\n";
+    return *lines;
+  }
+  ADD_FAILURE() << "no match of " << min << " decisions";
+  return {};
+}
+
+TEST(LiveReplayParts, ALongMatchsPageFetchesItsStepsInChunksThatHoldEveryStep) {
+  const testing::TestDir tmp = testing::FreshTempDir("live-replay-parts");
+  const std::string dir = tmp.path();
+  const auto lines = PlayLong(dir, "long", 2 * kReplayChunkSteps + 10);
+  ASSERT_FALSE(lines.empty());
+  auto replay = BuildReplay(lines, {});
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  const int positions = replay->steps_size();
+  const int chunks = (positions + kReplayChunkSteps - 1) / kReplayChunkSteps;
+  ASSERT_GE(chunks, 3);
+
+  LiveSite site(dir, LiveOptions{});
+  site.Poll(true);
+  auto page = site.ReplayPage("long");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_TRUE(absl::StrContains(
+      *page, absl::StrCat("{\"positions\":", positions, ",\"chunk_steps\":", kReplayChunkSteps,
+                          ",\"chunks\":", chunks, ",\"inline\":false,\"script\":\"\","
+                          "\"url\":\"long.steps.json?chunk={k}\"}")))
+      << "replay-parts";
+  EXPECT_FALSE(absl::StrContains(*page, "id=\"replay-chunk-0\"")) << "steps in the page";
+  EXPECT_LT(page->size(), 200u << 10) << "the page of a long match holds no step";
+
+  int next = 0;
+  for (int k = 0; k < chunks; ++k) {
+    auto chunk = site.ReplayStepsChunk("long", k);
+    ASSERT_TRUE(chunk.ok()) << "chunk " << k << ": " << chunk.status();
+    const std::string head = absl::StrCat("{\"chunk\":", k, ",\"steps\":\"");
+    ASSERT_TRUE(absl::StartsWith(*chunk, head)) << chunk->substr(0, 40);
+    ASSERT_TRUE(absl::EndsWith(*chunk, "\"}"));
+    const std::vector<int> steps =
+        StepNumbers(Inflate(chunk->substr(head.size(), chunk->size() - head.size() - 2)));
+    EXPECT_EQ(static_cast<int>(steps.size()),
+              k + 1 < chunks ? kReplayChunkSteps : positions - k * kReplayChunkSteps);
+    for (int s : steps) {
+      ASSERT_LT(next, positions);
+      EXPECT_EQ(s, replay->steps(next++).step()) << "chunk " << k;
+    }
+  }
+  EXPECT_EQ(next, positions);
+  EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("long", chunks).status()));
+  EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("long", -1).status()));
+  EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("nosuch", 0).status()));
+}
+
+TEST(LiveReplayParts, AShortMatchsPageHoldsItsSteps) {
+  const testing::TestDir tmp = testing::FreshTempDir("live-replay-short");
+  const std::string dir = tmp.path();
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  MatchSpec spec;
+  spec.game_name = "quasenbo";
+  spec.match_id = "short";
+  spec.seed = 3;
+  spec.seat_bots = {"a", "b"};
+  auto m = testing::PlayLocal(**game, spec, testing::RandomPolicy(3));
+  {
+    std::ofstream f(absl::StrCat(dir, "/short.jsonl"));
+    for (const auto& l : m.record_lines) f << l << "\n";
+  }
+  LiveSite site(dir, LiveOptions{});
+  site.Poll(true);
+  auto page = site.ReplayPage("short");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_TRUE(absl::StrContains(*page, "id=\"replay-chunk-0\""));
+  EXPECT_TRUE(absl::StrContains(*page, "\"chunks\":1,\"inline\":true"));
+  EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("short", 0).status()));
+}
+
+}  // namespace
+}  // namespace arena
