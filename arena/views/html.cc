@@ -141,7 +141,27 @@ std::string Page(const std::string& title, const std::string& body_data,
       body_data, "<script>\n", kHtml_common_js, "\n", script, "</script>\n</body>\n</html>\n");
 }
 
+// A page whose style and script are files beside it (`shared`.css,
+// `shared`.js), for the static site's replay pages: one copy for every page.
+std::string PageWithSharedAssets(const std::string& title, const std::string& body_data,
+                                 const std::string& shared) {
+  return absl::StrCat(
+      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>", Escape(title), "</title>\n<link rel=\"stylesheet\" href=\"", shared,
+      ".css\">\n</head>\n<body>\n<div id=\"app\"><noscript>This page needs "
+      "JavaScript (it uses no network).</noscript></div>\n",
+      body_data, "<script src=\"", shared, ".js\"></script>\n</body>\n</html>\n");
+}
+
 }  // namespace
+
+std::string ReplayPageScript() {
+  return absl::StrCat("window.ARENA_ENUM_WORDS = ", ScriptSafe(EnumWordsJson()), ";\n",
+                      kHtml_common_js, "\n", kHtml_board_js, "\n", kHtml_replay_js);
+}
+
+std::string ReplayPageStyle() { return kHtml_style_css; }
 
 std::string PageName(const std::string& match_id) {
   std::string out;
@@ -273,7 +293,8 @@ namespace {
 std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& header,
                              const std::string& index_href, const std::string& standings_json,
                              const std::string& parts_json,
-                             const std::string& inline_chunk = "") {
+                             const std::string& inline_chunk = "",
+                             const std::string& shared_assets = "") {
   const std::string gz = Gzip(json);
   const std::string data = absl::StrCat(
       gz.empty() ? absl::StrCat("<script type=\"application/json\" id=\"replay-data\">",
@@ -291,11 +312,19 @@ std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& he
           : absl::StrCat("<script type=\"application/octet-stream\" id=\"replay-chunk-0\" "
                          "data-encoding=\"gzip+base64\">",
                          inline_chunk, "</script>\n"),
-      "<script type=\"application/json\" id=\"enum-words\">",
-      ScriptSafe(EnumWordsJson()), "</script>\n<script type=\"application/json\" id=\"links\">",
+      shared_assets.empty()
+          ? absl::StrCat("<script type=\"application/json\" id=\"enum-words\">",
+                         ScriptSafe(EnumWordsJson()), "</script>\n")
+          : "",
+      "<script type=\"application/json\" id=\"links\">",
       ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")),
       "</script>\n<script type=\"application/json\" id=\"standings-data\">",
       ScriptSafe(standings_json.empty() ? "null" : standings_json), "</script>\n");
+  if (!shared_assets.empty()) {
+    return PageWithSharedAssets(
+        absl::StrCat("Replay ", header.match_id(), " (", header.game(), ")"), data,
+        shared_assets);
+  }
   return Page(absl::StrCat("Replay ", header.match_id(), " (", header.game(), ")"), data,
               absl::StrCat(kHtml_board_js, "\n", kHtml_replay_js));
 }
@@ -373,7 +402,8 @@ absl::Status ReplayPageBuilder::End(const v1::Replay& tail) {
       ",\"script\":", JsonString(options_.chunk_script),
       ",\"url\":", JsonString(options_.chunk_url), "}");
   page_ = ReplayPageOfJson(MessageJson(summary_), summary_.header(), options_.index_href,
-                           options_.standings_json, parts, inline_chunk);
+                           options_.standings_json, parts, inline_chunk,
+                           options_.shared_assets);
   return absl::OkStatus();
 }
 
@@ -427,6 +457,16 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
       }
     }
   }
+  // The replay pages' style and script, once for all.
+  for (const auto& [file, text] :
+       {std::pair<std::string, std::string>{".js", ReplayPageScript()},
+        std::pair<std::string, std::string>{".css", ReplayPageStyle()}}) {
+    if (absl::Status s = WriteFileAtomically(
+            absl::StrCat(sum.out_dir, "/replays/", kSharedReplayAssets, file), text);
+        !s.ok()) {
+      return s;
+    }
+  }
   // One summary per match for the index: header, result, the page if any.
   // Each record is read and streamed into its page on its own (memory: a
   // record and a chunk of steps), on a thread a core; with --replays N, in
@@ -460,6 +500,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     po.standings_json = replay_standings;
     po.chunk_steps = std::max(1, options.chunk_steps);
     po.chunk_script = absl::StrCat(page_name, ".steps/{k}.js");
+    po.shared_assets = kSharedReplayAssets;
     if (with_page) {
       po.on_chunk = [&](int k, const std::string& data) -> absl::Status {
         if (!chunk_dir_made) {

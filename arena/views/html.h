@@ -10,13 +10,16 @@
 //   OUT/replays/<match>.html   a replay page per match: step through with the
 //                              keys or a slider, omniscient or as one seat;
 //   OUT/replays/<match>.steps/<k>.js  a long match's steps, in chunks that
-//                              its page loads as the viewer moves.
+//                              its page loads as the viewer moves;
+//   OUT/replays/replay-page.{js,css}  the replay pages' script and style.
 // Files get the modes the umask arena was started with allows (0644 and
 // 0755 under umask 022: the site can be published), unlike the records.
-// Every page is one self-contained file (inline style, script and data; no
-// network access, no CDN), so the site works offline from file://; a long
-// match's page loads its chunks of steps with script elements (file://
-// pages may not fetch). Records are read one at a time and their replays
+// Every page is self-contained (no network access, no CDN), so the site
+// works offline from file://: the index has its style, script and data
+// inline; the replay pages share one style and one script file
+// (replays/replay-page.css and .js, a copy each rather than one a page),
+// and a long match's page loads its chunks of steps with script elements
+// (file:// pages may not fetch). Records are read one at a time and their replays
 // streamed (ReplayPageBuilder): memory is one record and one chunk. Charts are
 // SVG drawn by the pages' own script (arena/views/html/*.js, embedded at build
 // time).
@@ -96,6 +99,11 @@ class ReplayPageBuilder : public ReplaySink {
     // Called with each chunk as it fills (and the last at End), for a long
     // match only; its error stops the build.
     std::function<absl::Status(int k, const std::string& data)> on_chunk;
+    // Non-empty: the page's style and script are the files <this>.css and
+    // <this>.js beside it (ReplayPageStyle, ReplayPageScript: the static
+    // site writes them once for all its pages); empty: in the page (the
+    // live server's pages, whose policy allows inline script only).
+    std::string shared_assets;
     // Whether chunk k's steps are wanted (null: all); the others are
     // counted, neither written nor handed over (a server that builds one
     // chunk). Chunk 0 is always made: a short match's page holds it.
@@ -126,6 +134,13 @@ class ReplayPageBuilder : public ReplaySink {
   int64_t positions_ = 0;
   std::string page_;
 };
+
+// The static site's replay pages' shared files: OUT/replays/<this>.js
+// (ReplayPageScript: the enum words, common.js, board.js, replay.js) and
+// <this>.css (ReplayPageStyle).
+inline constexpr char kSharedReplayAssets[] = "replay-page";
+std::string ReplayPageScript();
+std::string ReplayPageStyle();
 
 // A chunk as the static site's script file holds it:
 // arenaReplayChunk(k, "<data>");

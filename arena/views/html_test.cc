@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "arena/common/json_file.h"
 #include "arena/v1/replay.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -82,8 +83,20 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
       if (is_page && std::string(ref) == "fetch(") continue;
       EXPECT_FALSE(absl::StrContains(p, ref)) << "a network reference: " << ref;
     }
+    if (is_page) continue;
     EXPECT_FALSE(absl::StrContains(p, "<script src")) << "an external script";
     EXPECT_FALSE(absl::StrContains(p, "<link")) << "an external stylesheet";
+  }
+  // The replay pages share their script and style, files beside them.
+  EXPECT_EQ(std::vector<std::string>(absl::StrSplit(page, "<script src=")).size(), 2u);
+  EXPECT_TRUE(absl::StrContains(page, "<script src=\"replay-page.js\"></script>"));
+  EXPECT_EQ(std::vector<std::string>(absl::StrSplit(page, "<link")).size(), 2u);
+  EXPECT_TRUE(absl::StrContains(page, "<link rel=\"stylesheet\" href=\"replay-page.css\">"));
+  EXPECT_EQ(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")), ReplayPageScript());
+  EXPECT_EQ(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.css")), ReplayPageStyle());
+  for (const char* ref : {"src=\"http", "href=\"http", "url(http", "@import", "XMLHttpRequest",
+                          "//cdn", "import("}) {
+    EXPECT_FALSE(absl::StrContains(ReplayPageScript(), ref)) << "a network reference: " << ref;
   }
 }
 
@@ -319,8 +332,10 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   EXPECT_TRUE(absl::StrContains(page, "\"withdrawn_reason\":\"its process exited with code 3\""));
   EXPECT_TRUE(absl::StrContains(page, "\"elo_low\":-20"));
   EXPECT_TRUE(absl::StrContains(page, "\"rank_high\":2"));
-  // The table is drawn as cards by the page's script (board.js).
-  EXPECT_TRUE(absl::StrContains(page, "function drawBoard("));
+  // The table is drawn as cards by the pages' shared script (board.js).
+  EXPECT_TRUE(absl::StrContains(page, "<script src=\"replay-page.js\">"));
+  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")),
+                                "function drawBoard("));
   // Without standings the page still has the element, holding null.
   ASSERT_EQ(std::remove(absl::StrCat(dir_, "/standings.json").c_str()), 0);
   ASSERT_TRUE(WriteHtmlSite(dir_, {}).ok());

@@ -1,9 +1,11 @@
 // Shared by arena's HTML pages (embedded in each; no network, no library).
 'use strict';
 
+// From the page's enum-words element, or (the static site's replay pages,
+// which share one script file) the words that file sets first.
 const ENUM_WORDS = (() => {
   const e = document.getElementById('enum-words');
-  return e ? JSON.parse(e.textContent) : {};
+  return e ? JSON.parse(e.textContent) : (window.ARENA_ENUM_WORDS || {});
 })();
 
 // el('div', {class: 'x'}, child, 'text', ...): a DOM element.
