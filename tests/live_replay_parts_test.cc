@@ -9,6 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "arena/live/live_site.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
@@ -42,16 +43,15 @@ std::string Inflate(const std::string& base64) {
   return json;
 }
 
-// Step numbers of the steps in a chunk's JSON array, in order (a step's
-// object starts an element of the array; an event's "step" is inside
-// "event":{...}).
+// Step numbers of the steps in a chunk's columns, in order (the "step"
+// column comes first: {"step":[0,1,...],...).
 std::vector<int> StepNumbers(const std::string& json) {
   std::vector<int> out;
-  const std::string key = "{\"step\":";
-  for (size_t at = 0; (at = json.find(key, at)) != std::string::npos; ++at) {
-    if (at > 0 && (json[at - 1] == '[' || json[at - 1] == ',')) {
-      out.push_back(std::atoi(json.c_str() + at + key.size()));
-    }
+  const std::string key = "{\"step\":[";
+  EXPECT_TRUE(absl::StartsWith(json, key)) << json.substr(0, 40);
+  for (absl::string_view n :
+       absl::StrSplit(json.substr(key.size(), json.find(']') - key.size()), ',')) {
+    out.push_back(std::atoi(std::string(n).c_str()));
   }
   return out;
 }

@@ -350,8 +350,7 @@ absl::Status ReplayPageBuilder::Begin(const v1::Replay& head) {
 }
 
 std::string ReplayPageBuilder::ChunkData() {
-  const std::string gz = Gzip(absl::StrCat("[", steps_json_, "]"));
-  steps_json_.clear();
+  const std::string gz = Gzip(columns_.TakeJson());
   return gz.empty() ? "" : absl::Base64Escape(gz);
 }
 
@@ -363,7 +362,7 @@ absl::Status ReplayPageBuilder::FlushChunk() {
     if (data.empty()) return absl::InternalError("cannot compress a replay's steps");
     if (absl::Status s = options_.on_chunk(k, data); !s.ok()) return s;
   }
-  steps_json_.clear();
+  (void)columns_.TakeJson();
   in_chunk_ = 0;
   return absl::OkStatus();
 }
@@ -374,9 +373,8 @@ absl::Status ReplayPageBuilder::Step(v1::ReplayStep& step) {
   }
   const int k = chunks_;
   if (k == 0 || options_.want_chunk == nullptr || options_.want_chunk(k)) {
-    if (in_chunk_ > 0) steps_json_ += ',';
     // A chunk starts with whole views: each can be read alone.
-    AppendPageStepJson(step, in_chunk_ > 0 ? &prev_ : nullptr, &steps_json_);
+    columns_.Add(step, in_chunk_ > 0 ? &prev_ : nullptr);
   }
   prev_.Swap(&step);
   ++in_chunk_;

@@ -39,6 +39,7 @@
 #include "absl/status/statusor.h"
 #include "arena/v1/replay.pb.h"
 #include "arena/views/replay.h"
+#include "arena/views/replay_json.h"
 #include "google/protobuf/message.h"
 
 namespace arena {
@@ -79,8 +80,8 @@ std::string ReplayPage(const v1::Replay& replay, const std::string& index_href,
 // one chunk of steps at most. The page holds the replay without its steps
 // ("replay-data": header, cards, forfeit, result) and says where they are
 // ("replay-parts": positions, chunk_steps, chunks, inline, script, url).
-// The steps are in chunks of `chunk_steps` positions, each the gzip of a
-// JSON array of steps as AppendPageStepJson writes them (views as deltas
+// The steps are in chunks of `chunk_steps` positions, each the gzip of the
+// JSON of their PageStepColumns (arena/views/replay_json.h: views as deltas
 // within the chunk), in base64. A match of at most `chunk_steps` positions
 // has its one chunk in the page ("replay-chunk-0": one document); a longer
 // one hands each chunk to `on_chunk` as it fills, and the page's script
@@ -124,11 +125,11 @@ class ReplayPageBuilder : public ReplaySink {
 
  private:
   absl::Status FlushChunk();
-  std::string ChunkData();  // of steps_json_, which it empties
+  std::string ChunkData();  // of columns_, which it empties
   Options options_;
   v1::Replay summary_;
   v1::ReplayStep prev_;     // the step before, for its views
-  std::string steps_json_;  // the current chunk's steps, comma-separated
+  PageStepColumns columns_;  // the current chunk's steps
   int in_chunk_ = 0;        // positions in the current chunk
   int chunks_ = 0;          // chunks handed over
   int64_t positions_ = 0;

@@ -267,70 +267,42 @@ bool AppendDelta(const Message& m, const Message& prev, int depth, std::string* 
   return true;
 }
 
-// A page's step (AppendPageStepJson), false if this writer cannot.
-bool AppendPageStep(const Message& step, const Message* prev, std::string* out) {
-  const Descriptor* d = step.GetDescriptor();
-  const Reflection* r = step.GetReflection();
+// An event with its "seats" entries equal to the one before as 1; false
+// if this writer cannot write it.
+bool AppendPageEvent(const Message& item, std::string* out) {
+  const Descriptor* ed = item.GetDescriptor();
+  const Reflection* er = item.GetReflection();
   out->push_back('{');
-  for (int i = 0; i < d->field_count(); ++i) {
-    const FieldDescriptor* f = d->field(i);
-    if (i > 0) out->push_back(',');
-    if (!f->is_repeated()) {
-      if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) return false;
-      absl::StrAppend(out, "\"", f->name(), "\":");
-      if (!AppendValue(step, r, f, -1, out)) return false;
+  bool first = true;
+  for (int j = 0; j < ed->field_count(); ++j) {
+    const FieldDescriptor* g = ed->field(j);
+    if (g->is_map()) return false;
+    if (!g->is_repeated() && (g->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE ||
+                              g->containing_oneof() != nullptr) &&
+        !er->HasField(item, g)) {
       continue;
     }
-    const int n = r->FieldSize(step, f);
-    const bool views = f->name() == "views" && prev != nullptr &&
-                       prev->GetReflection()->FieldSize(*prev, f) == n;
-    absl::StrAppend(out, "\"", views ? "views_delta" : f->name(), "\":[");
-    for (int k = 0; k < n; ++k) {
-      if (k > 0) out->push_back(',');
-      const Message& item = r->GetRepeatedMessage(step, f, k);
-      if (views) {
-        if (!AppendDelta(item, prev->GetReflection()->GetRepeatedMessage(*prev, f, k), 1,
-                         out)) {
-          return false;
-        }
-      } else if (f->name() == "events") {
-        // The event, its "seats" with each repeat as 1.
-        const Descriptor* ed = item.GetDescriptor();
-        const Reflection* er = item.GetReflection();
-        out->push_back('{');
-        for (int j = 0; j < ed->field_count(); ++j) {
-          const FieldDescriptor* g = ed->field(j);
-          if (!g->is_repeated() && g->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
-              !er->HasField(item, g)) {
-            continue;
-          }
-          if (out->back() != '{') out->push_back(',');
-          absl::StrAppend(out, "\"", g->name(), "\":");
-          if (g->name() != "seats" || !g->is_repeated() ||
-              g->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) {
-            if (g->is_repeated()) return false;
-            if (!AppendValue(item, er, g, -1, out)) return false;
-            continue;
-          }
-          out->push_back('[');
-          std::string last, cur;
-          for (int s = 0; s < er->FieldSize(item, g); ++s) {
-            if (s > 0) out->push_back(',');
-            cur.clear();
-            if (!AppendMessage(er->GetRepeatedMessage(item, g, s), &cur)) return false;
-            if (s > 0 && cur == last) {
-              out->push_back('1');
-            } else {
-              out->append(cur);
-            }
-            last.swap(cur);
-          }
-          out->push_back(']');
-        }
-        out->push_back('}');
-      } else if (!AppendMessage(item, out)) {
-        return false;
+    if (!g->is_repeated() && g->has_presence() && !er->HasField(item, g)) return false;
+    if (!first) out->push_back(',');
+    first = false;
+    absl::StrAppend(out, "\"", g->name(), "\":");
+    if (!g->is_repeated()) {
+      if (!AppendValue(item, er, g, -1, out)) return false;
+      continue;
+    }
+    const bool seats = g->name() == "seats" && g->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE;
+    out->push_back('[');
+    std::string last, cur;
+    for (int s = 0; s < er->FieldSize(item, g); ++s) {
+      if (s > 0) out->push_back(',');
+      cur.clear();
+      if (!AppendValue(item, er, g, s, &cur)) return false;
+      if (seats && s > 0 && cur == last) {
+        out->push_back('1');
+      } else {
+        out->append(cur);
       }
+      last.swap(cur);
     }
     out->push_back(']');
   }
@@ -340,11 +312,76 @@ bool AppendPageStep(const Message& step, const Message* prev, std::string* out) 
 
 }  // namespace
 
-void AppendPageStepJson(const Message& step, const Message* prev, std::string* out) {
-  const size_t size = out->size();
-  if (AppendPageStep(step, prev, out)) return;
-  out->resize(size);
-  AppendReplayJson(step, out);
+void PageStepColumns::Add(const Message& step, const Message* prev) {
+  const Descriptor* d = step.GetDescriptor();
+  const Reflection* r = step.GetReflection();
+  if (columns_.empty()) {
+    for (int i = 0; i < d->field_count(); ++i) columns_.emplace_back(d->field(i)->name(), "");
+  }
+  bool delta = false;
+  std::string value;
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    std::string& out = columns_[i].second;
+    if (steps_ > 0) out.push_back(',');
+    if (!f->is_repeated()) {
+      value.clear();
+      // (null: a type no step has today.)
+      out.append(AppendValue(step, r, f, -1, &value) ? value : "null");
+      continue;
+    }
+    const int n = r->FieldSize(step, f);
+    const bool views = f->name() == "views" && f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
+                       prev != nullptr && prev->GetReflection()->FieldSize(*prev, f) == n;
+    value = "[";
+    bool ok = true;
+    for (int k = 0; k < n && ok; ++k) {
+      if (k > 0) value.push_back(',');
+      if (views) {
+        ok = AppendDelta(r->GetRepeatedMessage(step, f, k),
+                         prev->GetReflection()->GetRepeatedMessage(*prev, f, k), 1, &value);
+      } else if (f->name() == "events" && f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        const size_t size = value.size();
+        if (!AppendPageEvent(r->GetRepeatedMessage(step, f, k), &value)) {
+          value.resize(size);
+          AppendReplayJson(r->GetRepeatedMessage(step, f, k), &value);
+        }
+      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        AppendReplayJson(r->GetRepeatedMessage(step, f, k), &value);
+      } else {
+        ok = AppendValue(step, r, f, k, &value);
+      }
+    }
+    if (!ok && views) {  // whole views, then
+      value = "[";
+      for (int k = 0; k < n; ++k) {
+        if (k > 0) value.push_back(',');
+        AppendReplayJson(r->GetRepeatedMessage(step, f, k), &value);
+      }
+    } else if (!ok) {
+      out.append("null");  // a type no step has today
+      continue;
+    } else {
+      delta = delta || views;
+    }
+    value.push_back(']');
+    out.append(value);
+  }
+  if (steps_ > 0) delta_.push_back(',');
+  delta_.push_back(delta ? '1' : '0');
+  ++steps_;
+}
+
+std::string PageStepColumns::TakeJson() {
+  std::string out = "{";
+  for (auto& [name, values] : columns_) {
+    absl::StrAppend(&out, out.size() > 1 ? "," : "", "\"", name, "\":[", values, "]");
+    values.clear();
+  }
+  absl::StrAppend(&out, out.size() > 1 ? "," : "", "\"delta\":[", delta_, "]}");
+  delta_.clear();
+  steps_ = 0;
+  return out;
 }
 
 bool AppendReplayJsonFast(const Message& m, std::string* out) {

@@ -8,9 +8,9 @@
 // in the page (replay-chunk-0) for a short match, else loaded as the viewer
 // reaches them, by a script element (the static site: file:// pages may not
 // fetch; each chunk file calls arenaReplayChunk) or fetched (the live
-// server). A chunk is the gzip, in base64, of a JSON array of steps whose
-// views after the first are deltas of the step before (views_delta) and
-// whose events' seats say a repeat of the seat before as 1.
+// server). A chunk is the gzip, in base64, of its steps' columns (a
+// field's values for every step), views after the first as deltas of the
+// step before, events' seats with a repeat of the seat before as 1.
 async function inflateBase64(text) {
   const bin = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
@@ -33,20 +33,21 @@ function applyDelta(prev, d) {
   }
   return out;
 }
-// A chunk's steps as whole steps.
-function expandChunk(raw) {
-  let prev = null;
-  return raw.map((st) => {
-    if (st.views_delta) {
-      st.views = st.views_delta.map((d, s) => applyDelta(prev.views[s], d));
-      delete st.views_delta;
+// A chunk's columns (arena/views/replay_json.h, PageStepColumns) as whole
+// steps.
+function expandChunk(cols) {
+  const keys = Object.keys(cols).filter((k) => k !== 'delta');
+  const out = [];
+  for (let i = 0; i < cols.delta.length; ++i) {
+    const st = {};
+    for (const k of keys) st[k] = cols[k][i];
+    if (cols.delta[i]) st.views = st.views.map((d, s) => applyDelta(out[i - 1].views[s], d));
+    for (const e of st.events || []) {
+      for (let j = 1; j < (e.seats || []).length; ++j) if (e.seats[j] === 1) e.seats[j] = e.seats[j - 1];
     }
-    for (const e of st.events) {
-      for (let i = 1; i < (e.seats || []).length; ++i) if (e.seats[i] === 1) e.seats[i] = e.seats[i - 1];
-    }
-    prev = st;
-    return st;
-  });
+    out.push(st);
+  }
+  return out;
 }
 const replayChunkWaiters = new Map();
 // Called by a chunk's script file.
