@@ -7,13 +7,12 @@
 //    without a reload (a mark set on the window at the start is still
 //    there), with no console or page error;
 //  - a live match, opened from the index's link while it is played, holds
-//    the match as it is then in the page itself (its live-data is not null:
-//    once more on a reload, in case its record's last line was being
-//    written just then), and in its DOM no card that was in a hand then: every card the match's private
-//    events had dealt or drawn up to the last step the page shows, and that
-//    no public event had shown by then (by name: the game's card names are
-//    unique); the set is checked to be non-empty, so a page that showed a
-//    hand would fail;
+//    the match as it is then in the page itself (its live-data is not
+//    null), and in its DOM no card that was in a hand then: every card the
+//    match's private events had dealt or drawn up to the last step the page
+//    shows, and that no public event had shown by then (by name: the game's
+//    card names are unique); the set is checked to be non-empty, so a page
+//    that showed a hand would fail;
 //  - once that match ends, the page is its replay, which shows such cards.
 //
 // The browser starts first and writes READY_FILE; the tournament is started
@@ -118,11 +117,7 @@ function cardIds(obj, fields, out) {
           const d = document.getElementById('live-data');
           return d ? d.textContent : (/\/live\//.test(location.href) ? 'no live-data' : 'ended');
         });
-        let data = await held();
-        if (data === 'null') {
-          await match.reload({waitUntil: 'load', timeout: 60000});
-          data = await held();
-        }
+        const data = await held();
         if (data === 'null' || data === 'no live-data') fail(`live match page opened mid-match holds live-data ${data}`);
         else console.log(`live match page as served: ${data === 'ended' ? 'the match had ended' : `${data.length} bytes of live-data`}`);
         // Wait for some public events to be shown, then take the DOM.
