@@ -357,8 +357,12 @@ void LiveSite::AddRecord(Folder* f, const std::string& name,
                    summary->match_id);
       return;
     }
-    Tally(summary.ok() ? &*summary : nullptr);
-    if (summary.ok() && all_.Add(*summary).ok()) {
+    // A record the standings refuse (seats, placements and scores that do
+    // not agree) counts as one that does not verify, so that the index's
+    // count of the records the standings should hold is theirs.
+    const bool added = summary.ok() && all_.Add(*summary).ok();
+    Tally(added ? &*summary : nullptr);
+    if (added) {
       f->context.See(*summary, *lines);
       standings_stale_ = true;
       standings_final_ = false;
