@@ -283,6 +283,7 @@ class BotRun {
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       CloseDescriptorsFrom(3);  // nothing of arena's reaches the bot
+      ResetSignalsForExec();
       if (launch.program.empty()) {
         (void)!::write(2, not_found.data(), not_found.size());
         ::_exit(127);

@@ -1,6 +1,7 @@
 #include "arena/common/descriptors.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +20,20 @@ void CloseDescriptorsFrom(int first) {
   }
   if (top == RLIM_INFINITY || top > (rlim_t{1} << 20)) top = rlim_t{1} << 20;
   for (rlim_t fd = static_cast<rlim_t>(first); fd < top; ++fd) ::close(static_cast<int>(fd));
+}
+
+void ResetSignalsForExec() {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) {
+      ::sigaction(sig, &dfl, nullptr);
+    }
+  }
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
 bool SetCloseOnExec(int fd) {

@@ -1,5 +1,5 @@
 // What a child process of arena's starts with: its standard streams and
-// nothing else of the parent's.
+// nothing else of the parent's, and signals as a new program expects them.
 //
 // Arena, `referee`, `arena serve`, `arena play` and arena_stdio hold
 // sockets (gRPC's, the live site's listener and its viewers' connections),
@@ -7,8 +7,9 @@
 // whatever its sandbox: bubblewrap's namespaces do not take back an open
 // socket, so a bot that inherited the live site's listener could accept()
 // the organiser's viewers from inside it. Every place that forks a bot (or
-// a program for a bot) therefore calls CloseDescriptorsFrom(3) in the child
-// right before exec, after its dup2()s onto 0-2; the descriptors arena
+// a program for a bot) therefore calls CloseDescriptorsFrom(3) and
+// ResetSignalsForExec() in the child right before exec, after its dup2()s
+// onto 0-2; the descriptors arena
 // opens itself are close-on-exec too, which covers forks made elsewhere
 // (a library's) but not a descriptor created by code that does not ask
 // for it (Asio's accept, say): hence the sweep.
@@ -24,6 +25,13 @@ namespace arena {
 // the kernel has it (Linux 5.9+), else one close() each up to the larger of
 // the soft and hard RLIMIT_NOFILE (at most 1 << 20).
 void CloseDescriptorsFrom(int first);
+
+// Unblocks every signal and sets each one arena ignores back to its default
+// action: a signal mask and ignored signals cross exec, and arena blocks
+// SIGINT and SIGTERM in every thread (its signal thread takes them with
+// sigwait). A bot started with SIGTERM blocked never ends when asked to,
+// and is killed only after its grace.
+void ResetSignalsForExec();
 
 // Sets FD_CLOEXEC on `fd` (a descriptor opened by a library that does not
 // take the flag). Returns false if fcntl failed.

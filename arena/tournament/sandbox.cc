@@ -194,6 +194,7 @@ void ExecBotInChild(const BotExec& e) {
   // (arena/common/descriptors.h). First, while the descriptor limit is
   // still arena's own.
   CloseDescriptorsFrom(3);
+  ResetSignalsForExec();  // SIGTERM unblocked: a bot asked to stop stops
   if (e.sandboxed) {
     const SandboxOptions& o = e.limits;
     struct rlimit r;

@@ -144,6 +144,7 @@ int main(int argc, char** argv) {
     ::dup2(to_child[0], 0);
     ::dup2(from_child[1], 1);
     arena::CloseDescriptorsFrom(3);  // PROGRAM gets its streams, not our sockets
+    arena::ResetSignalsForExec();
     ::unsetenv("ARENA_TOKEN");  // PROGRAM talks to arena_stdio, not the referee
     ::execvp(argv[1], argv + 1);
     std::fprintf(stderr, "arena_stdio: cannot run %s\n", argv[1]);

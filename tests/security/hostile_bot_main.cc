@@ -50,6 +50,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -219,6 +220,22 @@ void AttackInheritedDescriptors() {
       }
     }
   }
+  // The signals it starts with: none blocked, none ignored (a mask and
+  // ignored signals cross exec; a bot with SIGTERM blocked cannot be asked
+  // to stop, and is killed after its grace instead).
+  std::ifstream status("/proc/self/status");
+  std::string line, blocked = "?", ignored = "?";
+  auto field = [&](absl::string_view name, std::string* out) {
+    if (absl::StartsWith(line, name)) {
+      *out = std::string(absl::StripAsciiWhitespace(absl::string_view(line).substr(name.size())));
+    }
+  };
+  while (std::getline(status, line)) {
+    field("SigBlk:", &blocked);
+    field("SigIgn:", &ignored);
+  }
+  const bool clean = blocked == std::string(16, '0') && ignored == std::string(16, '0');
+  Report("inherited-signals", !clean, absl::StrCat("blocked ", blocked, " ignored ", ignored));
   Report("inherited-descriptors", !inherited.empty(),
          inherited.empty() ? "0-2 only" : absl::StrJoin(inherited, ","));
   Report("inherited-listener", listeners > 0,

@@ -398,7 +398,15 @@ void ExpectNoDescriptorReachesABot(const std::string& name, const std::string& s
       if (absl::StartsWith(what, "socket:")) arena_sockets.insert(what);
     }
     most_arena_sockets = std::max(most_arena_sockets, static_cast<int>(arena_sockets.size()));
+    std::error_code ec;
+    const auto arena_exe = std::filesystem::read_symlink(absl::StrCat("/proc/", arena, "/exe"), ec);
     for (pid_t p : Descendants(arena)) {
+      // A child between fork and exec is still arena (it holds arena's
+      // descriptors until it closes them, right before exec).
+      std::error_code exe_ec;
+      if (std::filesystem::read_symlink(absl::StrCat("/proc/", p, "/exe"), exe_ec) == arena_exe) {
+        continue;
+      }
       const std::map<int, std::string> fds = OpenDescriptors(p);
       scanned.insert(p);
       for (const auto& [fd, what] : fds) {
@@ -427,6 +435,7 @@ void ExpectNoDescriptorReachesABot(const std::string& name, const std::string& s
   EXPECT_EQ(log.blocked["inherited-listener"], static_cast<int>(log.played.size()))
       << log.text;
   EXPECT_EQ(log.succeeded["inherited-descriptors"], 0) << log.text;
+  EXPECT_EQ(log.blocked["inherited-signals"], static_cast<int>(log.played.size())) << log.text;
   EXPECT_EQ(log.succeeded["inherited-listener"], 0) << log.text;
 }
 
