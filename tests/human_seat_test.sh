@@ -79,8 +79,9 @@ assert int(h['time_control']['decision_ms'])==500, h['time_control']" "$T/late.j
     # Games whose moves name only cards in play; a Pesten draw is "draw a
     # card", with no card of its action's default fields (id 0, the 2 of
     # Clubs, which a move list of fields would show).
+    # Two deals each, one at each of seats 1 and 0.
     for g in quasenbo quodlibet pesten; do
-      for seed in 1 2 3 4; do
+      for seed in 1 2; do
         seat=$((seed % 2))
         play "leak-$g-$seed" "yes 1" --game "$g" --seed "$seed" --seat "$seat"
         $CHECK noleak "$T/leak-$g-$seed.out" "$T/leak-$g-$seed.json" "$seat" || exit 1
