@@ -172,6 +172,17 @@ void Land(const std::string& from, const std::string& to, const std::vector<std:
   }
 }
 
+// A folder of a test's own (removed with it) holding the suite's
+// tournament's manifest and its first `n` records; More lands the next.
+struct Landed {
+  explicit Landed(size_t n) { More(0, n); }
+  void More(size_t begin, size_t end) const { Land(played, dir, names, begin, end); }
+  const std::string& played = PlayedRecords();
+  const std::vector<std::string> names = RecordNames(played);
+  TempFolder t;
+  const std::string dir = t.path + "/records";
+};
+
 struct Served {
   explicit Served(const std::string& dir, ServeOptions so = {}, LiveOptions lo = {}) {
     lo.poll = absl::Milliseconds(50);
@@ -364,12 +375,8 @@ TEST(LiveSite, SummarisesEveryRecordAndListsOnlyTheNewest) {
 // since it was last sent them (the standings of a big field are tens of KB,
 // and a stream's update goes to every open page); a fresh page gets both.
 TEST(LiveSite, SendsAPageTheStandingsAndSummaryOnlyWhenTheyChanged) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 4);
-  LiveSite site(dir, LiveOptions{});
+  const Landed l(4);
+  LiveSite site(l.dir, LiveOptions{});
   site.Poll(/*last=*/true);
   auto parse = [](const std::string& json) {
     google::protobuf::Struct u;
@@ -392,7 +399,7 @@ TEST(LiveSite, SendsAPageTheStandingsAndSummaryOnlyWhenTheyChanged) {
   EXPECT_EQ(u.fields().at("matches").list_value().values_size(), 0);
   // Two records land: the summary is sent at once; the standings once
   // rebuilt (Poll(true) rebuilds them now).
-  Land(played, dir, names, 4, 6);
+  l.More(4, 6);
   site.Poll(/*last=*/true);
   LiveSite::PageState other;  // a page opened now
   other.have = 6;
@@ -512,20 +519,16 @@ TEST(LiveSite, RecordsHandedOverShowAsIfReadAndCountOnce) {
 // spectator's view of the match as far as it is recorded, not "null" until
 // the next poll; and the page's stream starts from the same view.
 TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 2);
+  const Landed l(2);
   // The third match, half played: its first lines, as JSON lines, in its .part.
-  auto lines = ReadRecordFile(played + "/" + names[2]);
+  auto lines = ReadRecordFile(l.played + "/" + l.names[2]);
   ASSERT_TRUE(lines.ok()) << lines.status();
   ASSERT_GT(lines->size(), 6u);
   const std::vector<v1::RecordLine> half(lines->begin(), lines->begin() + lines->size() / 2);
   const std::string id = half.front().header().match_id();
-  fs::create_directories(dir + "/.inprogress");
+  fs::create_directories(l.dir + "/.inprogress");
   {
-    std::ofstream part(dir + "/.inprogress/" + id + ".jsonl.part");
+    std::ofstream part(l.dir + "/.inprogress/" + id + ".jsonl.part");
     for (const auto& l : half) {
       std::string json;
       ASSERT_TRUE(google::protobuf::util::MessageToJsonString(l, &json).ok());
@@ -535,7 +538,7 @@ TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
   auto want = SpectatorJson(half, id);
   ASSERT_TRUE(want.ok()) << want.status();
   ASSERT_TRUE(absl::StrContains(*want, "\"steps\":[{")) << *want;
-  LiveSite site(dir, LiveOptions{});
+  LiveSite site(l.dir, LiveOptions{});
   site.Poll();
   LiveSite::PageState fresh;
   ASSERT_TRUE(absl::StrContains(site.UpdateJson(&fresh), absl::StrCat("\"live\":[\"", id)));
@@ -555,21 +558,17 @@ TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
 // with the standings: to a fresh page, and again to every page when a round
 // rewrites it (the page names the comparisons still undecided).
 TEST(LiveSite, TheScheduleGoesOutWithTheStandings) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 4);
+  const Landed l(4);
   auto plan = [&](int rounds, bool separated) {
-    std::ofstream(dir + "/.schedule.tmp") << absl::StrCat(
+    std::ofstream(l.dir + "/.schedule.tmp") << absl::StrCat(
         "{\"kind\": \"SCHEDULE_KIND_ADAPTIVE\", \"rounds\": ", rounds,
         ", \"budget\": 100, \"top_k\": 1, \"comparisons\": [{\"ahead\": \"a\", "
         "\"behind\": \"b\", \"elo_diff\": 12, \"sd\": 30, \"p\": 0.3, \"separated\": ",
         separated ? "true" : "false", "}]}");
-    fs::rename(dir + "/.schedule.tmp", dir + "/schedule.json");
+    fs::rename(l.dir + "/.schedule.tmp", l.dir + "/schedule.json");
   };
   plan(2, false);
-  LiveSite site(dir, LiveOptions{});
+  LiveSite site(l.dir, LiveOptions{});
   site.Poll(/*last=*/true);
   EXPECT_TRUE(absl::StrContains(site.IndexPage(), "id=\"schedule-data\">{\"kind\":"
                                                   "\"SCHEDULE_KIND_ADAPTIVE\",\"bots\":0,"));
@@ -598,17 +597,13 @@ TEST(LiveSite, TheScheduleGoesOutWithTheStandings) {
 // each update says how many records there are (the summary's) beside the
 // standings' own count, and the page says how far behind they are.
 TEST(LiveSite, TheIndexCountsTheRecordsAndSaysWhenTheStandingsLag) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 1);
+  const Landed l(1);
   LiveOptions lo;
   lo.rebuild_spacing = 1000000000;
   lo.quiet = absl::Hours(1);
-  LiveSite site(dir, lo);
+  LiveSite site(l.dir, lo);
   site.Poll();
-  Land(played, dir, names, 1, 22);
+  l.More(1, 22);
   site.Poll();
   LiveSite::PageState page;
   google::protobuf::Struct u;
@@ -654,19 +649,15 @@ TEST(LiveSite, CombinesShardFoldersAsTheyAppear) {
 }
 
 TEST(LiveServer, RefusesTraversalEncodedPathsLinksOutAndInProgressFiles) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 2);
+  const Landed l(2);
   // Outside the folder: a secret, and a real record the folder links to.
-  std::ofstream(t.path + "/secret.txt") << "SECRET-OUTSIDE";
-  fs::copy_file(played + "/" + names[5], t.path + "/outside.rec");
-  fs::create_symlink(t.path + "/outside.rec", dir + "/linked.rec");
-  fs::create_symlink(t.path + "/secret.txt", dir + "/secret.rec");
-  fs::create_directories(dir + "/.inprogress");
-  std::ofstream(dir + "/.inprogress/x.rec.part") << "PART-CONTENT";
-  Served s(dir);
+  std::ofstream(l.t.path + "/secret.txt") << "SECRET-OUTSIDE";
+  fs::copy_file(l.played + "/" + l.names[5], l.t.path + "/outside.rec");
+  fs::create_symlink(l.t.path + "/outside.rec", l.dir + "/linked.rec");
+  fs::create_symlink(l.t.path + "/secret.txt", l.dir + "/secret.rec");
+  fs::create_directories(l.dir + "/.inprogress");
+  std::ofstream(l.dir + "/.inprogress/x.rec.part") << "PART-CONTENT";
+  Served s(l.dir);
   for (const std::string target :
        {"/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/replays/../../secret.txt",
         "/replays/..%2F..%2Fsecret.html", "/replays/%2e%2e%2fsecret.html", "/replays/linked.html",
@@ -779,16 +770,12 @@ TEST(LiveServer, TenThousandIdleConnectionsAreBoundedAndTimedOut) {
 }
 
 TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 1);
+  const Landed l(1);
   ServeOptions so;
   so.max_queued_bytes = 4 * 1024;
   so.stream_send_buffer = 4 * 1024;
   so.write_timeout = absl::Seconds(2);
-  Served s(dir, so);
+  Served s(l.dir, so);
   // A stream whose client never reads, with the smallest receive buffer.
   const int dead = ConnectWithSmallBuffer(s.port);
   ASSERT_GE(dead, 0);
@@ -799,13 +786,13 @@ TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
   (void)!::write(live, req.data(), req.size());
   // Many updates, each pushed to both streams.
   std::string got;
-  for (size_t n = 1; n < names.size(); ++n) {
-    Land(played, dir, names, n, n + 1);
+  for (size_t n = 1; n < l.names.size(); ++n) {
+    l.More(n, n + 1);
     got += ReadFor(live, absl::Milliseconds(150));  // the reader reads as it goes
     (void)Get(s.port, "/matches.json");
   }
-  got += ReadFor(live, absl::Seconds(5), absl::StrCat("\"total\":", names.size()));
-  EXPECT_TRUE(absl::StrContains(got, absl::StrCat("\"total\":", names.size())));
+  got += ReadFor(live, absl::Seconds(5), absl::StrCat("\"total\":", l.names.size()));
+  EXPECT_TRUE(absl::StrContains(got, absl::StrCat("\"total\":", l.names.size())));
   // The non-reader was closed (its queue bound or write time), the reader not.
   absl::SleepFor(absl::Seconds(3));
   // Drain what the kernel holds for it: then the end of the stream.
@@ -824,15 +811,11 @@ TEST(LiveServer, ClientThatReadsNothingIsDroppedOthersGoOn) {
 // (last_flush is long here, so that a loaded machine, where the server's
 // idle-priority thread gets little time, cannot make it give up.)
 TEST(LiveServer, StopWritesTheLastEventsOutBeforeClosing) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 1);
+  const Landed l(1);
   ServeOptions so;
   so.stream_send_buffer = 4 * 1024;
   so.last_flush = absl::Seconds(20);
-  Served s(dir, so);
+  Served s(l.dir, so);
   const std::string req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
   std::vector<int> readers;
   for (int i = 0; i < 8; ++i) {
@@ -844,8 +827,8 @@ TEST(LiveServer, StopWritesTheLastEventsOutBeforeClosing) {
   }
   // The rest land one by one, each pushed (with new standings) to streams
   // that are not read meanwhile.
-  for (size_t n = 1; n < names.size(); ++n) {
-    Land(played, dir, names, n, n + 1);
+  for (size_t n = 1; n < l.names.size(); ++n) {
+    l.More(n, n + 1);
     absl::SleepFor(absl::Milliseconds(120));
   }
   std::thread stop([&] { s.server->Stop(); });
@@ -863,7 +846,7 @@ TEST(LiveServer, StopWritesTheLastEventsOutBeforeClosing) {
     const std::string last = got[i].substr(at + 6);
     EXPECT_TRUE(absl::StartsWith(last, "{")) << last.substr(0, 200);
     EXPECT_TRUE(absl::EndsWith(last, "}\n\n")) << "reader " << i << ": the last event is cut short";
-    EXPECT_TRUE(absl::StrContains(got[i], absl::StrCat("\"total\":", names.size())))
+    EXPECT_TRUE(absl::StrContains(got[i], absl::StrCat("\"total\":", l.names.size())))
         << "reader " << i << ": " << got[i].size() << " bytes read after Stop began";
     ::close(readers[i]);
   }
@@ -929,11 +912,7 @@ int Ask(int port, const std::string& target) {
 // each get the update for records that landed within 1.5 s, and the index
 // answers within 200 ms; then the replay comes.
 TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 4);
+  const Landed l(4);
   std::atomic<int> replay_builds{0};
   ServeOptions so;
   so.before_page_build = [&](const std::string& path) {
@@ -942,7 +921,7 @@ TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
       absl::SleepFor(absl::Seconds(3));
     }
   };
-  Served s(dir, so);
+  Served s(l.dir, so);
   std::vector<int> viewers;
   for (int i = 0; i < 100; ++i) {
     viewers.push_back(Ask(s.port, "/events?have=4"));
@@ -952,7 +931,7 @@ TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
     const std::string first = ReadFor(fd, absl::Seconds(10), "\"total\":4");
     ASSERT_TRUE(absl::StrContains(first, "\"total\":4")) << first;
   }
-  const std::string page = absl::StrCat("/replays/", names[0].substr(0, names[0].find('.')),
+  const std::string page = absl::StrCat("/replays/", l.names[0].substr(0, l.names[0].find('.')),
                                         ".html");
   const int replay = Ask(s.port, page);
   const int again = Ask(s.port, page);  // the same page, asked during its build
@@ -960,7 +939,7 @@ TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
   ASSERT_EQ(replay_builds.load(), 1);
 
   const absl::Time landed = absl::Now();
-  Land(played, dir, names, 4, 9);
+  l.More(4, 9);
   std::map<int, std::string> got;
   std::map<int, absl::Duration> took;
   const std::string want = "\"total\":9,";
@@ -1007,11 +986,7 @@ TEST(LiveServer, ASlowReplayHoldsUpNoOtherRequestOrStream) {
 // third replay asked at once is refused with 503 and Retry-After, and the
 // server goes on (the first two are answered, the third later too).
 TEST(LiveServer, ReplayBuildsBeyondTheQueueAre503) {
-  const std::string& played = PlayedRecords();
-  const auto names = RecordNames(played);
-  TempFolder t;
-  const std::string dir = t.path + "/records";
-  Land(played, dir, names, 0, 4);
+  const Landed l(4);
   ServeOptions so;
   so.page_threads = 1;
   so.max_waiting_pages = 1;
@@ -1022,9 +997,9 @@ TEST(LiveServer, ReplayBuildsBeyondTheQueueAre503) {
       absl::SleepFor(absl::Milliseconds(800));
     }
   };
-  Served s(dir, so);
+  Served s(l.dir, so);
   auto page = [&](int i) {
-    return absl::StrCat("/replays/", names[i].substr(0, names[i].find('.')), ".html");
+    return absl::StrCat("/replays/", l.names[i].substr(0, l.names[i].find('.')), ".html");
   };
   const int first = Ask(s.port, page(0));
   for (int i = 0; i < 200 && started.load() == 0; ++i) absl::SleepFor(absl::Milliseconds(5));
