@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 
+from small_tmpfs import SmallTmpfs
+
 SKIP = 77
 FS_SIZE = "300k"
 MATCHES = 48  # a tmpfs page (4 KiB) a record: the whole tournament fits once freed
@@ -265,24 +267,19 @@ def main(bin_dir):
     t = tempfile.mkdtemp(prefix="full-disk-")
     os.chmod(t, 0o755)
     mnt = os.path.join(t, "mnt")
-    os.mkdir(mnt)
-    m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE},mode=0700", "tmpfs", mnt],
-                       capture_output=True, text=True)
-    if m.returncode != 0:
-        shutil.rmtree(t, ignore_errors=True)
-        print(f"SKIP: cannot mount a {FS_SIZE} tmpfs (this test needs root): "
-              f"{m.stderr.strip()}")
-        return SKIP
     try:
-        for case in (arena_case, full_at_start_case, referee_case):
-            try:
-                case(bin_dir, t, mnt)
-            except Fail as e:
-                print(f"FAIL: {e}")
-                return 1
-        return 0
+        with SmallTmpfs(mnt, FS_SIZE) as fs:
+            if fs.error:
+                print(f"SKIP: cannot mount a {FS_SIZE} tmpfs (this test needs root): {fs.error}")
+                return SKIP
+            for case in (arena_case, full_at_start_case, referee_case):
+                try:
+                    case(bin_dir, t, mnt)
+                except Fail as e:
+                    print(f"FAIL: {e}")
+                    return 1
+            return 0
     finally:
-        subprocess.run(["umount", "-l", mnt], check=False)
         if os.environ.get("ARENA_KEEP_TEST_DIRS"):
             print(f"kept {t}", file=sys.stderr)
         else:

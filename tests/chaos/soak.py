@@ -61,6 +61,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from small_tmpfs import SmallTmpfs  # noqa: E402
+
 SKIP = 77
 KINDS = ["arena_kill", "bot_kill", "bot_stop", "disk_fill", "referee_restart"]
 FS_SIZE = "16m"
@@ -586,22 +589,19 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     os.chmod(a.work, 0o755)
     soak = Soak(a)
-    os.makedirs(soak.mnt, exist_ok=True)
-    m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE},mode=0700", "tmpfs",
-                        soak.mnt], capture_output=True, text=True)
-    if m.returncode != 0:
-        print(f"SKIP: cannot mount a tmpfs (the soak needs root): {m.stderr.strip()}")
-        if own_work:
-            shutil.rmtree(a.work, ignore_errors=True)
-        return SKIP
     t0 = time.time()
     try:
-        soak.run()
-    except Exception as e:
-        soak.fail(f"the harness itself failed: {e!r}")
+        with SmallTmpfs(soak.mnt, FS_SIZE) as fs:
+            if fs.error:
+                print(f"SKIP: cannot mount a tmpfs (the soak needs root): {fs.error}")
+                return SKIP
+            try:
+                soak.run()
+            except Exception as e:
+                soak.fail(f"the harness itself failed: {e!r}")
+            finally:
+                soak.cleanup()
     finally:
-        soak.cleanup()
-        subprocess.run(["umount", "-l", soak.mnt], check=False)
         if own_work and not a.keep:
             shutil.rmtree(a.work, ignore_errors=True)
     report = {"seconds": round(time.time() - t0), "seed": a.seed, "mean_gap": a.mean_gap,
