@@ -339,6 +339,15 @@ std::vector<RatedMatch> CoinRoundRobin(int players, int groups, double p0, Rng& 
   return out;
 }
 
+// The ratings of a 64-bot CoinRoundRobin of 2 deal groups a pair (8,064
+// matches), with 200 bootstrap replicates; `seed` seeds the coins.
+absl::StatusOr<Ratings> FitCoinField(uint64_t seed, double p0) {
+  Rng rng(seed);
+  RatingOptions o;
+  o.bootstrap = 200;
+  return FitRatings(64, CoinRoundRobin(64, 2, p0, rng), o);
+}
+
 TEST(Ratings, SixtyFourEqualBotsHaveWideRankIntervalsAndNoOrder) {
   // 64 copies of one bot (every result a fair coin, fixed seed), 2 deal
   // groups a pair: 8,064 matches, 252 a bot. Nothing tells them apart, so
@@ -346,11 +355,7 @@ TEST(Ratings, SixtyFourEqualBotsHaveWideRankIntervalsAndNoOrder) {
   // be called surely ordered. The luckiest and unluckiest bots' intervals
   // are cut by the end of the field (the last one's runs to 64 and no
   // further), so each alone must span at least a quarter of it.
-  Rng rng(64);
-  const auto ms = CoinRoundRobin(64, 2, 0, rng);
-  RatingOptions o;
-  o.bootstrap = 200;
-  auto r = FitRatings(64, ms, o);
+  auto r = FitCoinField(64, 0);
   ASSERT_TRUE(r.ok());
   int narrowest = 64, widest = 0, total = 0;
   for (int i = 0; i < 64; ++i) {
@@ -377,11 +382,7 @@ TEST(Ratings, SixtyFourEqualBotsHaveWideRankIntervalsAndNoOrder) {
 TEST(Ratings, ADominantBotIsSurelyAheadOfEveryOther) {
   // The same field, but bot 0 wins 90% of its comparisons (+382 Elo over
   // the rest): it must be ranked 1 surely, and ahead of all 63.
-  Rng rng(65);
-  const auto ms = CoinRoundRobin(64, 2, 0.9, rng);
-  RatingOptions o;
-  o.bootstrap = 200;
-  auto r = FitRatings(64, ms, o);
+  auto r = FitCoinField(65, 0.9);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->rank[0], 1);
   EXPECT_EQ(r->rank_low[0], 1);

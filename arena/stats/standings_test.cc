@@ -36,6 +36,17 @@ MatchSummary Match(const std::string& id, const std::string& group,
   return m;
 }
 
+// A deal group of two 2-seat matches between x and y (seats swapped),
+// named g<n> (n counted up): x wins the first; the second x wins too if
+// `x_wins_both`, else seat 0 (y) does, and the group is split.
+void AddTwoMatchGroup(std::vector<MatchSummary>* ms, int* n, const std::string& x,
+                      const std::string& y, bool x_wins_both) {
+  const std::string gr = absl::StrCat("g", (*n)++);
+  ms->push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
+  ms->push_back(Match(gr + "b", gr, {y, x},
+                      x_wins_both ? std::vector<int>{2, 1} : std::vector<int>{1, 2}, {0, 1}));
+}
+
 StandingsContext Context() {
   StandingsContext c;
   c.game = "g";
@@ -369,11 +380,7 @@ TEST(Standings, ADominantBotIsSurelyAheadAndSaidSo) {
   std::vector<MatchSummary> ms;
   int g = 0;
   auto group = [&](const std::string& x, const std::string& y, bool x_wins_both) {
-    const std::string gr = absl::StrCat("g", g++);
-    ms.push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
-    ms.push_back(Match(gr + "b", gr, {y, x}, x_wins_both ? std::vector<int>{2, 1}
-                                                         : std::vector<int>{1, 2},
-                       {0, 1}));
+    AddTwoMatchGroup(&ms, &g, x, y, x_wins_both);
   };
   for (int k = 0; k < 10; ++k) {
     for (const char* o : {"b", "c", "d"}) group("top", o, true);
@@ -414,11 +421,7 @@ TEST(Standings, ManySurelyOrderedPairsAreSummarisedPerBot) {
   std::vector<MatchSummary> ms;
   int g = 0;
   auto group = [&](const std::string& x, const std::string& y, bool x_wins_both) {
-    const std::string gr = absl::StrCat("g", g++);
-    ms.push_back(Match(gr + "a", gr, {x, y}, {1, 2}, {1, 0}));
-    ms.push_back(Match(gr + "b", gr, {y, x}, x_wins_both ? std::vector<int>{2, 1}
-                                                         : std::vector<int>{1, 2},
-                       {0, 1}));
+    AddTwoMatchGroup(&ms, &g, x, y, x_wins_both);
   };
   StandingsContext c = Context();
   c.seats = 2;
