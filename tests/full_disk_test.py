@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from small_tmpfs import SmallTmpfs
+from small_tmpfs import SmallTmpfs, fill
 
 SKIP = 77
 FS_SIZE = "300k"
@@ -67,27 +67,9 @@ def wait_for_records(folder, proc, n, timeout=60):
     raise Fail(f"fewer than {n} records after {timeout} s")
 
 
-def fill(mnt):
-    """Writes a ballast file until the filesystem is full; returns its path."""
-    path = os.path.join(mnt, "ballast")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    chunk = b"\0" * 4096
-    try:
-        while True:
-            try:
-                if os.write(fd, chunk) <= 0:
-                    break
-            except OSError:
-                # Down to single bytes, so not a byte is left.
-                try:
-                    while os.write(fd, b"\0") > 0:
-                        pass
-                except OSError:
-                    pass
-                break
-    finally:
-        os.close(fd)
-    return path
+def fill_disk(mnt):
+    """Fills the filesystem with a ballast file; returns its path."""
+    return fill(os.path.join(mnt, "ballast"), 4096)
 
 
 def check_after_fault(name, bin_dir, rc, out, records, jobs, program):
@@ -166,7 +148,7 @@ def arena_case(bin_dir, t, mnt):
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_for_records(records, proc, 8)
-        ballast = fill(mnt)
+        ballast = fill_disk(mnt)
         rc = proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
@@ -191,7 +173,7 @@ def full_at_start_case(bin_dir, t, mnt):
            "--secret_file", os.path.join(t, "early.secret"), "--records", records,
            "--bot", f"a={os.path.join(bin_dir, 'random_bot')}",
            "--bot", f"b={os.path.join(bin_dir, 'random_bot')}"]
-    ballast = fill(mnt)
+    ballast = fill_disk(mnt)
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     out = r.stdout + r.stderr
     check(r.returncode == 5, f"full at start: exit {r.returncode}, expected 5:\n{out[-2000:]}")
@@ -242,7 +224,7 @@ def referee_case(bin_dir, t, mnt):
     ref, bots, log = run([])
     try:
         wait_for_records(records, ref, 8)
-        ballast = fill(mnt)
+        ballast = fill_disk(mnt)
         rc = ref.wait(timeout=120)
     finally:
         stop(ref, bots)

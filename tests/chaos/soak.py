@@ -62,7 +62,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from small_tmpfs import SmallTmpfs  # noqa: E402
+from small_tmpfs import SmallTmpfs, fill  # noqa: E402
 
 SKIP = 77
 KINDS = ["arena_kill", "bot_kill", "bot_stop", "disk_fill", "referee_restart"]
@@ -552,24 +552,6 @@ def touched(lines):
                     "SOURCE_BOT", "SOURCE_REFEREE_ONLY_MOVE"):
                 return True
     return False
-
-
-def fill(path):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    chunk = b"\0" * 65536
-    try:
-        while True:
-            try:
-                os.write(fd, chunk)
-            except OSError:
-                try:
-                    while os.write(fd, b"\0") > 0:
-                        pass
-                except OSError:
-                    pass
-                break
-    finally:
-        os.close(fd)
 
 
 def main():
