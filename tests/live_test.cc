@@ -71,36 +71,10 @@ int Port(const std::string& address) {
   return port;
 }
 
-int Connect(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+int Connect(int port) { return testing::ConnectLoopback(port); }
 
-// A connection whose receive buffer is the smallest the kernel allows
-// (about 2 KB), so that what its client has not read cannot all wait in the
-// kernel; -1 if it cannot connect.
-int ConnectWithSmallBuffer(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int small = 1024;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+// A connection whose receive buffer is the smallest the kernel allows.
+int ConnectWithSmallBuffer(int port) { return testing::ConnectLoopback(port, 1024); }
 
 // Reads what comes within `timeout` (until the peer closes, or `until`
 // appears).

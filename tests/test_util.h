@@ -3,6 +3,8 @@
 #ifndef ARENA_TESTS_TEST_UTIL_H_
 #define ARENA_TESTS_TEST_UTIL_H_
 
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -38,6 +40,27 @@ inline std::string ReadFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A TCP connection to 127.0.0.1:`port` (close-on-exec); with `receive_buffer`
+// > 0, a receive buffer that small (the kernel's least is about 2 KB), so
+// that what its client has not read cannot all wait in the kernel. -1 if
+// it cannot connect.
+inline int ConnectLoopback(int port, int receive_buffer = 0) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (receive_buffer > 0) {
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  }
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 // Removes a test's folder with everything in it, unless ARENA_KEEP_TEST_DIRS

@@ -330,15 +330,8 @@ int OpenViewer(const std::string& address) {
   std::vector<std::string> hp = absl::StrSplit(address, ':');
   int port = 0;
   if (hp.size() != 2 || !absl::SimpleAtoi(hp[1], &port)) return -1;
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
+  const int fd = testing::ConnectLoopback(port);
+  if (fd < 0) return -1;
   const std::string req = "GET /events HTTP/1.1\r\nHost: arena\r\n\r\n";
   if (::write(fd, req.data(), req.size()) != static_cast<ssize_t>(req.size())) {
     ::close(fd);
