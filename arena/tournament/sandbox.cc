@@ -86,6 +86,7 @@ std::string BwrapPath() {
 void BotExec::Seal() {
   argv_c = CStrings(argv);
   envp_c = CStrings(envp);
+  parent = ::getpid();
 }
 
 std::vector<std::string> BwrapArgs(const SandboxOptions& o, uid_t uid,
@@ -216,6 +217,9 @@ void ExecBotInChild(const BotExec& e) {
   }
   // Credential changes clear the parent-death signal: set it last.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Arena may have died between fork and prctl: then nothing kills this
+  // child with it, and it must not become a bot nobody stops.
+  if (::getppid() != e.parent) ::_exit(1);
   ::execve(e.argv_c[0], e.argv_c.data(), e.envp_c.data());
 }
 

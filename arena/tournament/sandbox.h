@@ -70,6 +70,10 @@ struct BotExec {
   // C views of argv and envp for execve, made by Seal() right before fork
   // (they point into argv and envp: do not copy or move a sealed BotExec).
   std::vector<char*> argv_c, envp_c;
+  // The process that forks the bot (set by Seal): a child whose parent is
+  // no longer it when its parent-death signal is armed was orphaned before
+  // the signal could be, and gives up rather than outlive arena.
+  pid_t parent = 0;
   void Seal();
 };
 
