@@ -2,6 +2,7 @@
 // step and names the chunks' address; LiveSite::ReplayStepsChunk gives each
 // chunk, and the chunks together hold every step once, in order; a short
 // match's page holds its steps (and has no chunk to fetch).
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "arena/live/http_server.h"
 #include "arena/live/live_site.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
@@ -123,6 +125,42 @@ TEST(LiveReplayParts, ALongMatchsPageFetchesItsStepsInChunksThatHoldEveryStep) {
   EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("long", chunks).status()));
   EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("long", -1).status()));
   EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("nosuch", 0).status()));
+}
+
+// Over HTTP (arena serve, --serve): the page's chunk address answers each
+// chunk as LiveSite gives it, as JSON; a chunk past the last, a negative or
+// missing one, and a name that is not a page's are 404.
+TEST(LiveReplayParts, TheServerAnswersEachChunkAtThePagesAddress) {
+  const testing::TestDir tmp = testing::FreshTempDir("live-replay-served");
+  const std::string dir = tmp.path();
+  const auto lines = PlayLong(dir, "long", 2 * kReplayChunkSteps + 10);
+  ASSERT_FALSE(lines.empty());
+  LiveSite site(dir, LiveOptions{});
+  ServeOptions so;
+  so.address = "127.0.0.1:0";
+  auto server = LiveServer::Start(&site, so);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  const int port = std::atoi(address.substr(address.rfind(':') + 1).c_str());
+  auto body = [](const std::string& answer) { return answer.substr(answer.find("\r\n\r\n") + 4); };
+  auto status = [](const std::string& answer) { return answer.substr(0, answer.find("\r\n")); };
+  const std::string page = testing::Get(port, "/replays/long.html");
+  ASSERT_EQ(status(page), "HTTP/1.1 200 OK");
+  EXPECT_TRUE(absl::StrContains(page, "\"url\":\"long.steps.json?chunk={k}\""));
+  for (int k : {0, 1}) {
+    const std::string got = testing::Get(port, absl::StrCat("/replays/long.steps.json?chunk=", k));
+    EXPECT_EQ(status(got), "HTTP/1.1 200 OK") << k;
+    EXPECT_TRUE(absl::StrContains(got, "Content-Type: application/json")) << k;
+    auto want = site.ReplayStepsChunk("long", k);
+    ASSERT_TRUE(want.ok());
+    EXPECT_EQ(body(got), *want) << k;
+  }
+  for (const char* bad : {"/replays/long.steps.json?chunk=999", "/replays/long.steps.json?chunk=-1",
+                          "/replays/long.steps.json", "/replays/nosuch.steps.json?chunk=0",
+                          "/replays/..%2flong.steps.json?chunk=0"}) {
+    EXPECT_EQ(status(testing::Get(port, bad)), "HTTP/1.1 404 Not Found") << bad;
+  }
+  (*server)->Stop();
 }
 
 TEST(LiveReplayParts, AShortMatchsPageHoldsItsSteps) {

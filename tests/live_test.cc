@@ -76,35 +76,8 @@ int Connect(int port) { return testing::ConnectLoopback(port); }
 // A connection whose receive buffer is the smallest the kernel allows.
 int ConnectWithSmallBuffer(int port) { return testing::ConnectLoopback(port, 1024); }
 
-// Reads what comes within `timeout` (until the peer closes, or `until`
-// appears).
-std::string ReadFor(int fd, absl::Duration timeout, const std::string& until = "") {
-  std::string out;
-  const absl::Time end = absl::Now() + timeout;
-  char buf[65536];
-  while (absl::Now() < end) {
-    pollfd p{fd, POLLIN, 0};
-    const int ms = static_cast<int>(absl::ToInt64Milliseconds(end - absl::Now()));
-    if (::poll(&p, 1, std::max(ms, 1)) <= 0) continue;
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n <= 0) break;
-    out.append(buf, n);
-    if (!until.empty() && absl::StrContains(out, until)) break;
-  }
-  return out;
-}
-
-// One request (the raw text after "GET "), its whole answer.
-std::string Get(int port, const std::string& target, const std::string& extra_headers = "") {
-  const int fd = Connect(port);
-  if (fd < 0) return "no connection";
-  const std::string req = absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: x\r\n", extra_headers,
-                                       "Connection: close\r\n\r\n");
-  (void)!::write(fd, req.data(), req.size());
-  std::string out = ReadFor(fd, absl::Seconds(20));
-  ::close(fd);
-  return out;
-}
+using testing::Get;
+using testing::ReadFor;
 
 std::string Status(const std::string& answer) { return answer.substr(0, answer.find("\r\n")); }
 

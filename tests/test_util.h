@@ -4,9 +4,11 @@
 #define ARENA_TESTS_TEST_UTIL_H_
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +23,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
 #include "google/protobuf/message.h"
@@ -61,6 +65,38 @@ inline int ConnectLoopback(int port, int receive_buffer = 0) {
     return -1;
   }
   return fd;
+}
+
+// Reads what comes on `fd` within `timeout` (until the peer closes, or
+// `until` appears).
+inline std::string ReadFor(int fd, absl::Duration timeout, const std::string& until = "") {
+  std::string out;
+  const absl::Time end = absl::Now() + timeout;
+  char buf[65536];
+  while (absl::Now() < end) {
+    pollfd p{fd, POLLIN, 0};
+    const int ms = static_cast<int>(absl::ToInt64Milliseconds(end - absl::Now()));
+    if (::poll(&p, 1, std::max(ms, 1)) <= 0) continue;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, n);
+    if (!until.empty() && out.find(until) != std::string::npos) break;
+  }
+  return out;
+}
+
+// One HTTP request to 127.0.0.1:`port` (the raw text after "GET "), and its
+// whole answer, head and body ("no connection" if none).
+inline std::string Get(int port, const std::string& target,
+                       const std::string& extra_headers = "") {
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return "no connection";
+  const std::string req = absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: x\r\n", extra_headers,
+                                       "Connection: close\r\n\r\n");
+  (void)!::write(fd, req.data(), req.size());
+  std::string out = ReadFor(fd, absl::Seconds(20));
+  ::close(fd);
+  return out;
 }
 
 // Removes a test's folder with everything in it, unless ARENA_KEEP_TEST_DIRS

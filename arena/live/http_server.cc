@@ -258,6 +258,33 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     constexpr absl::string_view kReplays = "/replays/", kLive = "/live/";
+    constexpr absl::string_view kSteps = ".steps.json";
+    if (absl::StartsWith(path, kReplays) && absl::EndsWith(path, kSteps)) {
+      // A chunk of a long match's steps, fetched by its page as the viewer
+      // moves; cached like the page (a finished record never changes).
+      const std::string name =
+          path.substr(kReplays.size(), path.size() - kReplays.size() - kSteps.size());
+      auto n = Numbers(query);
+      if (!SafeName(name) || !n.count("chunk") || n["chunk"] < 0 || n["chunk"] > (1 << 20)) {
+        return not_found();
+      }
+      const int chunk = static_cast<int>(n["chunk"]);
+      Offload(Lane::kHeavy, absl::StrCat("chunk:", name, ":", chunk), true, path,
+              [site, name, chunk] {
+                Page page;
+                page.type = "application/json";
+                auto built = site->ReplayStepsChunk(name, chunk);
+                if (built.ok()) {
+                  page.body = *std::move(built);
+                } else if (absl::IsNotFound(built.status())) {
+                  page = NotFoundPage();
+                } else {
+                  page = DoesNotVerify(built.status());
+                }
+                return page;
+              });
+      return;
+    }
     if (absl::StartsWith(path, kReplays) && absl::EndsWith(path, ".html")) {
       const std::string name = path.substr(kReplays.size(), path.size() - kReplays.size() - 5);
       if (!SafeName(name)) return not_found();
@@ -270,9 +297,7 @@ class Session : public std::enable_shared_from_this<Session> {
         } else if (absl::IsNotFound(built.status())) {
           page = NotFoundPage();
         } else {
-          page.status = 500;
-          page.type = "text/plain";
-          page.body = absl::StrCat("this record does not verify: ", built.status().message(), "\n");
+          page = DoesNotVerify(built.status());
         }
         return page;
       });
@@ -328,6 +353,14 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     not_found();
+  }
+
+  static Page DoesNotVerify(const absl::Status& status) {
+    Page page;
+    page.status = 500;
+    page.type = "text/plain";
+    page.body = absl::StrCat("this record does not verify: ", status.message(), "\n");
+    return page;
   }
 
   static Page NotFoundPage() {

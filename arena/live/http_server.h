@@ -11,6 +11,8 @@
 //   /events?have=N           server-sent events: the index's updates
 //   /matches.json?from=A&to=B  match list entries (at most 5,000 a request)
 //   /replays/<match>.html    a finished match's replay page
+//   /replays/<match>.steps.json?chunk=K  chunk K of a long match's steps,
+//                            which its page fetches as the viewer moves
 //   /live/<match>.html       a match in progress, as a spectator sees it
 //                            (302 to its replay once it has ended)
 //   /live/<match>/events     server-sent events: that match's spectator view
