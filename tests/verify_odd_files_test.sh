@@ -51,7 +51,7 @@ rc=$?
 [ "$rc" != 124 ] || fail "arena html hung on the odd files"
 [ "$rc" = 0 ] || fail "arena html: exit $rc: $(cat "$T/html.out")"
 grep -q "x.jsonl: a FIFO, not a regular file; skipped" "$T/html.out" || fail "html: x.jsonl not named: $(cat "$T/html.out")"
-[ "$(ls "$T/r/html/replays" | wc -l)" = 1 ] || fail "html: replay pages: $(ls "$T/r/html/replays")"
+[ "$(ls "$T/r/html/replays" | grep -c "\.html$")" = 1 ] || fail "html: replay pages: $(ls "$T/r/html/replays")"
 rm -rf "$T/r/html"
 
 # Named on its own: a FIFO is a failure (not opened), a loop too; a link to a

@@ -6,6 +6,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace arena {
 
 void CloseDescriptorsFrom(int first) {
@@ -22,18 +24,32 @@ void CloseDescriptorsFrom(int first) {
   for (rlim_t fd = static_cast<rlim_t>(first); fd < top; ++fd) ::close(static_cast<int>(fd));
 }
 
+namespace {
+
+// The kernel's struct sigaction (rt_sigaction): glibc's sigaction() refuses
+// the signals it keeps for itself (32 and 33), which a library may still
+// have set to be ignored, and which an ignored disposition carries across
+// exec like any other.
+struct KernelSigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)();
+  uint64_t mask;
+};
+
+}  // namespace
+
 void ResetSignalsForExec() {
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) {
-    struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) {
-      ::sigaction(sig, &dfl, nullptr);
+  const KernelSigaction dfl{SIG_DFL, 0, nullptr, 0};
+  for (int sig = 1; sig <= 64; ++sig) {
+    KernelSigaction old{};
+    if (::syscall(SYS_rt_sigaction, sig, nullptr, &old, sizeof old.mask) == 0 &&
+        old.handler == SIG_IGN) {
+      ::syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
     }
   }
-  sigset_t none;
-  ::sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  const uint64_t none = 0;
+  ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
 }
 
 bool SetCloseOnExec(int fd) {
