@@ -6,16 +6,18 @@ percentile and the median, and how many did not answer within the bound.
   live_pages_probe.py HOST:PORT [--every 0.5] [--bound 1.0]
 
 Each round (every --every seconds, until the site stops answering): the
-index (/), a match list (/matches.json), the replay page of the longest
-finished record so far (the costliest page; its file size stands for its
-length), the replay of a random finished one, and a live match's page (one
-in progress, from the newest event of /events). One request at a time, each
-on a new connection, with a timeout of 30 s. Standard library only.
+index (/), the match list (/matches.json), the replay page of the longest
+match the list holds (the costliest page) and the middle chunk of its steps
+(which the page fetches as the viewer moves there), the replay of a random
+one, and a live match's page (one in progress, from the first event of
+/events). One request at a time, each on a new connection, with a timeout
+of 30 s. Standard library only.
 """
 import argparse
 import http.client
 import json
 import random
+import re
 import socket
 import statistics
 import sys
@@ -93,6 +95,16 @@ def main():
             times.setdefault(kind, []).append(took)
             if status not in (200, 302):
                 failures.setdefault(kind, []).append("%s %s" % (status, body[:80]))
+            # A long match's page fetches its steps in chunks as the viewer
+            # moves: the middle one, as a viewer jumping there would.
+            m = re.search(rb'"chunks":(\d+),"inline":false', body or b"")
+            if kind == "replay longest" and status == 200 and m:
+                chunk = int(m.group(1)) // 2
+                status, body, took = get(a.addr, "%s.steps.json?chunk=%d"
+                                         % (path[:-len(".html")], chunk))
+                times.setdefault("replay chunk", []).append(took)
+                if status != 200:
+                    failures.setdefault("replay chunk", []).append("%s %s" % (status, body[:80]))
         time.sleep(a.every)
     worst = 0.0
     for kind, ts in sorted(times.items()):
