@@ -38,20 +38,22 @@ double LogLikelihood(const PairCounts& c, double prior, const Eigen::VectorXd& r
   return ll;
 }
 
-// The gradient g and minus the Hessian h of LogLikelihood at r.
-void Derivatives(const PairCounts& c, double prior, const Eigen::VectorXd& r,
-                 Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+// The gradient g (if not null) and minus the Hessian h of LogLikelihood at
+// r: h is the information (BradleyTerryInformation).
+template <typename Ratings>
+void Derivatives(const PairCounts& c, double prior, const Ratings& r, Eigen::VectorXd* g,
+                 Eigen::MatrixXd* h) {
   const int n = static_cast<int>(r.size());
-  g->setZero(n);
+  if (g != nullptr) g->setZero(n);
   h->setZero(n, n);
   for (int i = 0; i < n; ++i) {
     const double si = Sigmoid(r[i]);
-    (*g)[i] = prior * (0.5 - si);
+    if (g != nullptr) (*g)[i] = prior * (0.5 - si);
     (*h)(i, i) += prior * si * (1 - si);
     for (int j = 0; j < n; ++j) {
       if (j == i || c.n[i][j] == 0) continue;
       const double p = Sigmoid(r[i] - r[j]);
-      (*g)[i] += c.w[i][j] - c.n[i][j] * p;
+      if (g != nullptr) (*g)[i] += c.w[i][j] - c.n[i][j] * p;
       const double v = c.n[i][j] * p * (1 - p);
       (*h)(i, i) += v;
       (*h)(i, j) -= v;
@@ -234,6 +236,18 @@ void AddMatch(const RatedMatch& m, double weight, PairCounts* c) {
       c->w[j][i] += weight * (1.0 - win_i);
     }
   }
+}
+
+std::vector<double> BradleyTerryInformation(const PairCounts& counts, double prior_draws,
+                                            const std::vector<double>& r) {
+  Eigen::MatrixXd h;
+  Derivatives(counts, prior_draws, r, nullptr, &h);
+  const int n = static_cast<int>(r.size());
+  std::vector<double> out(static_cast<size_t>(n) * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = h(i, j);
+  }
+  return out;
 }
 
 std::vector<double> FitBradleyTerry(const PairCounts& c, double prior) {

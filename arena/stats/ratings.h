@@ -136,6 +136,12 @@ void AddMatch(const RatedMatch& m, double weight, PairCounts* counts);
 // counts with `prior_draws` virtual draws per player against rating 0.
 std::vector<double> FitBradleyTerry(const PairCounts& counts, double prior_draws);
 
+// The information (minus the Hessian of the log-likelihood, prior included)
+// of that model at ratings `r`, row by row (n x n): the inverse of its
+// curvature is the ratings' covariance (arena/tournament/adaptive.h).
+std::vector<double> BradleyTerryInformation(const PairCounts& counts, double prior_draws,
+                                            const std::vector<double>& r);
+
 // A sum of doubles that is exact until it is read: Value() is the exact
 // sum rounded once (to nearest, ties to even), so it does not depend on the
 // order the terms were added in (Shewchuk's non-overlapping partials, as in

@@ -73,18 +73,12 @@ AdaptivePlanner::Fit AdaptivePlanner::FitNow() const {
   Fit f;
   f.r = FitBradleyTerry(counts_, kPriorDraws);
   f.design_effect = (max_seats_ + 1) / 3.0;
-  Eigen::MatrixXd h = Eigen::MatrixXd::Zero(b, b);
-  for (int i = 0; i < b; ++i) {
-    const double si = Sigmoid(f.r[i]);
-    h(i, i) += kPriorDraws * si * (1 - si);
-    for (int j = 0; j < b; ++j) {
-      if (i == j || counts_.n[i][j] == 0) continue;
-      const double p = Sigmoid(f.r[i] - f.r[j]);
-      const double info = counts_.n[i][j] * p * (1 - p);
-      h(i, i) += info;
-      h(i, j) -= info;
-    }
-  }
+  const std::vector<double> info = BradleyTerryInformation(counts_, kPriorDraws, f.r);
+  // Column-major, as the solver's arithmetic (and so every figure of
+  // schedule.json, to the last bit) has always been.
+  const Eigen::MatrixXd h =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          info.data(), b, b);
   f.w = h.ldlt().solve(Eigen::MatrixXd::Identity(b, b));
   f.order.resize(b);
   std::iota(f.order.begin(), f.order.end(), 0);
