@@ -21,10 +21,9 @@
 //   node live_test.js SHOTS_DIR URL RECORDS_DIR ARENA_BIN GAMES READY_FILE
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const {execFileSync} = require('child_process');
-const puppeteer = require('puppeteer-core');
+const {launchChromium} = require('./chromium');
 
 const [shots, url, records, arenaBin, gamesArg, readyFile] = process.argv.slice(2);
 const GAMES = Number(gamesArg);
@@ -48,16 +47,8 @@ function cardIds(obj, fields, out) {
 
 (async () => {
   fs.mkdirSync(shots, {recursive: true});
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    userDataDir,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run',
-           '--disable-dev-shm-usage'],
-    protocolTimeout: 300000,
-  });
+  const chromium = await launchChromium();
+  const {browser} = chromium;
   const problems = [];
   let finalSeen = false;  // after it, the server stops: the stream's reconnects fail
   const watch = (page, label) => {
@@ -203,8 +194,7 @@ function cardIds(obj, fields, out) {
       }
     }
   } finally {
-    await browser.close();
-    fs.rmSync(userDataDir, {recursive: true, force: true});
+    await chromium.close();
   }
   for (const p of problems) fail(p);
   if (failures.length) {

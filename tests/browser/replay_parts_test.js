@@ -8,7 +8,7 @@
 //   node replay_parts_test.js PAGE.html REPLAY.json
 'use strict';
 const fs = require('fs');
-const puppeteer = require('puppeteer-core');
+const {launchChromium} = require('./chromium');
 
 const [pagePath, jsonPath] = process.argv.slice(2);
 if (!pagePath || !jsonPath) {
@@ -23,10 +23,8 @@ const canon = (o) => JSON.stringify(o, (k, v) => (v && typeof v === 'object' && 
   ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const chromium = await launchChromium();
+  const {browser} = chromium;
   const page = await browser.newPage();
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
@@ -71,7 +69,7 @@ const canon = (o) => JSON.stringify(o, (k, v) => (v && typeof v === 'object' && 
   }
   console.log(`${got.length} steps rebuilt, ${differ} differ from arena replay --json`);
   for (const p of problems) fail(p);
-  await browser.close();
+  await chromium.close();
   console.log(failures.length ? `${failures.length} FAILED` : 'PASS');
   process.exit(failures.length ? 1 : 0);
 })().catch((e) => { console.log(`FAIL ${e.stack || e}`); process.exit(1); });

@@ -35,9 +35,8 @@
 //   node site_test.js SHOTS_DIR [wide=|adaptive=]SITE_DIR...
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const {launchChromium} = require('./chromium');
 
 const [shots, ...sites] = process.argv.slice(2);
 if (!shots || !sites.length) {
@@ -278,16 +277,8 @@ function indexDefects() {
 }
 
 (async () => {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    userDataDir,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run',
-           '--disable-dev-shm-usage', '--allow-file-access-from-files'],
-    protocolTimeout: 300000,
-  });
+  const chromium = await launchChromium(['--allow-file-access-from-files']);
+  const {browser} = chromium;
   try {
     for (const arg of sites) {
       const wide = arg.startsWith('wide=');
@@ -527,8 +518,7 @@ function indexDefects() {
       console.log(`${game}: checked ${replayHref}`);
     }
   } finally {
-    await browser.close();
-    fs.rmSync(userDataDir, {recursive: true, force: true});
+    await chromium.close();
   }
   if (failures.length) {
     console.log(`${failures.length} failures`);
