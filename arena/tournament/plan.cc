@@ -108,10 +108,7 @@ absl::StatusOr<std::vector<std::vector<int>>> ArrangementsFor(
     for (int b = 0; b < nbots; ++b) {
       if (config.bots(b).name() == config.gauntlet()) hero = b;
     }
-    if (hero < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "gauntlet bot '", config.gauntlet(), "' is not one of the bots"));
-    }
+    // (ValidateConfig refuses a gauntlet bot not in the field, naming it.)
     auto a = GauntletArrangements(nbots, config.seats(), hero);
     if (!a.ok()) return a.status();
     arrangements = *std::move(a);
@@ -183,20 +180,8 @@ absl::Status CheckSchedule(const v1::TournamentConfig& config,
       return absl::InvalidArgumentError("unknown schedule kind");
   }
   if (kind != v1::SCHEDULE_KIND_ADAPTIVE) return absl::OkStatus();
+  // (The adaptive settings' ranges are ValidateConfig's: config.h.)
   const v1::AdaptiveSchedule& a = config.adaptive();
-  if (a.top_k() < 0 || a.top_k() >= bots) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--top_k ", a.top_k(), ": must be from 1 to the bots less one (", bots - 1,
-        "), or 0 for the default"));
-  }
-  if (!(a.confidence() >= 0 && a.confidence() < 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--confidence ", a.confidence(), ": must be below 1 and above 0 (0: 0.95)"));
-  }
-  if (a.explore_every() < 0 || a.warmup_rounds() < 0 || a.round_tables() < 0) {
-    return absl::InvalidArgumentError(
-        "--explore_every, --warmup_rounds and --round_tables must not be negative");
-  }
   if (config.shard_count() > 0) {
     return absl::InvalidArgumentError(
         "--schedule adaptive plans each round from the results of the last, so "

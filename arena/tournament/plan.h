@@ -29,11 +29,13 @@ absl::StatusOr<std::vector<std::vector<int>>> ArrangementsFor(
 // a fixed seating, or fewer bots than seats), ROUNDS otherwise.
 v1::ScheduleKind ScheduleKindFor(const v1::TournamentConfig& config,
                                  const std::vector<int>& fixed_seating);
-// OK if the config's schedule can be planned; else why not, in words that
-// name the flag (checked before any bot starts): a cycle of more than a
-// million seatings, rounds or adaptive with fewer bots than seats or with a
-// gauntlet, adaptive settings out of range, an adaptive budget below one
-// round, an adaptive schedule with shards.
+// OK if the schedule of a config that ValidateConfig (config.h) accepted can
+// be planned; else why not, in words that name the flag (checked before any
+// bot starts). Only what depends on the schedule kind and the seating: a
+// cycle of more than a million seatings, rounds or adaptive with fewer bots
+// than seats or with a gauntlet or a fixed seating, an adaptive budget below
+// one round, an adaptive schedule with shards. Each field's own range
+// (adaptive.top_k, adaptive.confidence, ...) is ValidateConfig's alone.
 absl::Status CheckSchedule(const v1::TournamentConfig& config,
                            const std::vector<int>& fixed_seating);
 // Matches a table (a deal group of rounds or adaptive) plays: one per
