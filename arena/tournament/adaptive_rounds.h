@@ -23,13 +23,12 @@
 
 #include "absl/status/statusor.h"
 #include "arena/tournament/planner.h"
-#include "arena/tournament/schedule_file.h"
 #include "arena/tournament/target_watch.h"
 #include "arena/v1/config.pb.h"
 
 namespace arena {
 
-class AdaptiveRoundsPlanner : public Planner {
+class AdaptiveRoundsPlanner : public WatchedPlanner {
  public:
   // For an adaptive config CheckSchedule accepted; says how it plans.
   static absl::StatusOr<std::unique_ptr<AdaptiveRoundsPlanner>> Create(
@@ -37,12 +36,9 @@ class AdaptiveRoundsPlanner : public Planner {
 
   // The budget; deal groups are not known up front.
   Outline outline() const override { return {budget_, 0}; }
-  const Schedule& schedule() const override { return schedule_; }
-  const std::vector<std::string>& entrants() const override { return target_.names(); }
   // The next round, or nullopt once the target is met, the budget spent or
   // `stopping()`.
   std::optional<std::vector<int>> NextBatch(const std::function<bool()>& stopping) override;
-  void Learn(const MatchSummary& match) override { target_.Learn(match); }
   void Finish(bool stopped) override;
 
  private:
@@ -53,9 +49,6 @@ class AdaptiveRoundsPlanner : public Planner {
   const int budget_;
   const bool duplicate_;
   const int per_table_;  // matches a table plays (MatchesPerTable)
-  ScheduleFile file_;
-  TargetWatch target_;
-  Schedule schedule_;    // every round so far
 };
 
 }  // namespace arena

@@ -19,23 +19,24 @@ absl::StatusOr<std::unique_ptr<KnownSchedulePlanner>> KnownSchedulePlanner::Crea
 KnownSchedulePlanner::KnownSchedulePlanner(const v1::TournamentConfig& config,
                                            const std::vector<int>& fixed_seating,
                                            uint64_t schedule_seed, Schedule schedule)
-    : file_(config, ScheduleKindFor(config, fixed_seating)),
-      target_(config, fixed_seating, schedule_seed, &file_),
-      schedule_(std::move(schedule)),
-      mine_(ShardMatches(config, schedule_)) {
-  const int total = static_cast<int>(schedule_.matches.size());
-  file_.plan().set_rounds(1);
-  file_.plan().set_matches_planned(total);
-  file_.plan().add_round_matches(total);
+    : WatchedPlanner(config, ScheduleKindFor(config, fixed_seating), fixed_seating,
+                     schedule_seed),
+      mine_(ShardMatches(config, schedule)) {
+  mutable_schedule() = std::move(schedule);
+  const Schedule& planned = this->schedule();
+  const int total = static_cast<int>(planned.matches.size());
+  file().plan().set_rounds(1);
+  file().plan().set_matches_planned(total);
+  file().plan().add_round_matches(total);
   if (total != config.matches()) {
     spdlog::warn("{} matches rounded up to {}: {} whole deal groups", config.matches(),
-                 total, schedule_.deal_groups);
+                 total, planned.deal_groups);
   }
-  if (!schedule_.balanced && fixed_seating.empty()) {
+  if (!planned.balanced && fixed_seating.empty()) {
     spdlog::warn(
         "{} matches are not whole cycles of the {} seatings: seat positions "
         "are balanced only approximately",
-        total, schedule_.cycle);
+        total, planned.cycle);
   }
   if (config.shard_count() > 0) {
     spdlog::info("shard {}/{}: {} of {} matches (deal groups g with g % {} == {})",
@@ -45,7 +46,7 @@ KnownSchedulePlanner::KnownSchedulePlanner(const v1::TournamentConfig& config,
 }
 
 Planner::Outline KnownSchedulePlanner::outline() const {
-  return {static_cast<int>(mine_.size()), schedule_.deal_groups};
+  return {static_cast<int>(mine_.size()), schedule().deal_groups};
 }
 
 std::optional<std::vector<int>> KnownSchedulePlanner::NextBatch(
@@ -56,12 +57,12 @@ std::optional<std::vector<int>> KnownSchedulePlanner::NextBatch(
 }
 
 void KnownSchedulePlanner::Finish(bool stopped) {
-  if (target_.model() == nullptr) return;
+  if (target().model() == nullptr) return;
   // How sure the top is after this schedule (the adaptive target).
-  const AdaptiveCheck check = target_.model()->Check();
-  file_.plan().set_finished(!stopped);
-  file_.plan().set_stop(check.Describe(target_.names()));
-  file_.Write(check, target_.names());
+  const AdaptiveCheck check = target().model()->Check();
+  file().plan().set_finished(!stopped);
+  file().plan().set_stop(check.Describe(entrants()));
+  file().Write(check, entrants());
 }
 
 }  // namespace arena

@@ -23,13 +23,12 @@
 
 #include "absl/status/statusor.h"
 #include "arena/tournament/planner.h"
-#include "arena/tournament/schedule_file.h"
 #include "arena/tournament/target_watch.h"
 #include "arena/v1/config.pb.h"
 
 namespace arena {
 
-class KnownSchedulePlanner : public Planner {
+class KnownSchedulePlanner : public WatchedPlanner {
  public:
   // Plans the whole schedule of a config CheckSchedule accepted (not an
   // adaptive one); warns of matches rounded up to whole deal groups and of
@@ -39,11 +38,8 @@ class KnownSchedulePlanner : public Planner {
       uint64_t schedule_seed);
 
   Outline outline() const override;
-  const Schedule& schedule() const override { return schedule_; }
-  const std::vector<std::string>& entrants() const override { return target_.names(); }
   // This run's share, once; then nullopt.
   std::optional<std::vector<int>> NextBatch(const std::function<bool()>& stopping) override;
-  void Learn(const MatchSummary& match) override { target_.Learn(match); }
   // With the target watched: schedule.json, finished unless `stopped`.
   void Finish(bool stopped) override;
 
@@ -52,9 +48,6 @@ class KnownSchedulePlanner : public Planner {
                        const std::vector<int>& fixed_seating, uint64_t schedule_seed,
                        Schedule schedule);
 
-  ScheduleFile file_;
-  TargetWatch target_;
-  const Schedule schedule_;
   const std::vector<int> mine_;  // this run's matches (ShardMatches)
   bool handed_out_ = false;
 };

@@ -4,6 +4,10 @@
 // plans from it and any other schedule of distinct bots says at its end,
 // in schedule.json, how sure its top is.
 //
+// WatchedPlanner is what the config's own planners (known_schedule.h,
+// adaptive_rounds.h) share: the config's bots as a field that does not
+// change, its target watched, its schedule.json, and the schedule so far.
+//
 // Ownership and lifetime: a planner owns its TargetWatch; the model lives
 // as long as it does.
 //
@@ -18,7 +22,9 @@
 #include <vector>
 
 #include "arena/stats/standings.h"
+#include "arena/tournament/planner.h"
 #include "arena/tournament/adaptive.h"
+#include "arena/tournament/schedule.h"
 #include "arena/tournament/schedule_file.h"
 #include "arena/v1/config.pb.h"
 
@@ -45,6 +51,28 @@ class TargetWatch {
   std::map<std::string, int> index_;  // name -> entrant
   const AdaptiveOptions options_;
   std::unique_ptr<AdaptivePlanner> model_;
+};
+
+class WatchedPlanner : public Planner {
+ public:
+  const Schedule& schedule() const override { return schedule_; }
+  const std::vector<std::string>& entrants() const override { return target_.names(); }
+  void Learn(const MatchSummary& match) override { target_.Learn(match); }
+
+ protected:
+  // schedule.json of `kind`; the target as TargetWatch watches it.
+  WatchedPlanner(const v1::TournamentConfig& config, v1::ScheduleKind kind,
+                 const std::vector<int>& fixed_seating, uint64_t schedule_seed)
+      : file_(config, kind), target_(config, fixed_seating, schedule_seed, &file_) {}
+
+  ScheduleFile& file() { return file_; }
+  const TargetWatch& target() const { return target_; }
+  Schedule& mutable_schedule() { return schedule_; }
+
+ private:
+  ScheduleFile file_;
+  TargetWatch target_;
+  Schedule schedule_;  // every match planned so far
 };
 
 }  // namespace arena
