@@ -142,14 +142,25 @@ TEST(Ratings, TiesShareRanksAndCountHalf) {
   EXPECT_EQ(h[2][0].behind, 40);
 }
 
+// `groups` deal groups g0, g1, ... of two matches between players 0 and 1,
+// seats swapped: 0 wins the first; the second too if `zero_wins_both`, else
+// seat 0 (player 1) does, and the group is split.
+std::vector<RatedMatch> TwoMatchGroups(int groups, bool zero_wins_both) {
+  std::vector<RatedMatch> ms;
+  for (int g = 0; g < groups; ++g) {
+    ms.push_back({"g" + std::to_string(g), {0, 1}, {1, 2}, {1, 0}});
+    if (zero_wins_both) {
+      ms.push_back({"g" + std::to_string(g), {1, 0}, {2, 1}, {0, 1}});
+    } else {
+      ms.push_back({"g" + std::to_string(g), {1, 0}, {1, 2}, {1, 0}});
+    }
+  }
+  return ms;
+}
+
 TEST(Ratings, EqualPlayersShareRankOne) {
   // Two players, each wins one of the two matches of every deal group.
-  std::vector<RatedMatch> ms;
-  for (int g = 0; g < 10; ++g) {
-    ms.push_back({"g" + std::to_string(g), {0, 1}, {1, 2}, {1, 0}});
-    ms.push_back({"g" + std::to_string(g), {1, 0}, {1, 2}, {1, 0}});
-  }
-  auto r = FitRatings(2, ms, RatingOptions{});
+  auto r = FitRatings(2, TwoMatchGroups(10, /*zero_wins_both=*/false), RatingOptions{});
   ASSERT_TRUE(r.ok());
   EXPECT_NEAR(r->elo[0], 0.0, 1e-9);
   EXPECT_NEAR(r->elo[1], 0.0, 1e-9);
@@ -296,12 +307,7 @@ TEST(Ratings, SmallSamplesKeepTheirCoverageAndWidth) {
 TEST(Ratings, FourMatchesAllWonGiveAWideIntervalNotAPoint) {
   // Two deal groups of two matches, a wins all four: the fit is finite (the
   // prior) and the interval is wide; the LOS is high but not certainty.
-  std::vector<RatedMatch> ms;
-  for (int g = 0; g < 2; ++g) {
-    ms.push_back({"g" + std::to_string(g), {0, 1}, {1, 2}, {1, 0}});
-    ms.push_back({"g" + std::to_string(g), {1, 0}, {2, 1}, {0, 1}});
-  }
-  auto r = FitRatings(2, ms, RatingOptions{});
+  auto r = FitRatings(2, TwoMatchGroups(2, /*zero_wins_both=*/true), RatingOptions{});
   ASSERT_TRUE(r.ok());
   std::printf("4 of 4 won: %+.0f [%+.0f, %+.0f], LOS %.3f\n", r->elo[0], r->low[0],
               r->high[0], r->los[0][1]);
