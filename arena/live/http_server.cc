@@ -271,17 +271,7 @@ class Session : public std::enable_shared_from_this<Session> {
       const int chunk = static_cast<int>(n["chunk"]);
       Offload(Lane::kHeavy, absl::StrCat("chunk:", name, ":", chunk), true, path,
               [site, name, chunk] {
-                Page page;
-                page.type = "application/json";
-                auto built = site->ReplayStepsChunk(name, chunk);
-                if (built.ok()) {
-                  page.body = *std::move(built);
-                } else if (absl::IsNotFound(built.status())) {
-                  page = NotFoundPage();
-                } else {
-                  page = DoesNotVerify(built.status());
-                }
-                return page;
+                return RecordPage(site->ReplayStepsChunk(name, chunk), "application/json");
               });
       return;
     }
@@ -290,16 +280,7 @@ class Session : public std::enable_shared_from_this<Session> {
       if (!SafeName(name)) return not_found();
       // A finished record never changes: its page is cached.
       Offload(Lane::kHeavy, absl::StrCat("replay:", name), true, path, [site, name] {
-        Page page;
-        auto built = site->ReplayPage(name);
-        if (built.ok()) {
-          page.body = *std::move(built);
-        } else if (absl::IsNotFound(built.status())) {
-          page = NotFoundPage();
-        } else {
-          page = DoesNotVerify(built.status());
-        }
-        return page;
+        return RecordPage(site->ReplayPage(name), "text/html; charset=utf-8");
       });
       return;
     }
@@ -355,11 +336,20 @@ class Session : public std::enable_shared_from_this<Session> {
     not_found();
   }
 
-  static Page DoesNotVerify(const absl::Status& status) {
+  // What a finished record's page (or a part of it) answers: the page as
+  // `type`, 404 for a name that is no record's, 500 if it does not verify.
+  static Page RecordPage(absl::StatusOr<std::string> built, const std::string& type) {
     Page page;
-    page.status = 500;
-    page.type = "text/plain";
-    page.body = absl::StrCat("this record does not verify: ", status.message(), "\n");
+    if (built.ok()) {
+      page.type = type;
+      page.body = *std::move(built);
+    } else if (absl::IsNotFound(built.status())) {
+      page = NotFoundPage();
+    } else {
+      page.status = 500;
+      page.type = "text/plain";
+      page.body = absl::StrCat("this record does not verify: ", built.status().message(), "\n");
+    }
     return page;
   }
 
