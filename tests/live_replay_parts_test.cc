@@ -7,7 +7,6 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -19,31 +18,9 @@
 #include "referee/games/registry.h"
 #include "referee/records/record.h"
 #include "tests/test_util.h"
-#include "zlib.h"
 
 namespace arena {
 namespace {
-
-// The JSON array of steps in a chunk's data (gzip, base64).
-std::string Inflate(const std::string& base64) {
-  std::string gz, json;
-  EXPECT_TRUE(absl::Base64Unescape(base64, &gz));
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(gz.data());
-  z.avail_in = static_cast<uInt>(gz.size());
-  char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof(buf);
-    rc = inflate(&z, Z_NO_FLUSH);
-    json.append(buf, sizeof(buf) - z.avail_out);
-  }
-  inflateEnd(&z);
-  EXPECT_EQ(rc, Z_STREAM_END);
-  return json;
-}
 
 // Step numbers of the steps in a chunk's columns, in order (the "step"
 // column comes first: {"step":[0,1,...],...).
@@ -113,7 +90,7 @@ TEST(LiveReplayParts, ALongMatchsPageFetchesItsStepsInChunksThatHoldEveryStep) {
     ASSERT_TRUE(absl::StartsWith(*chunk, head)) << chunk->substr(0, 40);
     ASSERT_TRUE(absl::EndsWith(*chunk, "\"}"));
     const std::vector<int> steps =
-        StepNumbers(Inflate(chunk->substr(head.size(), chunk->size() - head.size() - 2)));
+        StepNumbers(testing::GunzipBase64(chunk->substr(head.size(), chunk->size() - head.size() - 2)));
     EXPECT_EQ(static_cast<int>(steps.size()),
               k + 1 < chunks ? kReplayChunkSteps : positions - k * kReplayChunkSteps);
     for (int s : steps) {

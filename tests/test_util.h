@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -33,6 +34,7 @@
 #include "referee/records/record.h"
 #include "referee/games/registry.h"
 #include "referee/game_api/rng.h"
+#include "zlib.h"
 
 namespace arena::testing {
 
@@ -96,6 +98,27 @@ inline std::string Get(int port, const std::string& target,
   (void)!::write(fd, req.data(), req.size());
   std::string out = ReadFor(fd, absl::Seconds(20));
   ::close(fd);
+  return out;
+}
+
+// The text behind a replay chunk's data: base64 of gzip (arena/views/html.h).
+inline std::string GunzipBase64(const std::string& base64) {
+  std::string gz, out;
+  EXPECT_TRUE(absl::Base64Unescape(base64, &gz));
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_in = static_cast<uInt>(gz.size());
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof(buf);
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buf, sizeof(buf) - z.avail_out);
+  }
+  inflateEnd(&z);
+  EXPECT_EQ(rc, Z_STREAM_END);
   return out;
 }
 

@@ -107,22 +107,8 @@ std::pair<int, std::string> ChunkSteps(const std::string& path, int k) {
   const std::string head = absl::StrCat("arenaReplayChunk(", k, ",\"");
   EXPECT_TRUE(absl::StartsWith(text, head)) << path;
   EXPECT_TRUE(absl::EndsWith(text, "\");\n")) << path;
-  std::string gz, json;
-  EXPECT_TRUE(absl::Base64Unescape(text.substr(head.size(), text.size() - head.size() - 4), &gz));
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(gz.data());
-  z.avail_in = static_cast<uInt>(gz.size());
-  char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof(buf);
-    rc = inflate(&z, Z_NO_FLUSH);
-    json.append(buf, sizeof(buf) - z.avail_out);
-  }
-  inflateEnd(&z);
-  EXPECT_EQ(rc, Z_STREAM_END);
+  const std::string json =
+      testing::GunzipBase64(text.substr(head.size(), text.size() - head.size() - 4));
   // The "step" column comes first: {"step":[0,1,...],...
   int n = 0;
   const std::string key = "{\"step\":[";
