@@ -77,6 +77,15 @@ done
 mode 644 "$T/merged/standings.json" "$T/merged/standings.csv" "$T/merged/head_to_head.csv"
 mode 755 "$T/merged"
 echo "modes: site and standings 0644 (folders 0755), records 0600, logs 0700"
+# Each record's replay as arena replay --json gives it (with the events as
+# messages, which the pages leave out), for site_test.js's seat views check.
+for g in quasenbo pesten quodlibet quabble wide adaptive; do
+  mkdir -p "$T/$g/replay-json"
+  for r in "$T/$g"/*.rec; do
+    "$BIN/arena" replay "$r" --json > "$T/$g/replay-json/$(basename "$r" .rec).json" \
+      || fail "arena replay $r --json"
+  done
+done
 rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 node "$SRC/tests/browser/site_test.js" "$ARTIFACTS" "$T/quasenbo/html" "$T/pesten/html" \

@@ -22,19 +22,6 @@
 namespace arena {
 namespace {
 
-// Step numbers of the steps in a chunk's columns, in order (the "step"
-// column comes first: {"step":[0,1,...],...).
-std::vector<int> StepNumbers(const std::string& json) {
-  std::vector<int> out;
-  const std::string key = "{\"step\":[";
-  EXPECT_TRUE(absl::StartsWith(json, key)) << json.substr(0, 40);
-  for (absl::string_view n :
-       absl::StrSplit(json.substr(key.size(), json.find(']') - key.size()), ',')) {
-    out.push_back(std::atoi(std::string(n).c_str()));
-  }
-  return out;
-}
-
 // A 4-seat Pesten match of random players of at least `min` decisions, as
 // a record in `dir` named <id>.jsonl.
 std::vector<v1::RecordLine> PlayLong(const std::string& dir, const std::string& id,
@@ -90,7 +77,7 @@ TEST(LiveReplayParts, ALongMatchsPageFetchesItsStepsInChunksThatHoldEveryStep) {
     ASSERT_TRUE(absl::StartsWith(*chunk, head)) << chunk->substr(0, 40);
     ASSERT_TRUE(absl::EndsWith(*chunk, "\"}"));
     const std::vector<int> steps =
-        StepNumbers(testing::GunzipBase64(chunk->substr(head.size(), chunk->size() - head.size() - 2)));
+        testing::ChunkStepNumbers(testing::GunzipBase64(chunk->substr(head.size(), chunk->size() - head.size() - 2)));
     EXPECT_EQ(static_cast<int>(steps.size()),
               k + 1 < chunks ? kReplayChunkSteps : positions - k * kReplayChunkSteps);
     for (int s : steps) {

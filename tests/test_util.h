@@ -122,6 +122,23 @@ inline std::string GunzipBase64(const std::string& base64) {
   return out;
 }
 
+// The step numbers of a replay chunk's columns (the JSON GunzipBase64
+// gives): its "step" column, which comes first, holds the first number and
+// then each the difference from the one before (arena/views/replay_json.h).
+inline std::vector<int> ChunkStepNumbers(const std::string& json) {
+  std::vector<int> out;
+  const std::string key = "{\"step\":[";
+  EXPECT_EQ(json.rfind(key, 0), 0u) << json.substr(0, 40);
+  if (json.rfind(key, 0) != 0) return out;
+  const std::string column = json.substr(key.size(), json.find(']') - key.size());
+  std::stringstream in(column);
+  std::string n;
+  while (std::getline(in, n, ',')) {
+    out.push_back((out.empty() ? 0 : out.back()) + std::atoi(n.c_str()));
+  }
+  return out;
+}
+
 // Removes a test's folder with everything in it, unless ARENA_KEEP_TEST_DIRS
 // is set (to look at a failing test's files): then says so in one line.
 inline void RemoveTestDir(const std::string& path) {

@@ -156,8 +156,10 @@ std::string PageWithSharedAssets(const std::string& title, const std::string& bo
 
 }  // namespace
 
-std::string ReplayPageScript() {
+std::string ReplayPageScript(const std::string& standings_json) {
   return absl::StrCat("window.ARENA_ENUM_WORDS = ", ScriptSafe(EnumWordsJson()), ";\n",
+                      "window.arenaReplayStandings = ",
+                      ScriptSafe(standings_json.empty() ? "null" : standings_json), ";\n",
                       kHtml_common_js, "\n", kHtml_board_js, "\n", kHtml_replay_js);
 }
 
@@ -317,9 +319,14 @@ std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& he
                          ScriptSafe(EnumWordsJson()), "</script>\n")
           : "",
       "<script type=\"application/json\" id=\"links\">",
-      ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")),
-      "</script>\n<script type=\"application/json\" id=\"standings-data\">",
-      ScriptSafe(standings_json.empty() ? "null" : standings_json), "</script>\n");
+      ScriptSafe(absl::StrCat("{\"index\":", JsonString(index_href), "}")), "</script>\n",
+      // With shared assets, the standings are in their script (the same for
+      // every page of a site), unless given here.
+      shared_assets.empty() || !standings_json.empty()
+          ? absl::StrCat("<script type=\"application/json\" id=\"standings-data\">",
+                         ScriptSafe(standings_json.empty() ? "null" : standings_json),
+                         "</script>\n")
+          : "");
   if (!shared_assets.empty()) {
     return PageWithSharedAssets(
         absl::StrCat("Replay ", header.match_id(), " (", header.game(), ")"), data,
@@ -457,7 +464,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
   }
   // The replay pages' style and script, once for all.
   for (const auto& [file, text] :
-       {std::pair<std::string, std::string>{".js", ReplayPageScript()},
+       {std::pair<std::string, std::string>{".js", ReplayPageScript(replay_standings)},
         std::pair<std::string, std::string>{".css", ReplayPageStyle()}}) {
     if (absl::Status s = WriteFileAtomically(
             absl::StrCat(sum.out_dir, "/replays/", kSharedReplayAssets, file), text);
@@ -495,7 +502,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     int chunks_written = 0;
     absl::Status write_error;
     ReplayPageBuilder::Options po;
-    po.standings_json = replay_standings;
+    po.standings_json = "";  // in the shared script
     po.chunk_steps = std::max(1, options.chunk_steps);
     po.chunk_script = absl::StrCat(page_name, ".steps/{k}.js");
     po.shared_assets = kSharedReplayAssets;

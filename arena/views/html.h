@@ -103,7 +103,9 @@ class ReplayPageBuilder : public ReplaySink {
     // Non-empty: the page's style and script are the files <this>.css and
     // <this>.js beside it (ReplayPageStyle, ReplayPageScript: the static
     // site writes them once for all its pages); empty: in the page (the
-    // live server's pages, whose policy allows inline script only).
+    // live server's pages, whose policy allows inline script only). With
+    // shared assets, an empty `standings_json` means the standings are in
+    // the shared script (ReplayPageScript), not in each page.
     std::string shared_assets;
     // Whether chunk k's steps are wanted (null: all); the others are
     // counted, neither written nor handed over (a server that builds one
@@ -137,10 +139,11 @@ class ReplayPageBuilder : public ReplaySink {
 };
 
 // The static site's replay pages' shared files: OUT/replays/<this>.js
-// (ReplayPageScript: the enum words, common.js, board.js, replay.js) and
-// <this>.css (ReplayPageStyle).
+// (ReplayPageScript: the enum words, what the pages show of the standings
+// (`standings_json`, ReplayStandingsJson, or "null"), common.js, board.js,
+// replay.js) and <this>.css (ReplayPageStyle).
 inline constexpr char kSharedReplayAssets[] = "replay-page";
-std::string ReplayPageScript();
+std::string ReplayPageScript(const std::string& standings_json = "null");
 std::string ReplayPageStyle();
 
 // A chunk as the static site's script file holds it:

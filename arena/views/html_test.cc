@@ -92,7 +92,8 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
   EXPECT_TRUE(absl::StrContains(page, "<script src=\"replay-page.js\"></script>"));
   EXPECT_EQ(std::vector<std::string>(absl::StrSplit(page, "<link")).size(), 2u);
   EXPECT_TRUE(absl::StrContains(page, "<link rel=\"stylesheet\" href=\"replay-page.css\">"));
-  EXPECT_EQ(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")), ReplayPageScript());
+  // (No standings.json here: the script's standings are null.)
+  EXPECT_EQ(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")), ReplayPageScript("null"));
   EXPECT_EQ(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.css")), ReplayPageStyle());
   for (const char* ref : {"src=\"http", "href=\"http", "url(http", "@import", "XMLHttpRequest",
                           "//cdn", "import("}) {
@@ -100,22 +101,14 @@ TEST_F(HtmlSite, WritesAnIndexAndOneReplayPagePerRecord) {
   }
 }
 
-// The steps of chunk file `path` (arenaReplayChunk(k,"<gzip, base64>");):
-// how many, and the JSON of their columns.
-std::pair<int, std::string> ChunkSteps(const std::string& path, int k) {
+// The JSON of the columns of chunk file `path` (arenaReplayChunk(k,"<gzip,
+// base64>");).
+std::string ChunkJson(const std::string& path, int k) {
   const std::string text = ReadFile(path);
   const std::string head = absl::StrCat("arenaReplayChunk(", k, ",\"");
   EXPECT_TRUE(absl::StartsWith(text, head)) << path;
   EXPECT_TRUE(absl::EndsWith(text, "\");\n")) << path;
-  const std::string json =
-      testing::GunzipBase64(text.substr(head.size(), text.size() - head.size() - 4));
-  // The "step" column comes first: {"step":[0,1,...],...
-  int n = 0;
-  const std::string key = "{\"step\":[";
-  EXPECT_TRUE(absl::StartsWith(json, key)) << json.substr(0, 40);
-  const std::string column = json.substr(key.size(), json.find(']') - key.size());
-  for (absl::string_view number : absl::StrSplit(column, ',')) n += !number.empty();
-  return {n, json};
+  return testing::GunzipBase64(text.substr(head.size(), text.size() - head.size() - 4));
 }
 
 // A long match's page is in parts: the page holds no step, and its chunk
@@ -145,14 +138,15 @@ TEST_F(HtmlSite, ALongMatchsStepsAreInChunksThatHoldEveryStep) {
   EXPECT_FALSE(absl::StrContains(page, "id=\"replay-chunk-0\"")) << "steps in the page";
   int step = 0;
   for (int k = 0; k < chunks; ++k) {
-    const auto [n, json] = ChunkSteps(absl::StrCat(dir_, "/html/replays/long.steps/", k, ".js"), k);
+    const std::string json =
+        ChunkJson(absl::StrCat(dir_, "/html/replays/long.steps/", k, ".js"), k);
+    const std::vector<int> numbers = testing::ChunkStepNumbers(json);
+    const int n = static_cast<int>(numbers.size());
     EXPECT_EQ(n, k + 1 < chunks ? 7 : positions - 7 * k) << "chunk " << k;
     // Every step's number, in order; the views of the first whole, the
     // others' deltas.
-    std::vector<std::string> numbers = absl::StrSplit(
-        json.substr(9, json.find(']') - 9), ',');
     for (int i = 0; i < n; ++i, ++step) {
-      ASSERT_EQ(numbers[i], absl::StrCat(replay->steps(step).step())) << "chunk " << k;
+      ASSERT_EQ(numbers[i], replay->steps(step).step()) << "chunk " << k;
     }
     EXPECT_TRUE(absl::EndsWith(json, absl::StrCat("\"delta\":[0", n > 1 ? "," : "",
                                                   absl::StrJoin(std::vector<int>(n - 1, 1), ","),
@@ -291,7 +285,8 @@ TEST_F(HtmlSite, TheSiteFollowsTheUmaskArenaStartedWith) {
 }
 
 // A replay page carries the bots' ratings and withdrawals from the
-// standings (its script names a withdrawn bot and draws the intervals).
+// standings, in the pages' shared script (which names a withdrawn bot and
+// draws the intervals).
 TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   Play("m1", {"alice", "bob"});
   v1::Standings st;
@@ -314,19 +309,23 @@ TEST_F(HtmlSite, AReplayPageCarriesRatingsAndWithdrawals) {
   auto site = WriteHtmlSite(dir_, {});
   ASSERT_TRUE(site.ok()) << site.status();
   const std::string page = ReadFile(absl::StrCat(dir_, "/html/replays/m1.html"));
-  EXPECT_TRUE(absl::StrContains(page, "id=\"standings-data\""));
-  EXPECT_TRUE(absl::StrContains(page, "\"withdrawn_reason\":\"its process exited with code 3\""));
-  EXPECT_TRUE(absl::StrContains(page, "\"elo_low\":-20"));
-  EXPECT_TRUE(absl::StrContains(page, "\"rank_high\":2"));
+  const std::string script = ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js"));
+  // The standings are the same for every page: once, in their shared script,
+  // not in each page.
+  EXPECT_FALSE(absl::StrContains(page, "id=\"standings-data\""));
+  EXPECT_FALSE(absl::StrContains(page, "withdrawn_reason"));
+  EXPECT_TRUE(absl::StrContains(script, "window.arenaReplayStandings = {"));
+  EXPECT_TRUE(absl::StrContains(script, "\"withdrawn_reason\":\"its process exited with code 3\""));
+  EXPECT_TRUE(absl::StrContains(script, "\"elo_low\":-20"));
+  EXPECT_TRUE(absl::StrContains(script, "\"rank_high\":2"));
   // The table is drawn as cards by the pages' shared script (board.js).
   EXPECT_TRUE(absl::StrContains(page, "<script src=\"replay-page.js\">"));
-  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")),
-                                "function drawBoard("));
-  // Without standings the page still has the element, holding null.
+  EXPECT_TRUE(absl::StrContains(script, "function drawBoard("));
+  // Without standings the script says null.
   ASSERT_EQ(std::remove(absl::StrCat(dir_, "/standings.json").c_str()), 0);
   ASSERT_TRUE(WriteHtmlSite(dir_, {}).ok());
-  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/replays/m1.html")),
-                                "<script type=\"application/json\" id=\"standings-data\">null</script>"));
+  EXPECT_TRUE(absl::StrContains(ReadFile(absl::StrCat(dir_, "/html/replays/replay-page.js")),
+                                "window.arenaReplayStandings = null;"));
 }
 
 // An adaptive contest's schedule.json (its target's comparisons, some

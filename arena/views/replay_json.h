@@ -17,6 +17,7 @@
 #ifndef ARENA_ARENA_VIEWS_REPLAY_JSON_H_
 #define ARENA_ARENA_VIEWS_REPLAY_JSON_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,16 +35,24 @@ void AppendReplayJson(const google::protobuf::Message& m, std::string* out);
 bool AppendReplayJsonFast(const google::protobuf::Message& m, std::string* out);
 
 // The steps of a chunk of a replay page (arena/views/html.h,
-// ReplayPageBuilder; read back by arena/views/html/replay.js) as columns,
-// which compress about a sixth better than whole steps one after another:
-// {"<field>":[each step's value of that field of ReplayStep, as
-// AppendReplayJson writes it], ..., "delta":[0 or 1 a step]}, but for
+// ReplayPageBuilder; read back by arena/views/html/replay.js, expandChunk)
+// as columns: {"<field>":[each step's value of that field of ReplayStep, as
+// AppendReplayJson writes it], ..., "delta":[0 or 1 a step]}. What the page
+// can work out again or does not show is left out, so that a long match
+// costs little more than its record:
+//  - "step": the first step's number, then each the difference from the one
+//    before;
 //  - "views" of a step whose "delta" is 1: each seat's view as only what
-//    changed since the same seat's view in the step before: a field of the
-//    view left out is unchanged, null is gone; the game's message (an
-//    object in both) likewise, one level down; any other value is the
-//    field's whole new value;
-//  - each event's "seats": an entry equal to the one before it is 1.
+//    changed since the same seat's view in the step before (a field left
+//    out is unchanged, null is gone; the game's message, an object in both,
+//    likewise one level down; a list whose change is shorter said as a
+//    splice, {"@s":[at, how many removed, the inserted...]}; any other value
+//    is the field's whole new value), and what every seat's change holds
+//    alike said once: {"c":<alike>,"s":[<each seat's own>]} (a plain list of
+//    the seats' changes when nothing is alike);
+//  - events without "event", the message (the page shows the words), their
+//    "seats" entries the same as the one before as 1, and without theirs;
+//  - an action's "label" left out when it is "legal"[action].
 class PageStepColumns {
  public:
   // Adds `step` (a v1::ReplayStep); `prev` (the step before, or null) is
@@ -57,6 +66,7 @@ class PageStepColumns {
   std::vector<std::pair<std::string, std::string>> columns_;  // name, values joined by ","
   std::string delta_;
   int steps_ = 0;
+  int64_t last_step_ = 0;  // the number of the step before, in this chunk
 };
 
 }  // namespace arena

@@ -303,5 +303,85 @@ TEST(StreamReplay, HoldsOneStepAtATime) {
   EXPECT_GT(kept.peak_, resim_peak + (4 << 20)) << "keeping every step should show";
 }
 
+// A chunk's columns, worked out by hand for two steps of a 3-seat Pesten
+// replay: the step numbers as differences, the second step's views as what
+// changed (seat 1 played the second of its 6 cards: its hand spliced,
+// shorter than the 5 left; every seat's top card, hand sizes (whole: a
+// splice would be longer) and turn said once as alike), the event without its
+// message and its repeated seats as 1, the label left out where it is the
+// legal action's, kept where it is not.
+TEST(PageStepColumns, SaysOnlyWhatThePageCannotWorkOut) {
+  v1::ReplayStep first, second;
+  first.set_step(4);
+  second.set_step(5);
+  for (int s = 0; s < 3; ++s) {
+    v1::PestenView* v = first.add_views()->mutable_pesten();
+    v->set_top_card(9);
+    v->add_hand_sizes(2);
+    v->add_hand_sizes(6);
+    v->add_hand_sizes(2);
+    v->set_current_seat(1);
+    if (s == 1) {
+      for (int c : {10, 20, 30, 40, 50, 60}) v->add_hand(c);
+    }
+    v1::PestenView* w = second.add_views()->mutable_pesten();
+    *w = *v;
+    w->set_top_card(20);
+    w->set_hand_sizes(1, 5);
+    w->set_current_seat(2);
+    if (s == 1) {
+      w->clear_hand();
+      for (int c : {10, 30, 40, 50, 60}) w->add_hand(c);
+    }
+  }
+  v1::ReplayAction* a = first.add_actions();
+  a->set_seat(1);
+  a->set_action(1);
+  a->set_label("play 20");
+  a->add_legal("play 10");
+  a->add_legal("play 20");
+  *second.add_actions() = *a;
+  second.mutable_actions(0)->set_label("timed out: play 20");
+  v1::ReplayEvent* e = second.add_events();
+  e->set_text("seat 1 played 20");
+  e->mutable_event()->set_step(5);
+  e->mutable_visibility()->set_is_public(true);
+  for (int s = 0; s < 3; ++s) {
+    e->add_seats()->set_sees(true);
+  }
+  e->mutable_seats(0)->mutable_event()->set_step(5);
+  e->mutable_seats(1)->mutable_event()->set_step(5);
+  e->mutable_seats(2)->mutable_event()->set_step(5);
+
+  PageStepColumns columns;
+  columns.Add(first, nullptr);
+  columns.Add(second, &first);
+  EXPECT_EQ(columns.size(), 2);
+  const std::string view0 =
+      "{\"events\":[],\"pesten\":{\"hand\":[],\"top_card\":9,"
+      "\"wished_suit\":\"PESTEN_SUIT_UNSPECIFIED\",\"draw_obligation\":0,"
+      "\"direction\":\"PESTEN_DIRECTION_UNSPECIFIED\",\"hand_sizes\":[2,6,2],"
+      "\"winning_points\":[],\"current_seat\":1,\"phase\":\"PESTEN_PHASE_UNSPECIFIED\","
+      "\"deck_size\":0,\"pile_size\":0,\"round\":0,\"dealer\":0}}";
+  std::string view1 = view0;
+  view1.replace(view1.find("\"hand\":[]"), 9, "\"hand\":[10,20,30,40,50,60]");
+  const std::string want =
+      "{\"step\":[4,1],"
+      "\"events\":[[],[{\"visibility\":{\"is_public\":true,\"seats\":[]},"
+      "\"text\":\"seat 1 played 20\",\"seats\":[{\"sees\":true,\"redacted\":false,"
+      "\"text\":\"\"},1,1]}]],"
+      "\"views\":[[" + view0 + "," + view1 + "," + view0 + "],"
+      "{\"c\":{\"pesten\":{\"top_card\":20,\"hand_sizes\":[2,5,2],\"current_seat\":2}},"
+      "\"s\":[{},{\"pesten\":{\"hand\":{\"@s\":[1,1]}}},{}]}],"
+      "\"actions\":[[{\"seat\":1,\"action\":1,\"source\":\"SOURCE_UNSPECIFIED\","
+      "\"think_us\":\"0\",\"fault_detail\":\"\",\"legal\":[\"play 10\",\"play 20\"]}],"
+      "[{\"seat\":1,\"action\":1,\"label\":\"timed out: play 20\","
+      "\"source\":\"SOURCE_UNSPECIFIED\",\"think_us\":\"0\",\"fault_detail\":\"\","
+      "\"legal\":[\"play 10\",\"play 20\"]}]],"
+      "\"delta\":[0,1]}";
+  EXPECT_EQ(columns.TakeJson(), want);
+  EXPECT_EQ(columns.size(), 0);
+}
+
 }  // namespace
 }  // namespace arena

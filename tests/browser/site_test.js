@@ -80,7 +80,9 @@ function checkProblems(p) {
 
 // In the page: for `seat` (or -1), at every position, the cards on the page
 // that another seat holds and `viewer` was never shown.
-function leakScan(viewer, seat, uniqueNames) {
+// `told`: each position's events as arena replay --json has them (the page
+// holds their words, not the messages), for what the viewer was told.
+function leakScan(viewer, seat, uniqueNames, told) {
   const R = window.arenaReplay.data;
   const cardFields = new Set(R.card_fields);
   const ints = (o, out) => {
@@ -109,7 +111,7 @@ function leakScan(viewer, seat, uniqueNames) {
   for (let p = 0; p < R.steps.length; ++p) {
     const st = R.steps[p];
     ints(st.views[viewer], shown);
-    for (const e of st.events) {
+    for (const e of told[p]) {
       const se = e.seats[viewer];
       if (se && se.sees) ints(se.redacted ? se.event : e.event, shown);
     }
@@ -492,8 +494,16 @@ function indexDefects() {
         const R = window.arenaReplay.data;
         return new Set(R.cards.map((c) => c.name)).size === R.cards.length;
       });
+      // What each seat was told, from arena replay --json of the record
+      // (browser_site_test.sh writes it beside the site, replay-json/).
+      const jsonPath = path.join(path.dirname(new URL(replayHref).pathname), '..', '..', 'replay-json',
+                                 `${path.basename(new URL(replayHref).pathname, '.html')}.json`);
+      if (!fs.existsSync(jsonPath)) fail(`${game}: no ${jsonPath} to check the seat views against`);
+      const told = fs.existsSync(jsonPath)
+        ? JSON.parse(fs.readFileSync(jsonPath, 'utf8')).steps.map((st) => st.events) : [];
+      if (told.length !== n) fail(`${game}: ${jsonPath} has ${told.length} positions, the page ${n}`);
       for (let s = 0; s < seats; ++s) {
-        const r = await page.evaluate(leakScan, s, s, unique);
+        const r = await page.evaluate(leakScan, s, s, unique, told);
         console.log(`${game}: seat ${s}: ${r.positions} positions, ${r.checked} hidden cards checked, ${r.count} shown`);
         if (r.count) fail(`${game}: seat ${s} view shows hidden cards: ${r.leaks.join('; ')}`);
         if (r.drawnBadCount) fail(`${game}: seat ${s} view: ${r.drawnBadCount} positions wrong: ${r.drawnBad.join('; ')}`);
@@ -501,7 +511,7 @@ function indexDefects() {
         if (r.checked === 0) fail(`${game}: seat ${s}: no hidden card to check`);
       }
       // The check must be able to fail: the omniscient view shows them.
-      const control = await page.evaluate(leakScan, 0, -1, unique);
+      const control = await page.evaluate(leakScan, 0, -1, unique, told);
       if (control.count === 0) fail(`${game}: control: the omniscient view shows no other hand, the seat check proves nothing`);
       else console.log(`${game}: control: the omniscient view shows ${control.count} cards hidden from seat 0`);
       await page.evaluate(() => { window.arenaReplay.setSeat(0); window.arenaReplay.go(Math.floor(window.arenaReplay.positions / 2)); });

@@ -9,42 +9,60 @@
 // reaches them, by a script element (the static site: file:// pages may not
 // fetch; each chunk file calls arenaReplayChunk) or fetched (the live
 // server). A chunk is the gzip, in base64, of its steps' columns (a
-// field's values for every step), views after the first as deltas of the
-// step before, events' seats with a repeat of the seat before as 1.
+// field's values for every step), as arena/views/replay_json.h
+// (PageStepColumns) says: views after the first as deltas of the step
+// before, and without what the page can work out again.
 async function inflateBase64(text) {
   const bin = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
   return JSON.parse(await new Response(stream).text());
 }
 function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+// The new value of a field given as `d` in a delta, over its old value
+// `old`: a splice {"@s":[at, removed, inserted...]} of the old list, or `d`.
+function deltaValue(old, d) {
+  if (isObject(d) && Array.isArray(d['@s']) && Array.isArray(old)) {
+    const [at, removed, ...inserted] = d['@s'];
+    return old.slice(0, at).concat(inserted, old.slice(at + removed));
+  }
+  return d;
+}
 // `prev` with the delta `d` applied (fields left out unchanged, null gone,
-// an object in both merged one level down).
+// an object in both merged one level down, lists perhaps spliced).
 function applyDelta(prev, d) {
   const out = Object.assign({}, prev);
   for (const [k, v] of Object.entries(d)) {
     if (v === null) delete out[k];
-    else if (isObject(v) && isObject(prev[k])) {
+    else if (isObject(v) && isObject(prev[k]) && !('@s' in v)) {
       const inner = Object.assign({}, prev[k]);
       for (const [kk, vv] of Object.entries(v)) {
-        if (vv === null) delete inner[kk]; else inner[kk] = vv;
+        if (vv === null) delete inner[kk]; else inner[kk] = deltaValue(inner[kk], vv);
       }
       out[k] = inner;
-    } else out[k] = v;
+    } else out[k] = deltaValue(prev[k], v);
   }
   return out;
 }
 // A chunk's columns (arena/views/replay_json.h, PageStepColumns) as whole
-// steps.
+// steps: step numbers summed, views rebuilt from the step before's (what
+// every seat's change held alike, "c", then the seat's own), events' seats
+// repeated, actions' labels read from their legal labels.
 function expandChunk(cols) {
   const keys = Object.keys(cols).filter((k) => k !== 'delta');
   const out = [];
   for (let i = 0; i < cols.delta.length; ++i) {
     const st = {};
     for (const k of keys) st[k] = cols[k][i];
-    if (cols.delta[i]) st.views = st.views.map((d, s) => applyDelta(out[i - 1].views[s], d));
+    if ('step' in st && i > 0) st.step += out[i - 1].step;
+    if (cols.delta[i]) {
+      const own = Array.isArray(st.views) ? st.views : st.views.s;
+      const alike = Array.isArray(st.views) ? null : st.views.c;
+      st.views = own.map((d, s) => applyDelta(alike ? applyDelta(out[i - 1].views[s], alike) : out[i - 1].views[s], d));
+    }
     for (const e of st.events || []) {
       for (let j = 1; j < (e.seats || []).length; ++j) if (e.seats[j] === 1) e.seats[j] = e.seats[j - 1];
     }
+    for (const a of st.actions || []) if (!('label' in a)) a.label = a.legal[a.action];
     out.push(st);
   }
   return out;
@@ -59,7 +77,8 @@ window.arenaReplayChunk = (k, data) => {
 loadData('replay-data').then((R) => {
   const LINKS = JSON.parse(document.getElementById('links').textContent);
   const stEl = document.getElementById('standings-data');
-  const ST = stEl ? JSON.parse(stEl.textContent) : null;
+  // In the page, or (the static site's pages) in their shared script.
+  const ST = stEl ? JSON.parse(stEl.textContent) : (window.arenaReplayStandings || null);
   const partsEl = document.getElementById('replay-parts');
   const PARTS = partsEl ? JSON.parse(partsEl.textContent) : null;
   const H = R.header;
