@@ -1,8 +1,11 @@
 // The live site's replay of a long match comes in parts: the page holds no
 // step and names the chunks' address; LiveSite::ReplayStepsChunk gives each
 // chunk, and the chunks together hold every step once, in order; a short
-// match's page holds its steps (and has no chunk to fetch).
+// match's page holds its steps (and has no chunk to fetch); a long match in
+// progress shows its newest steps.
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -14,6 +17,8 @@
 #include "arena/live/live_site.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "referee/games/registry.h"
 #include "referee/records/record.h"
@@ -149,6 +154,61 @@ TEST(LiveReplayParts, AShortMatchsPageHoldsItsSteps) {
   EXPECT_TRUE(absl::StrContains(*page, "id=\"replay-chunk-0\""));
   EXPECT_TRUE(absl::StrContains(*page, "\"chunks\":1,\"inline\":true"));
   EXPECT_TRUE(absl::IsNotFound(site.ReplayStepsChunk("short", 0).status()));
+}
+
+// A long match in progress: its live page (and what its stream sends)
+// holds the spectator's newest kLiveSpectatorSteps steps, each with its
+// number, not every step so far; the page says how many came before.
+TEST(LiveReplayParts, ALongLiveMatchsPageHoldsItsNewestSteps) {
+  const testing::TestDir tmp = testing::FreshTempDir("live-long-match");
+  const std::string dir = tmp.path();
+  auto lines = PlayLong(dir, "long", 3 * kLiveSpectatorSteps);
+  ASSERT_FALSE(lines.empty());
+  ASSERT_EQ(std::remove(absl::StrCat(dir, "/long.jsonl").c_str()), 0);
+  // Played to nine tenths, as its .part.
+  lines.resize(lines.size() * 9 / 10);
+  std::filesystem::create_directories(dir + "/.inprogress");
+  {
+    std::ofstream part(dir + "/.inprogress/long.jsonl.part");
+    for (const auto& l : lines) {
+      std::string json;
+      ASSERT_TRUE(google::protobuf::util::MessageToJsonString(l, &json).ok());
+      part << json << "\n";
+    }
+  }
+  ReplayOptions o;
+  o.spectator = true;
+  o.step = int64_t{1} << 60;
+  o.source = "long";
+  auto all = BuildReplay(lines, o);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_GT(all->steps_size(), 2 * kLiveSpectatorSteps);
+
+  LiveSite site(dir, LiveOptions{});
+  site.Poll(true);
+  auto page = site.LiveMatchPage("long");
+  ASSERT_TRUE(page.ok()) << page.status();
+  const std::string head = "id=\"live-data\">";
+  const size_t at = page->find(head);
+  ASSERT_NE(at, std::string::npos);
+  const std::string json =
+      page->substr(at + head.size(), page->find("</script>", at) - at - head.size());
+  v1::Replay shown;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &shown).ok()) << json.substr(0, 80);
+  ASSERT_EQ(shown.steps_size(), kLiveSpectatorSteps);
+  const int first = all->steps_size() - static_cast<int>(kLiveSpectatorSteps);
+  for (int i = 0; i < shown.steps_size(); ++i) {
+    ASSERT_TRUE(google::protobuf::util::MessageDifferencer::Equals(shown.steps(i),
+                                                                   all->steps(first + i)))
+        << "step " << i << " of those shown";
+  }
+  EXPECT_GT(shown.steps(0).step(), 0);
+  EXPECT_EQ(shown.header().match_id(), "long");
+  bool ended = true;
+  auto sent = site.LiveMatchJson("long", &ended);
+  ASSERT_TRUE(sent.ok()) << sent.status();
+  EXPECT_FALSE(ended);
+  EXPECT_EQ(*sent, json) << "the page and the stream carry the same steps";
 }
 
 }  // namespace

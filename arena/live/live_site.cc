@@ -110,6 +110,7 @@ absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lin
   // A record in progress has no result yet: re-simulated as far as it goes
   // (a step beyond any match's end).
   o.step = int64_t{1} << 60;
+  o.last_steps = kLiveSpectatorSteps;
   auto replay = BuildReplay(lines, o);
   if (!replay.ok()) return replay.status();
   // The events are in words; the deck's catalogue is not needed to show them.

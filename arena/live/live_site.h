@@ -95,10 +95,15 @@ struct LiveOptions {
   absl::Duration push_every = absl::Milliseconds(750);
 };
 
+// The steps a live match's page and stream carry: its newest ones. (A match
+// of 20,000 decisions would otherwise send 10 MB at every update.)
+inline constexpr int64_t kLiveSpectatorSteps = 400;
+
 // The spectator's replay of a match in progress as JSON (a v1::Replay,
-// ReplayOptions::spectator), from its record's lines so far: what the live
-// match page and its stream carry, and nothing else. Errors: lines that do
-// not re-simulate.
+// ReplayOptions::spectator), from its record's lines so far, with its last
+// kLiveSpectatorSteps steps only (each keeps its number; the page says how
+// many came before): what the live match page and its stream carry, and
+// nothing else. Errors: lines that do not re-simulate.
 absl::StatusOr<std::string> SpectatorJson(const std::vector<v1::RecordLine>& lines,
                                           const std::string& source);
 

@@ -393,18 +393,22 @@ absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const Replay
 namespace {
 
 // Gathers every part into one Replay (BuildReplay).
+// Every step, or (`last` >= 0) the last `last` of them.
 class WholeReplaySink : public ReplaySink {
  public:
-  explicit WholeReplaySink(v1::Replay* out) : out_(out) {}
+  WholeReplaySink(v1::Replay* out, int64_t last) : out_(out), last_(last) {}
   absl::Status Begin(const v1::Replay& head) override {
     *out_ = head;
     return absl::OkStatus();
   }
   absl::Status Step(v1::ReplayStep& step) override {
     out_->add_steps()->Swap(&step);
+    // Dropped in halves, not one a step: each step is moved once at most.
+    if (last_ >= 0 && out_->steps_size() >= 2 * last_ + 1) DropEarly();
     return absl::OkStatus();
   }
   absl::Status End(const v1::Replay& tail) override {
+    if (last_ >= 0) DropEarly();
     if (tail.has_forfeit()) *out_->mutable_forfeit() = tail.forfeit();
     if (tail.has_result()) *out_->mutable_result() = tail.result();
     out_->set_finished(tail.finished());
@@ -412,7 +416,12 @@ class WholeReplaySink : public ReplaySink {
   }
 
  private:
+  void DropEarly() {
+    const int extra = out_->steps_size() - static_cast<int>(last_);
+    if (extra > 0) out_->mutable_steps()->DeleteSubrange(0, extra);
+  }
   v1::Replay* out_;
+  int64_t last_;
 };
 
 // A Replay's parts without its steps: the head (header, seat, cards,
@@ -449,7 +458,7 @@ constexpr char kStepsKey[] = "\"steps\":[]";
 absl::StatusOr<v1::Replay> BuildReplay(const std::vector<v1::RecordLine>& lines,
                                        const ReplayOptions& o) {
   v1::Replay replay;
-  WholeReplaySink sink(&replay);
+  WholeReplaySink sink(&replay, o.last_steps);
   if (absl::Status s = StreamReplay(lines, o, sink); !s.ok()) return s;
   return replay;
 }

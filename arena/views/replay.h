@@ -48,6 +48,10 @@ struct ReplayOptions {
   bool spectator = false;
   int64_t step = -1;   // -1: the whole match; else stop after this step
   std::string source = "record";  // what errors name (the record's file)
+  // BuildReplay only: keep the last this many steps (-1: every one), the
+  // earlier ones dropped as the replay is made (memory: twice this many
+  // steps at most). Each step keeps its number (ReplayStep.step).
+  int64_t last_steps = -1;
 };
 
 // Replay.seat of a spectator's replay.
