@@ -68,6 +68,37 @@ inline v1::Standings ReadStandings(const std::string& dir) {
   return st;
 }
 
+// A folder the sandboxed bots can reach (the system temp folder is private
+// to each sandbox), in the build tree, removed when the test ends (TestDir).
+class Workdir {
+ public:
+  explicit Workdir(const std::string& name)
+      : dir_(absl::StrCat(kBin, "/../tests/e2e-", name, "-", ::getpid())) {
+    std::error_code ec;
+    std::filesystem::permissions(dir_.path(), std::filesystem::perms(0755), ec);
+  }
+  const std::string& path() const { return dir_.path(); }
+  // An executable script in the folder.
+  std::string Script(const std::string& name, const std::string& body) const {
+    const std::string p = path() + "/" + name;
+    std::ofstream(p) << "#!/bin/sh\n" << body;
+    std::error_code ec;
+    std::filesystem::permissions(p, std::filesystem::perms(0755), ec);
+    return p;
+  }
+
+ private:
+  TestDir dir_;
+};
+
+// The standings row of `bot`, or null.
+inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
+  for (const auto& r : st.rows()) {
+    if (r.bot() == bot) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace arena::testing
 
 #endif  // ARENA_TESTS_E2E_UTIL_H_

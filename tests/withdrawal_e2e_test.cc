@@ -36,30 +36,9 @@ using testing::kBin;
 using testing::ReadFile;
 using testing::ReadStandings;
 using testing::RecordFiles;
+using testing::RowOf;
 using testing::Sh;
-
-// A folder the sandboxed bots can reach (the system temp folder is private
-// to each sandbox), removed when the test ends (testing::TestDir).
-class Workdir {
- public:
-  explicit Workdir(const std::string& name)
-      : dir_(absl::StrCat(kBin, "/../tests/withdrawal-", name, "-", ::getpid())) {
-    std::error_code ec;
-    std::filesystem::permissions(dir_.path(), std::filesystem::perms(0755), ec);
-  }
-  const std::string& path() const { return dir_.path(); }
-  // An executable script in the folder.
-  std::string Script(const std::string& name, const std::string& body) const {
-    const std::string p = path() + "/" + name;
-    std::ofstream(p) << "#!/bin/sh\n" << body;
-    std::error_code ec;
-    std::filesystem::permissions(p, std::filesystem::perms(0755), ec);
-    return p;
-  }
-
- private:
-  testing::TestDir dir_;
-};
+using testing::Workdir;
 
 // A contest of eight entrants, the bundled bots among them (C++ and Python).
 std::string EightBundledBots() {
@@ -104,13 +83,6 @@ RecordFacts ReadFacts(const std::string& dir) {
     if (!fault) ++f.clean;
   }
   return f;
-}
-
-const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& bot) {
-  for (const auto& r : st.rows()) {
-    if (r.bot() == bot) return &r;
-  }
-  return nullptr;
 }
 
 // A contest with one broken entrant: 8 bundled bots plus one whose program

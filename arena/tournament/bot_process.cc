@@ -409,6 +409,8 @@ void BotSupervisor::StopIdle() {
 void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string& how) {
   e.exits.push_back(how);
   const std::string detail = EndedProcess(*e.process, how);
+  e.crashed = true;
+  e.crash = detail;
   spdlog::warn("bot {}: {} (log: {})", bot, detail, e.process->log_path());
   // The hub leaves a stream it still sees live alone (it may be a restart's);
   // the dead process's stream ends within moments of its exit (the kernel
@@ -479,6 +481,7 @@ bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
       why = std::string(s.message());
       continue;
     }
+    e.crashed = false;
     if (AwaitConnection(bot, e, before)) return true;
     why = NotConnectedReason(*e.process, options_.connect_timeout);
   }
@@ -628,6 +631,16 @@ bool BotSupervisor::Ensure(const std::string& bot) {
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
   if (on_demand_ && !Live(bot)) {
+    if (e.crashed) {
+      // Its last process crashed and its slot was freed since: the start
+      // is a restart like any other (none left: withdrawn, no room made).
+      if (e.restarts >= options_.max_restarts) {
+        Withdraw(bot, e, e.crash);
+        return false;
+      }
+      MakeRoom(bot);
+      return Revive(bot, e, e.crash);
+    }
     MakeRoom(bot);
     return StartOnDemand(bot, e);
   }
@@ -666,7 +679,9 @@ void BotSupervisor::RenewAll() {
   std::map<std::string, int> before;  // connections of each bot so far
   for (auto& [name, e] : bots_) {
     absl::MutexLock lock(&e->mu);
-    if (e->withdrawn) continue;
+    // One whose process crashed starts again at its next Ensure, as a
+    // restart (a fresh process here would be a free one).
+    if (e->withdrawn || e->crashed) continue;
     e->process->Stop(absl::Seconds(2));
     before[name] = hub_->Connections(name);
     if (absl::Status s = e->process->Start(); !s.ok()) {

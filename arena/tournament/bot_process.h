@@ -14,7 +14,10 @@
 //    seat waits on a process that has exited.
 //  - Before each match (Ensure) a bot that is not connected is restarted,
 //    with a back-off that doubles from SupervisorOptions::backoff_first,
-//    up to max_restarts times in the whole tournament.
+//    up to max_restarts times in the whole tournament. The count is the
+//    entrant's, over all its processes: a start that follows a crash is a
+//    restart in every mode, also when the crashed process's slot was freed
+//    (on demand) before its next match.
 //  - A bot that still cannot be had (it exits before connecting after its
 //    restarts, or runs without connecting for the connect timeout) is
 //    withdrawn: its process is stopped and the hub fails every request for it
@@ -169,6 +172,11 @@ class BotSupervisor {
     bool withdrawn = false;
     std::string reason;               // why it was withdrawn
     std::vector<std::string> exits;   // unexpected ends
+    // Its latest process ended unexpectedly (a crash): the next start of
+    // the entrant, whenever and by whom, is a restart (counted against
+    // max_restarts), even after its slot was freed.
+    bool crashed = false;
+    std::string crash;                // how that process ended, with output
   };
   // The process ended unexpectedly (`how`): noted, and the hub told.
   void NoteEnd(const std::string& bot, Entry& e, const std::string& how)

@@ -1,0 +1,106 @@
+// An entrant's processes in a field larger than the bound on live bot
+// processes (entrants on demand, arena/tournament/bot_process.h): its
+// failures add up over all of them, and its processes' starts and stops
+// cost no entrant a match. Real processes: arena, the bundled bots and
+// tests/crash_hang_flood_bot, in arena's sandbox.
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "referee/records/record.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::Cmd;
+using testing::kBin;
+using testing::Sh;
+
+// Per fault kind, the forfeits of `bot` in the records of `dir`, and the
+// start (RecordHeader::started_at, RFC 3339 in UTC: in order as text) of
+// the first and the last match with each kind.
+struct Forfeits {
+  std::map<v1::FaultKind, int> count;
+  std::map<v1::FaultKind, std::string> first, last;
+};
+
+Forfeits ForfeitsOf(const std::string& dir, const std::string& bot) {
+  Forfeits f;
+  for (const std::string& path : testing::RecordFiles(dir)) {
+    auto lines = ReadRecordFile(path);
+    EXPECT_TRUE(lines.ok()) << path;
+    if (!lines.ok()) continue;
+    const auto& h = lines->front().header();
+    for (const auto& l : *lines) {
+      if (!l.has_forfeit() || h.seat_bots(l.forfeit().seat()) != bot) continue;
+      const v1::FaultKind k = l.forfeit().fault();
+      ++f.count[k];
+      if (f.first[k].empty() || h.started_at() < f.first[k]) f.first[k] = h.started_at();
+      f.last[k] = std::max(f.last[k], h.started_at());
+    }
+  }
+  return f;
+}
+
+// An entrant that crashes in every match, in a field of three times the
+// bound: each of its matches starts a process for it (the last one's slot
+// was freed), and those starts are restarts of the entrant. With
+// --max_restarts 2 it crashes 3 times (its first process and 2 restarts),
+// is withdrawn with the cause in the standings, entrants.json and the HTML,
+// and forfeits each later match as a no-show.
+TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
+  testing::Workdir w("crash-on-demand");
+  const std::string dir = w.path() + "/r";
+  std::string bots;
+  for (int i = 0; i < 11; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  // One match at a time: each crash is one match's.
+  Cmd r = Sh(absl::StrCat(
+      kBin, "/arena tournament --game quasenbo --seats 2 --games 66 --jobs 1",
+      " --max_live_bots 4 --max_restarts 2 --progress=false --records ", dir, bots,
+      " --bot crashy='", kBin, "/crash_hang_flood_bot --mode=crash_after --n=1'"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("12 bots, at most 4 bot processes at once"));
+  const v1::Standings st = testing::ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 66);
+  const v1::StandingRow* row = testing::RowOf(st, "crashy");
+  ASSERT_NE(row, nullptr);
+  // 66 matches of 2 seats among 12 entrants: 11 seats each on average.
+  EXPECT_GE(row->matches(), 9);
+  EXPECT_TRUE(row->withdrawn());
+  EXPECT_THAT(row->withdrawn_reason(), HasSubstr("exited with code 3"));
+  EXPECT_EQ(row->fault_kinds().crashed(), 3);
+  EXPECT_EQ(row->fault_kinds().no_show(), row->matches() - 3);
+  // The no-shows all come after the crashes.
+  const Forfeits f = ForfeitsOf(dir, "crashy");
+  EXPECT_EQ(f.count.at(v1::FAULT_KIND_CRASHED), 3);
+  EXPECT_EQ(f.count.at(v1::FAULT_KIND_NO_SHOW), row->matches() - 3);
+  EXPECT_LT(f.last.at(v1::FAULT_KIND_CRASHED), f.first.at(v1::FAULT_KIND_NO_SHOW));
+  bool seen = false;
+  for (const auto& e : st.entrants()) {
+    if (e.bot() != "crashy") continue;
+    seen = true;
+    EXPECT_TRUE(e.withdrawn());
+    EXPECT_EQ(e.restarts(), 2);
+    EXPECT_EQ(e.exits_size(), 3);
+    EXPECT_THAT(e.reason(), HasSubstr("exited with code 3"));
+  }
+  EXPECT_TRUE(seen);
+  const std::string entrants = testing::ReadFile(dir + "/entrants.json");
+  EXPECT_THAT(entrants, HasSubstr("\"restarts\": 2"));
+  EXPECT_THAT(entrants, HasSubstr("\"withdrawn\": true"));
+  Cmd h = Sh(absl::StrCat(kBin, "/arena html ", dir, " --out ", w.path(), "/site"));
+  ASSERT_EQ(h.code, 0) << h.output;
+  const std::string page = testing::ReadFile(w.path() + "/site/index.html");
+  EXPECT_THAT(page, HasSubstr("\"reason\": \"its process exited with code 3\""));
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+}
+
+}  // namespace
+}  // namespace arena
