@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -31,6 +30,7 @@
 #include "absl/strings/str_format.h"
 #include "arena/tournament/adaptive.h"
 #include "referee/game_api/rng.h"
+#include "tests/bench/sim_util.h"
 
 ABSL_FLAG(int, seeds, 200, "simulated contests per schedule");
 ABSL_FLAG(std::string, field, "even", "even (30 Elo apart) or normal (sd 100 Elo)");
@@ -46,8 +46,6 @@ ABSL_FLAG(int, warmup_rounds, 2, "adaptive: balanced rounds first");
 
 namespace arena {
 namespace {
-
-constexpr double kNatPerElo = 2.302585092994046 / 400.0;
 
 struct Outcome {
   int64_t matches = 0;
@@ -121,18 +119,9 @@ Outcome Simulate(uint64_t seed, bool adaptive) {
     const int tables = static_cast<int>(
         std::min<int64_t>(planner.tables_per_round(), budget - out.matches));
     for (const std::vector<int>& seating : planner.NextRound(tables)) {
-      std::vector<double> score(seating.size());
-      for (size_t p = 0; p < seating.size(); ++p) {
-        const double u = (rng.Next() >> 11) * 0x1.0p-53 + 0x1.0p-54;
-        score[p] = elo[seating[p]] * kNatPerElo - std::log(-std::log(u));
-      }
-      std::vector<int> place(seating.size(), 1);
-      for (size_t p = 0; p < seating.size(); ++p) {
-        for (size_t q = 0; q < seating.size(); ++q) {
-          if (score[q] > score[p]) ++place[p];
-        }
-      }
-      planner.Observe(seating, place);
+      std::vector<double> strengths;
+      for (int x : seating) strengths.push_back(elo[x]);
+      planner.Observe(seating, SimulatedPlacements(strengths, rng));
       ++out.matches;
     }
     ++rounds;
@@ -184,16 +173,8 @@ int main(int argc, char** argv) {
   double mean_adaptive = 0, mean_rounds = 0;
   for (const bool adaptive : {true, false}) {
     if (which == (adaptive ? "rounds" : "adaptive")) continue;
-    std::vector<arena::Outcome> runs(seeds);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        for (int i = t; i < seeds; i += threads) {
-          runs[i] = arena::Simulate(static_cast<uint64_t>(i), adaptive);
-        }
-      });
-    }
-    for (auto& th : pool) th.join();
+    const std::vector<arena::Outcome> runs = arena::RunSeeds<arena::Outcome>(
+        seeds, threads, [&](uint64_t seed) { return arena::Simulate(seed, adaptive); });
     double sum = 0;
     for (const auto& o : runs) sum += static_cast<double>(o.matches);
     (adaptive ? mean_adaptive : mean_rounds) = sum / seeds;
