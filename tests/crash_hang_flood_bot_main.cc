@@ -11,11 +11,17 @@
 //       many matches are live at the same time), then answers them all, and
 //       every later one at once; exits 4 if the stream ends before it got
 //       there
+//   crash_hang_flood_bot --mode=slow_every --n=50
+//       answers at once, but every 50th decision only after its deadline
+//       (its deadline_ms and 200 ms more): a bot that is late now and then
+//   crash_hang_flood_bot --mode=answer_after --n=100
+//       answers every decision 100 ms after it came
 //   crash_hang_flood_bot --mode=flood --n=300
 //       sends n decisions for no match at once (a flood of invalid messages)
 //       on each stream; once the referee cuts it off, waits 3 s and connects
 //       again, for as long as it runs
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -29,7 +35,7 @@
 #include "grpcpp/grpcpp.h"
 
 ABSL_FLAG(std::string, mode, "crash_after",
-          "crash_after, hang_after, hold_until or flood");
+          "crash_after, hang_after, hold_until, slow_every, answer_after or flood");
 ABSL_FLAG(int, n, 3, "decisions answered before misbehaving");
 
 int main(int argc, char** argv) {
@@ -93,6 +99,21 @@ int main(int argc, char** argv) {
       holding = false;
     }
     return holding ? 4 : 0;
+  }
+  if (mode == "slow_every" || mode == "answer_after") {
+    int64_t seen = 0;
+    while (stream->Read(&m)) {
+      if (!m.has_decision_request()) continue;
+      const auto& r = m.decision_request();
+      int64_t wait_ms = 0;
+      if (mode == "answer_after") wait_ms = static_cast<int64_t>(n);
+      if (mode == "slow_every" && n > 0 && ++seen % static_cast<int64_t>(n) == 0) {
+        wait_ms = r.deadline_ms() + 200;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+      answer(r);
+    }
+    return 0;
   }
   while (stream->Read(&m)) {
     if (!m.has_decision_request()) continue;

@@ -4,6 +4,7 @@
 // cost no entrant a match. Real processes: arena, the bundled bots and
 // tests/crash_hang_flood_bot, in arena's sandbox.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -100,6 +101,54 @@ TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
   EXPECT_THAT(page, HasSubstr("\"reason\": \"its process exited with code 3\""));
   Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
   EXPECT_EQ(v.code, 0) << v.output;
+}
+
+
+// The figures of arena's line "bot processes: at most P live at once (bound
+// B); A started ahead of their matches, D started for them, ...", all -1 if
+// it is missing.
+struct ProcessLine {
+  int peak = -1, bound = -1, ahead = -1, demand = -1;
+};
+
+ProcessLine ProcessesOf(const std::string& output) {
+  ProcessLine p;
+  const size_t at = output.find("bot processes: at most ");
+  if (at == std::string::npos) return p;
+  if (std::sscanf(output.c_str() + at,
+                  "bot processes: at most %d live at once (bound %d); %d started ahead of "
+                  "their matches, %d started for them",
+                  &p.peak, &p.bound, &p.ahead, &p.demand) != 4) {
+    return ProcessLine{};
+  }
+  return p;
+}
+
+// A field larger than the bound, with room in it for more than the live
+// matches' bots: the processes of the matches to come are started while
+// the matches before them play (most starts are made ahead of need), the
+// bound holds with them, and --jobs matches play at once.
+TEST(EntrantProcesses, ProcessesStartAheadOfTheirMatchesWithinTheBound) {
+  testing::Workdir w("ahead");
+  const std::string dir = w.path() + "/r";
+  std::string bots;
+  for (int i = 0; i < 12; ++i) {
+    absl::StrAppend(&bots, " --bot b", i, "='", kBin,
+                    "/crash_hang_flood_bot --mode=answer_after --n=10'");
+  }
+  // 3 live matches hold 6 processes; 2 more are for the next matches.
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 48",
+                          " --jobs 3 --max_live_bots 8 --progress=false --records ", dir, bots));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("48 matches played, at most 3 of them at once"));
+  const ProcessLine p = ProcessesOf(r.output);
+  EXPECT_EQ(p.bound, 8) << r.output;
+  EXPECT_LE(p.peak, 8);
+  EXPECT_GE(p.peak, 7);
+  EXPECT_GT(p.ahead, p.demand) << r.output;
+  const v1::Standings st = testing::ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 48);
+  for (const auto& row : st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
 }
 
 }  // namespace

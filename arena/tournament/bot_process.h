@@ -29,14 +29,23 @@
 // than max_live, at most max_live bot processes live at once. A bot's
 // process is started by Ensure when its match comes up and stopped once it
 // has had no live match for idle_timeout (the watcher does it). When
-// max_live are live, Ensure stops the least recently used one that has no
-// live match and is not pinned to make room, or waits until one has none
+// max_live are live, Ensure stops one that has no live match and is not
+// pinned to make room (see Expect below), or waits until one has none
 // (the hub tells the supervisor of every match's start and end,
 // BotHub::SetMatchObserver). Ensure pins its bot until a match with it
 // starts, so the bots of a match being prepared are not stopped while the
 // others are ensured. Such stops are not crashes: they count neither as
 // restarts nor as exits. With no more bots than max_live, every process lives
 // through the tournament as above.
+//
+// Ahead of need (Expect): the tournament tells the supervisor which bots
+// its next matches need, in order. A process needed among the next max_live
+// bots is not stopped when idle; the one stopped to make room is the one
+// needed last (of those not needed, the least recently used); and a
+// starter thread starts the processes needed next, in free room or in the
+// room of an idle one needed later (stopped for it), without waiting for
+// them to connect: their Ensure waits for the connection if it has not
+// come yet.
 //
 // Thread safety: BotProcess and BotSupervisor may be used from any thread.
 #ifndef ARENA_ARENA_TOURNAMENT_BOT_PROCESS_H_
@@ -73,11 +82,17 @@ class BotProcess {
   std::optional<std::string> PollUnexpectedEnd();
   // SIGTERM to the group, then SIGKILL after `grace`.
   void Stop(absl::Duration grace);
+  // SIGTERM to the group, not waited for (Stop then waits): an end from now
+  // on is one asked for.
+  void Terminate();
   // The process is to end now (its stream was closed): its end from here on
   // is logged as a stop, not as an unexpected one, and sends no signal.
   void ExpectEnd();
   const std::string& name() const { return name_; }
   const std::string& log_path() const { return log_path_; }
+  // "its process <how><when>; its last output: <its log's last lines>", the
+  // words every fault, withdrawal and log line about an ended process uses.
+  std::string DescribeEnd(const std::string& how, const std::string& when = "") const;
   // How the process last ended, empty while it runs or before it first ends.
   std::string exit_status() const;
   // The last lines its latest process wrote to its log (at most
@@ -125,6 +140,8 @@ struct ProcessCounts {
   int64_t demand_starts = 0;  // started by Ensure when not live
   int64_t idle_stops = 0;   // stopped after idle_timeout without a match
   int64_t evictions = 0;    // stopped, idle, to make room for another bot
+  int64_t ahead_starts = 0;  // started ahead of need (Expect)
+  int64_t renewals = 0;     // on demand: stale processes stopped (RenewAll)
 };
 
 class BotSupervisor {
@@ -149,10 +166,18 @@ class BotSupervisor {
   bool Ensure(const std::string& bot);
   // Replaces every bot process that is not withdrawn by a fresh one (a new
   // sandbox, no memory of the matches before) and waits until each is
-  // connected; a fresh process that fails is handled as by Ensure. Does not
-  // count against max_restarts. On demand it only stops every live process
-  // (call it with no match live): each bot's next Ensure starts a fresh one.
+  // connected (call it with no match live); a fresh process that fails is
+  // handled as by Ensure. Does not count against max_restarts. On demand it
+  // returns at once (call it with no match being prepared): every process
+  // live now is stale, and a bot's next Ensure waits until its stale
+  // process has no live match, stops it and starts a fresh one; stale
+  // processes without a match are stopped (by the watcher, or by the
+  // starter for a fresh one).
   void RenewAll();
+  // On demand: the bots of the matches to come, in the order they are
+  // needed (repeats allowed), replacing the last such list (see the top of
+  // this file). Returns at once.
+  void Expect(const std::vector<std::string>& upcoming);
   // What the run knew of each bot, in name order.
   std::vector<v1::EntrantReport> Reports() const;
   ProcessCounts Counts() const;
@@ -177,6 +202,10 @@ class BotSupervisor {
     // max_restarts), even after its slot was freed.
     bool crashed = false;
     std::string crash;                // how that process ended, with output
+    // Started ahead of need (Expect) and not yet seen connected: its
+    // Ensure waits for a connection newer than the `connections`-th.
+    bool ahead = false;
+    int connections = 0;
   };
   // The process ended unexpectedly (`how`): noted, and the hub told.
   void NoteEnd(const std::string& bot, Entry& e, const std::string& how)
@@ -209,20 +238,38 @@ class BotSupervisor {
       absl::Time pinned_at;
       int matches = 0;        // live matches
       absl::Time last_used;   // latest ensure, match start or match end
+      int64_t epoch = 0;      // the RenewAll count when its process started
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
     int live ABSL_GUARDED_BY(mu) = 0;
     int live_matches ABSL_GUARDED_BY(mu) = 0;  // summed over the bots
     ProcessCounts counts ABSL_GUARDED_BY(mu);
+    // Expect: each bot's first place in the order of need (absent: not
+    // needed), those bots in that order, and a count of the lists given.
+    std::map<std::string, int> next_use ABSL_GUARDED_BY(mu);
+    std::vector<std::string> order ABSL_GUARDED_BY(mu);
+    int64_t expected ABSL_GUARDED_BY(mu) = 0;
+    int64_t epoch ABSL_GUARDED_BY(mu) = 0;  // RenewAll calls on demand
+    bool Stale(const Slot& s) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return s.live && s.epoch < epoch;
+    }
+    bool stop_starter ABSL_GUARDED_BY(mu) = false;
+    // Needed among the next `horizon` bots.
+    bool NeededSoon(const std::string& bot, int horizon) const
+        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
     void Take(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
-    // The bot to stop to make room for `self`, if any: the least recently
-    // used live one without a live match that is not pinned, else, if no
+    // The bot to stop to make room for `self`, if any: of the live ones
+    // without a live match that are not pinned, the one needed last (of
+    // those not needed, the least recently used), else, if no
     // match is live at all and no process is being stopped (no slot can
     // free up), the one pinned longest ago (a pin whose match never
     // started).
-    Slot* Victim(const std::string& self, std::string* name)
+    // Not the oldest pin unless `oldest_pin`.
+    Slot* Victim(const std::string& self, std::string* name, bool oldest_pin = true)
         ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+    // The bot's place in the order of need (Expect); INT_MAX if not needed.
+    int NextUse(const std::string& bot) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   };
   // The process is started: a slot taken, counted.
   void TakeSlot(const std::string& bot);
@@ -239,8 +286,19 @@ class BotSupervisor {
   // Starts the bots named and waits until each is connected or withdrawn
   // (StartAll's first part).
   absl::Status StartGroup(const std::vector<std::string>& names);
-  // Stops idle processes (on demand; the watcher).
+  // Stops idle processes, and stale ones at once (on demand; the watcher).
   void StopIdle();
+  // On demand: waits until the stale process of `bot` (if any) has no live
+  // match (its bot's mu not held), then, with its mu held, stops it.
+  void AwaitStale(const std::string& bot);
+  void StopStale(const std::string& bot, Entry& e) ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // The starter thread: starts the processes Expect names, in order, while
+  // there is room (see the top of this file).
+  void StartAheadLoop();
+  // Starts `bot`'s process ahead of need if it has none, is not withdrawn
+  // and there is room, stopping an idle one needed later if need be; false
+  // once there is no room.
+  bool StartAhead(const std::string& bot);
   // Stops the live process of `bot` that was picked (Slot::stopping, its
   // pin then `pinned_at`, InfinitePast if none) if it still has no live
   // match and no newer pin, and counts it in `counter`; `why` for the log.
@@ -257,6 +315,7 @@ class BotSupervisor {
   absl::Mutex watch_mu_;
   bool stop_watch_ ABSL_GUARDED_BY(watch_mu_) = false;
   std::thread watcher_;
+  std::thread starter_;  // on demand, from StartAll
 };
 
 }  // namespace arena

@@ -369,6 +369,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
         return supervised(
             [&] { return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b); });
       };
+      if (const ProcessCounts pc = supervisor.Counts(); pc.on_demand) {
+        hooks.max_live_bots = pc.max_live;
+        hooks.expect_bots = [&](const std::vector<std::string>& upcoming) {
+          supervisor.Expect(upcoming);
+        };
+      }
       if (options.fresh_bots_per_rotation) {
         hooks.new_bot_processes = [&] {
           return supervised([&] {
@@ -386,11 +392,12 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       const ProcessCounts pc = supervisor.Counts();
       if (pc.on_demand) {
         spdlog::info(
-            "bot processes: at most {} live at once (bound {}); {} started for "
-            "their matches, {} stopped after {} without a match, {} stopped "
-            "to make room",
-            pc.peak_live, pc.max_live, pc.demand_starts, pc.idle_stops,
-            absl::FormatDuration(so.idle_timeout), pc.evictions);
+            "bot processes: at most {} live at once (bound {}); {} started ahead "
+            "of their matches, {} started for them, {} stopped after {} without "
+            "a match, {} stopped to make room, {} replaced by fresh ones for a "
+            "new rotation of the deals",
+            pc.peak_live, pc.max_live, pc.ahead_starts, pc.demand_starts, pc.idle_stops,
+            absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals);
       } else {
         spdlog::info("bot processes: at most {} live at once (bound {}: each "
                      "bot's process lives through the tournament)",

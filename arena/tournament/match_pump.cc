@@ -26,9 +26,12 @@ MatchPump::MatchPump(const v1::TournamentConfig& config, const TournamentSecret&
       load_(config),
       opening_window_(std::min(2 * absl::Milliseconds(load_.sample().decision_ms),
                                absl::Milliseconds(100))),
-      holds_(hub, &load_.sample()) {}
+      holds_(hub, &load_.sample()),
+      seats_(std::max(1, config.seats())),
+      max_live_bots_(hooks.max_live_bots) {}
 
 MatchPump::~MatchPump() {
+  Reap(/*all=*/true);
   // A live match still calls back into the pump: its outcome is dropped
   // (none is live after Play).
   absl::MutexLock lock(&live_mu_);
@@ -72,25 +75,51 @@ void MatchPump::Play(const Schedule& schedule, const std::vector<std::string>& e
   size_t t = 0;
   for (size_t p = 0; p < phase_ends.size() && !stopped(); ++p) {
     if (p > 0) {
-      WaitBelow(1);  // the rotation's matches are all over
-      spdlog::info("rotation {} of {}: every bot process is replaced by a fresh one",
-                   p + 1, phase_ends.size());
+      if (max_live_bots_ > 0) {
+        // On demand: no match of the last rotation is still being
+        // prepared; each bot's process is replaced as its last one ends.
+        absl::MutexLock lock(&live_mu_);
+        live_mu_.Await(absl::Condition(
+            +[](int* preparing) { return *preparing == 0; }, &preparing_));
+      } else {
+        WaitBelow(1);  // the rotation's matches are all over
+      }
+      spdlog::debug("rotation {} of {}: every bot process is replaced by a fresh one",
+                    p + 1, phase_ends.size());
       if (absl::Status s = hooks_.new_bot_processes(); !s.ok()) {
         spdlog::error("cannot start fresh bot processes: {}", s.ToString());
         // Played on: each bot that is not connected faults (policy decides).
       }
     }
     for (; t < phase_ends[p]; ++t) {
-      if (!StartNext(schedule, entrants, todo[t])) break;
+      if (!StartNext(schedule, entrants, todo, t, phase_ends[p])) break;
     }
   }
   WaitBelow(1);
+  Reap(/*all=*/true);
+}
+
+std::vector<std::string> MatchPump::Upcoming(const Schedule& schedule,
+                                             const std::vector<std::string>& entrants,
+                                             const std::vector<int>& todo, size_t t,
+                                             size_t end) const {
+  std::vector<std::string> out;
+  std::set<int> distinct;
+  for (; t < end && static_cast<int>(distinct.size()) < max_live_bots_; ++t) {
+    for (int b : schedule.matches[todo[t]].seating) {
+      out.push_back(entrants[b]);
+      distinct.insert(b);
+    }
+  }
+  return out;
 }
 
 bool MatchPump::StartNext(const Schedule& schedule, const std::vector<std::string>& entrants,
-                          int index) {
+                          const std::vector<int>& todo, size_t t, size_t end) {
+  Reap(/*all=*/false);
   WaitBelow(jobs_, /*to_start=*/true);
   if (stopped() || StorageStopped()) return false;
+  const int index = todo[t];
   const ScheduledMatch& sm = schedule.matches[index];
   const std::string& tournament_id = secret_.TournamentId();
   MatchSpec spec;
@@ -102,38 +131,104 @@ bool MatchPump::StartNext(const Schedule& schedule, const std::vector<std::strin
   holds_.Hold(spec.seat_bots, stopped_);
   if (stopped()) return false;
   FillMatchSpec(config_, secret_, static_cast<uint64_t>(sm.deal), &spec);
+  if (hooks_.expect_bots && max_live_bots_ > 0) {
+    hooks_.expect_bots(Upcoming(schedule, entrants, todo, t, end));
+  }
+  {
+    // Under a bound on live processes, side by side only while the seats
+    // of every match being prepared or played fit in it (else two matches
+    // could each hold part of the room the other needs); one at a time is
+    // always possible (the supervisor makes room for it).
+    absl::MutexLock lock(&live_mu_);
+    auto fits = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live_mu_) {
+      return preparing_ == 0 || max_live_bots_ == 0 ||
+             (live_ + 1) * seats_ <= max_live_bots_;
+    };
+    live_mu_.Await(absl::Condition(&fits));
+    ++live_;
+    ++preparing_;
+  }
+  Prep& prep = preps_.emplace_back();
+  prep.thread = std::thread([this, &prep, spec = std::move(spec)]() mutable {
+    Prepare(std::move(spec));
+    prep.done.store(true);
+  });
+  return true;
+}
+
+void MatchPump::Reap(bool all) {
+  for (auto it = preps_.begin(); it != preps_.end();) {
+    if (all || it->done.load()) {
+      it->thread.join();
+      it = preps_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void MatchPump::WaitingForBots(int delta) {
+  const absl::Time now = absl::Now();
+  if (delta > 0 && waiting_++ == 0) waiting_since_ = now;
+  if (delta < 0 && --waiting_ == 0) waited_ += now - waiting_since_;
+}
+
+void MatchPump::Prepare(MatchSpec spec) {
+  const absl::Time begin = absl::Now();
   if (hooks_.ensure_bot) {
+    {
+      absl::MutexLock lock(&live_mu_);
+      if (first_start_ == absl::InfinitePast()) first_start_ = begin;
+      WaitingForBots(+1);
+    }
     std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
-    for (const auto& b : needed) hooks_.ensure_bot(b);
+    std::vector<std::thread> others;
+    for (auto it = std::next(needed.begin()); it != needed.end(); ++it) {
+      others.emplace_back([this, &bot = *it] { hooks_.ensure_bot(bot); });
+    }
+    hooks_.ensure_bot(*needed.begin());
+    for (std::thread& t : others) t.join();
+    absl::MutexLock lock(&live_mu_);
+    WaitingForBots(-1);
+    longest_wait_ = std::max(longest_wait_, absl::Now() - begin);
   }
   auto writer = OpenRecord(config_, hooks_, spec.match_id);
   if (!writer.ok()) {
     spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
-    booker_.Skip();
-    return true;
+    absl::MutexLock lock(&live_mu_);
+    --preparing_;
+    --live_;
+    ++skipped_;  // booked as skipped by the pump's thread
+    return;
   }
   Launch(std::move(spec), *std::move(writer));
-  return true;
 }
 
 void MatchPump::Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer) {
-  const int64_t seq = started_++;
+  // The link first: from then on the hub counts the match as live for its
+  // bots (its processes are no longer merely pinned), and only then may
+  // another match be prepared in its place (preparing_), whose bots could
+  // otherwise take the room of this one's.
+  std::shared_ptr<SeatLink> link = hub_.NewMatchLink(spec.match_id, spec.seat_bots);
+  int64_t seq;
+  {
+    absl::MutexLock lock(&live_mu_);
+    seq = started_++;
+    --preparing_;
+    peak_playing_ = std::max(peak_playing_, ++playing_);
+    opening_.emplace(seq, absl::Now());
+  }
   spec.on_first_answer = [this, seq] {
     absl::MutexLock lock(&live_mu_);
     opening_.erase(seq);
   };
-  {
-    absl::MutexLock lock(&live_mu_);
-    peak_live_ = std::max(peak_live_, ++live_);
-    opening_.emplace(seq, absl::Now());
-  }
-  std::shared_ptr<SeatLink> link = hub_.NewMatchLink(spec.match_id, spec.seat_bots);
   MatchSpec booked = spec;
   auto match = Match::Create(game_, std::move(spec), std::move(link),
                              std::shared_ptr<RecordWriter>(std::move(writer)),
                              [this, booked = std::move(booked)](MatchOutcome outcome) {
                                absl::MutexLock lock(&live_mu_);
                                --live_;
+                               --playing_;
                                finished_.push_back({booked, std::move(outcome)});
                              });
   match->Start();
@@ -141,6 +236,7 @@ void MatchPump::Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer) {
 
 void MatchPump::WaitBelow(int limit, bool to_start) {
   std::deque<Finished> batch;
+  int skipped = 0;
   bool waited_opening = false;
   for (;;) {
     {
@@ -149,7 +245,7 @@ void MatchPump::WaitBelow(int limit, bool to_start) {
         return live_ < limit &&
                (!to_start || static_cast<int>(opening_.size()) < max_opening_);
       };
-      auto ready = [&] { return room() || !finished_.empty(); };
+      auto ready = [&] { return room() || !finished_.empty() || skipped_ > 0; };
       for (;;) {
         const absl::Time now = absl::Now();
         while (!opening_.empty() && opening_.begin()->second + opening_window_ <= now) {
@@ -165,8 +261,10 @@ void MatchPump::WaitBelow(int limit, bool to_start) {
         live_mu_.AwaitWithTimeout(absl::Condition(&ready), wait);
       }
       batch.swap(finished_);
-      if (batch.empty()) break;  // room
+      std::swap(skipped, skipped_);
+      if (batch.empty() && skipped == 0) break;  // room
     }
+    for (; skipped > 0; --skipped) booker_.Skip();
     Book(&batch);
   }
   if (waited_opening) ++load_.sample().opening_waits;
@@ -182,9 +280,21 @@ void MatchPump::Book(std::deque<Finished>* batch) {
 
 void MatchPump::Report() {
   WaitBelow(1);
+  Reap(/*all=*/true);
   {
     absl::MutexLock lock(&live_mu_);
-    spdlog::info("{} matches played, at most {} of them at once", started_, peak_live_);
+    spdlog::info("{} matches played, at most {} of them at once ({} decisions asked)",
+                 started_, peak_playing_, load_.sample().requests);
+    if (hooks_.ensure_bot && started_ > 0) {
+      const absl::Duration wall = absl::Now() - first_start_;
+      spdlog::info(
+          "matches waiting for their bots (processes starting, or room for them): {} "
+          "of the {} since the first one was prepared ({:.1f}%); the longest wait {}",
+          absl::FormatDuration(absl::Trunc(waited_, absl::Milliseconds(1))),
+          absl::FormatDuration(absl::Trunc(wall, absl::Milliseconds(1))),
+          100.0 * absl::FDivDuration(waited_, std::max(wall, absl::Milliseconds(1))),
+          absl::FormatDuration(absl::Trunc(longest_wait_, absl::Milliseconds(1))));
+    }
   }
   load_.Report(max_opening_);
 }

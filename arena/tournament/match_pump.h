@@ -11,16 +11,29 @@
 //   requests all reach the bots at once, where they time out together;
 // - each start held while the referee is behind or a bot owes a late
 //   answer (start_holds.h);
-// - each bot of a match ensured (TournamentHooks::ensure_bot: arena starts
-//   bot processes on demand) just before its link is made;
+// - each match prepared off the tournament's thread: its bots ensured
+//   (TournamentHooks::ensure_bot: arena starts bot processes on demand)
+//   side by side, then its record opened and its link made, while the
+//   pump goes on to the next match; a match being prepared counts in
+//   `jobs`, and under a bound on live bot processes
+//   (TournamentHooks::max_live_bots) matches are prepared side by side
+//   only while their seats and the live matches' fit in it;
+// - before each start, the bots of the matches to come in this rotation
+//   told in order (TournamentHooks::expect_bots), so that arena starts
+//   their processes while the matches before them play;
 // - with duplicate deals and TournamentHooks::new_bot_processes, rotation
 //   by rotation (every deal group's first match, then every group's
 //   second, ...), every bot process replaced by a fresh one in between, so
-//   that no bot process sees one deal twice;
+//   that no bot process sees one deal twice: once the last rotation's
+//   matches are over, or, under a bound (processes on demand), once none
+//   is being prepared (each process is replaced when its last match of
+//   the rotation before ends, BotSupervisor::RenewAll);
 // - no further start once stopped: Stop() (a hook said so) or the storage
 //   stop (storage_stop.h).
 // Each match that ends is booked (booking.h) by the pump's thread while it
-// waits for room; its times go into the load meter (load_meter.h).
+// waits for room; its times go into the load meter (load_meter.h). The
+// wall time during which some match was waiting for its bots to be ensured
+// is reported at the end (Report).
 //
 // Ownership and lifetime: the contest engine (arena/tournament/engine.h)
 // owns the pump; the config, secret, game, hub, hooks and booker outlive
@@ -35,9 +48,11 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -87,11 +102,23 @@ class MatchPump {
   // Sorts `todo` by rotation when bot processes are renewed between
   // rotations; returns the end of each phase in it.
   std::vector<size_t> Phases(const Schedule& schedule, std::vector<int>* todo) const;
-  // Starts schedule match `index` once there is room; false once stopped.
+  // Starts schedule match todo[t] once there is room (`end`: its phase's
+  // end in `todo`); false once stopped.
   bool StartNext(const Schedule& schedule, const std::vector<std::string>& entrants,
-                 int index);
+                 const std::vector<int>& todo, size_t t, size_t end);
+  // The bots of todo[t, end), in order, enough for the bound.
+  std::vector<std::string> Upcoming(const Schedule& schedule,
+                                    const std::vector<std::string>& entrants,
+                                    const std::vector<int>& todo, size_t t, size_t end) const;
+  // On a thread of its own: ensures the match's bots, opens its record and
+  // launches it (counted in live_ and preparing_ already).
+  void Prepare(MatchSpec spec);
   // Makes the match's link and starts it.
   void Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer);
+  // Joins the preparing threads that are done (all: waits for every one).
+  void Reap(bool all);
+  // Counts a match that starts (+1) or stops (-1) waiting for its bots.
+  void WaitingForBots(int delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live_mu_);
   // Waits until fewer than `limit` matches are live (and, `to_start` one,
   // fewer than max_opening_ are opening), booking those that end.
   void WaitBelow(int limit, bool to_start = false);
@@ -113,11 +140,28 @@ class MatchPump {
   StartHolds holds_;
   StorageStop storage_;
   std::atomic<bool> stopped_{false};
-  int64_t started_ = 0;
+  const int seats_;
+  const int max_live_bots_;  // 0: no bound
+  struct Prep {
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+  std::list<Prep> preps_;  // the tournament's thread's
 
   absl::Mutex live_mu_;
-  int live_ ABSL_GUARDED_BY(live_mu_) = 0;  // started and not yet booked
-  int peak_live_ ABSL_GUARDED_BY(live_mu_) = 0;
+  int live_ ABSL_GUARDED_BY(live_mu_) = 0;  // being prepared, or started and not yet booked
+  int preparing_ ABSL_GUARDED_BY(live_mu_) = 0;
+  int playing_ ABSL_GUARDED_BY(live_mu_) = 0;  // started, not yet ended
+  int peak_playing_ ABSL_GUARDED_BY(live_mu_) = 0;
+  int64_t started_ ABSL_GUARDED_BY(live_mu_) = 0;
+  int skipped_ ABSL_GUARDED_BY(live_mu_) = 0;  // no record could be opened
+  // Waiting for bots: matches now, since when, and the wall time so far
+  // with at least one, and the longest wait of one match.
+  int waiting_ ABSL_GUARDED_BY(live_mu_) = 0;
+  absl::Time waiting_since_ ABSL_GUARDED_BY(live_mu_);
+  absl::Duration waited_ ABSL_GUARDED_BY(live_mu_);
+  absl::Duration longest_wait_ ABSL_GUARDED_BY(live_mu_);
+  absl::Time first_start_ ABSL_GUARDED_BY(live_mu_) = absl::InfinitePast();  // prepared
   // The opening matches by start number, with their start.
   std::map<int64_t, absl::Time> opening_ ABSL_GUARDED_BY(live_mu_);
   std::deque<Finished> finished_ ABSL_GUARDED_BY(live_mu_);  // ended, to be booked

@@ -58,11 +58,21 @@ namespace arena {
 struct TournamentHooks {
   // Makes sure `bot` is connected before a match; false if it cannot be.
   // Called for each bot of a match just before that match starts (its link
-  // is made, BotHub::NewMatchLink), one match at a time: arena may start the
-  // bot's process here (entrants on demand, arena/tournament/bot_process.h),
-  // and keeps a bot it ensured from being stopped until a match with it
-  // starts. It may wait for a live match to end (for room).
+  // is made, BotHub::NewMatchLink), from a thread of the match's own, the
+  // match's bots side by side: arena may start the bot's process here
+  // (entrants on demand, arena/tournament/bot_process.h), and keeps a bot
+  // it ensured from being stopped until a match with it starts. It may
+  // wait for a live match to end (for room).
   std::function<bool(const std::string& bot)> ensure_bot;
+  // The bots of the matches to come, in the order they are needed (the
+  // next match's first), told on the tournament's thread before each match
+  // is prepared: arena starts their processes ahead of need
+  // (BotSupervisor::Expect). Returns at once.
+  std::function<void(const std::vector<std::string>& upcoming)> expect_bots;
+  // The most bot processes live at once when ensure_bot starts them on
+  // demand (0: no bound, or every process kept): matches are prepared side
+  // by side only while their seats fit in it.
+  int max_live_bots = 0;
   // Fixed seating for every match (arena match): bot indices by seat.
   std::vector<int> fixed_seating;
   bool show_progress = true;
