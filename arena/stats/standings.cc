@@ -59,6 +59,7 @@ struct Tally {
   // a bot that is itself withdrawn (the record cannot say whether it was
   // still there when the other did not show).
   int64_t no_show_wins = 0;
+  ThinkTimes think;  // its answers' think times, every seat of it
 };
 
 // "2-5,7": sorted 1-based positions as ranges.
@@ -133,75 +134,23 @@ std::string SurelyAheadLine(const v1::Standings& st) {
   return out + " (every pair: surely_ahead_of in standings.json)\n";
 }
 
+// Each bot's think times, when any answer was timed (records of every
+// format hold them).
+std::string ThinkTimeLines(const v1::Standings& st, int w) {
+  bool any = false;
+  for (const auto& r : st.rows()) any = any || r.answers() > 0;
+  if (!any) return "";
+  std::string out = absl::StrFormat("think time, ms: %-*s %9s %9s %9s %9s %8s\n", w, "bot",
+                                    "median", "95%", "longest", "answers", "timeouts");
+  for (const auto& r : st.rows()) {
+    out += absl::StrFormat("                %-*s %9.2f %9.2f %9.2f %9d %8d\n", w, r.bot(),
+                           r.think_ms_median(), r.think_ms_p95(), r.think_ms_max(),
+                           r.answers(), r.fault_kinds().timeout());
+  }
+  return out;
+}
+
 }  // namespace
-
-MatchSummary SummarizeMatch(const MatchSpec& spec, const MatchOutcome& outcome) {
-  MatchSummary m;
-  m.match_id = spec.match_id;
-  m.deal_group = spec.deal_group;
-  m.seat_bots = spec.seat_bots;
-  const v1::MatchResult& r = outcome.result;
-  m.placements.assign(r.placements().begin(), r.placements().end());
-  m.scores.assign(r.scores().begin(), r.scores().end());
-  if (r.end_reason() == v1::END_REASON_FORFEIT) {
-    m.forfeit_seat = r.forfeit_seat();
-    m.forfeit_detail = r.detail();
-  }
-  m.faults = outcome.faults;
-  return m;
-}
-
-absl::StatusOr<MatchSummary> SummarizeRecord(
-    const std::vector<v1::RecordLine>& lines, const std::string& source) {
-  if (lines.empty() || !lines.front().has_header()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ": the first line is not a record header"));
-  }
-  if (!lines.back().has_result()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ": the record has no result (unfinished)"));
-  }
-  const v1::RecordHeader& h = lines.front().header();
-  MatchSummary m;
-  m.match_id = h.match_id();
-  m.deal_group = h.deal_group();
-  m.seat_bots.assign(h.seat_bots().begin(), h.seat_bots().end());
-  for (const v1::RecordLine& l : lines) {
-    if (l.has_decision()) {
-      for (const v1::SeatAction& a : l.decision().actions()) {
-        if (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT) {
-          m.faults.push_back({a.seat(), a.fault()});
-        }
-      }
-    } else if (l.has_forfeit()) {
-      m.faults.push_back({l.forfeit().seat(), l.forfeit().fault()});
-    }
-  }
-  const v1::MatchResult& r = lines.back().result();
-  m.placements.assign(r.placements().begin(), r.placements().end());
-  m.scores.assign(r.scores().begin(), r.scores().end());
-  if (r.end_reason() == v1::END_REASON_FORFEIT) {
-    m.forfeit_seat = r.forfeit_seat();
-    m.forfeit_detail = r.detail();
-  }
-  const size_t seats = m.seat_bots.size();
-  if (m.placements.size() != seats || m.scores.size() != seats) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        source, ": the result has ", m.placements.size(), " placements and ",
-        m.scores.size(), " scores for ", seats, " seats"));
-  }
-  for (const SeatFault& f : m.faults) {
-    if (f.seat < 0 || f.seat >= static_cast<int>(seats)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(source, ": a fault of seat ", f.seat, " of ", seats));
-    }
-  }
-  if (m.forfeit_seat >= static_cast<int>(seats)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ": forfeit by seat ", m.forfeit_seat, " of ", seats));
-  }
-  return m;
-}
 
 struct StandingsAccumulator::Impl {
   explicit Impl(StandingsContext c) : ctx(std::move(c)) {
@@ -290,6 +239,7 @@ absl::Status StandingsAccumulator::Add(const MatchSummary& m) {
       ++t.matches;
     }
     ++t.seats;
+    if (s < m.think.size()) t.think.Merge(m.think[s]);
     if (t.by_seat.size() <= s) t.by_seat.resize(s + 1, 0);
     ++t.by_seat[s];
     t.score_sum.Add(m.scores[s]);
@@ -490,6 +440,10 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     row->set_mean_score(t.seats ? t.score_sum.Value() / t.seats : 0);
     row->set_mean_placement(mean_placement(b));
     row->set_forfeits(t.forfeits);
+    row->set_answers(t.think.count());
+    row->set_think_ms_median(t.think.QuantileUs(0.5) / 1000);
+    row->set_think_ms_p95(t.think.QuantileUs(0.95) / 1000);
+    row->set_think_ms_max(static_cast<double>(t.think.max_us()) / 1000);
     *row->mutable_fault_kinds() = t.faults;
     row->set_faults(t.faults.timeout() + t.faults.illegal() +
                     t.faults.disconnected() + t.faults.unavailable() +
@@ -568,6 +522,7 @@ std::string StandingsTable(const v1::Standings& st) {
         r.mean_score(), r.mean_placement(), r.forfeits(), r.faults());
   }
   out += SurelyAheadLine(st);
+  out += ThinkTimeLines(st, w);
   const int n = st.rows_size();
   if (n >= 2 && n <= 8) {
     out += "likelihood of superiority (row stronger than column):\n";

@@ -33,6 +33,7 @@
 #include "arena/v1/config.pb.h"
 #include "arena/v1/record.pb.h"
 #include "referee/match/match_runner.h"
+#include "referee/match/think_times.h"
 
 namespace arena {
 
@@ -49,6 +50,9 @@ struct MatchSummary {
   int forfeit_seat = -1;
   std::string forfeit_detail;  // the result's detail, with a forfeit
   std::vector<SeatFault> faults;
+  // By seat, the think times of the answers that came in time, legal or
+  // not (empty: not known); the standings show each bot's distribution.
+  std::vector<ThinkTimes> think;
 };
 
 // From a tournament's own match.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -501,6 +502,76 @@ TEST(Standings, RecordSummaryCountsFaultsAndForfeit) {
   lines[3].mutable_result()->mutable_placements()->RemoveLast();
   lines[1].mutable_decision()->mutable_actions(0)->set_seat(7);
   EXPECT_FALSE(SummarizeRecord(lines, "z.jsonl").ok());
+}
+
+// Think times, from the records: the answers that came in time, legal or
+// illegal (not the referee's only moves, not timeouts). alice answers 1, 3,
+// 2 (illegal), 100 and 4 ms: by nearest rank her median is the 3rd of 5,
+// 3 ms, her 95th percentile the 5th, 100 ms (the largest, exact); bob's one
+// answer, 0.5 ms, is all three; his timeout is counted with the faults.
+TEST(Standings, ThinkTimesOfTheAnswersInTimeFromTheRecords) {
+  auto record = [](const std::string& id, const std::vector<std::string>& bots,
+                   const std::vector<std::vector<std::tuple<int, v1::SeatAction::Source,
+                                                            v1::FaultKind, int64_t>>>& steps) {
+    std::vector<v1::RecordLine> lines(1);
+    lines[0].mutable_header()->set_match_id(id);
+    for (const auto& b : bots) lines[0].mutable_header()->add_seat_bots(b);
+    for (const auto& step : steps) {
+      v1::DecisionStep* d = lines.emplace_back().mutable_decision();
+      for (const auto& [seat, source, fault, us] : step) {
+        v1::SeatAction* a = d->add_actions();
+        a->set_seat(seat);
+        a->set_source(source);
+        a->set_fault(fault);
+        a->set_think_us(us);
+      }
+    }
+    v1::MatchResult* r = lines.emplace_back().mutable_result();
+    for (int s = 0; s < 2; ++s) {
+      r->add_scores(s);
+      r->add_placements(2 - s);
+    }
+    return lines;
+  };
+  using A = v1::SeatAction;
+  const auto none = v1::FAULT_KIND_UNSPECIFIED;
+  const auto first = record(
+      "m1", {"alice", "bob"},
+      {{{0, A::SOURCE_BOT, none, 1000}, {1, A::SOURCE_BOT, none, 500}},
+       {{0, A::SOURCE_BOT, none, 3000}, {1, A::SOURCE_REFEREE_ONLY_MOVE, none, 0}},
+       {{0, A::SOURCE_REFEREE_FAULT, v1::FAULT_KIND_ILLEGAL, 2000},
+        {1, A::SOURCE_REFEREE_FAULT, v1::FAULT_KIND_TIMEOUT, 50000}}});
+  const auto second = record("m2", {"bob", "alice"},
+                             {{{1, A::SOURCE_BOT, none, 100000}}, {{1, A::SOURCE_BOT, none, 4000}}});
+  std::vector<MatchSummary> matches;
+  for (const auto* lines : {&first, &second}) {
+    auto m = SummarizeRecord(*lines, "x");
+    ASSERT_TRUE(m.ok()) << m.status();
+    matches.push_back(*m);
+  }
+  StandingsContext ctx;
+  ctx.game = "g";
+  ctx.seats = 2;
+  auto st = BuildStandings(ctx, matches);
+  ASSERT_TRUE(st.ok()) << st.status();
+  std::map<std::string, const v1::StandingRow*> row;
+  for (const auto& r : st->rows()) row[r.bot()] = &r;
+  ASSERT_EQ(row.size(), 2u);
+  EXPECT_EQ(row["alice"]->answers(), 5);
+  EXPECT_NEAR(row["alice"]->think_ms_median(), 3.0, 0.03);
+  EXPECT_DOUBLE_EQ(row["alice"]->think_ms_p95(), 100.0);
+  EXPECT_DOUBLE_EQ(row["alice"]->think_ms_max(), 100.0);
+  EXPECT_EQ(row["bob"]->answers(), 1);
+  EXPECT_NEAR(row["bob"]->think_ms_median(), 0.5, 0.005);
+  EXPECT_DOUBLE_EQ(row["bob"]->think_ms_max(), 0.5);
+  EXPECT_EQ(row["bob"]->fault_kinds().timeout(), 1);
+  // The same bytes whatever the order; the text says it.
+  auto again = BuildStandings(ctx, {matches[1], matches[0]});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->SerializeAsString(), st->SerializeAsString());
+  const std::string text = StandingsTable(*st);
+  EXPECT_THAT(text, HasSubstr("think time, ms:"));
+  EXPECT_THAT(text, HasSubstr("100.00"));
 }
 
 TEST(Standings, FilesAreReplacedWhole) {

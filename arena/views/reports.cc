@@ -328,6 +328,18 @@ std::string TournamentMarkdown(const v1::Standings& st) {
                           r.matches(), Percent(WinShare(r)), r.mean_score(),
                           r.mean_placement(), r.forfeits(), r.faults());
   }
+  bool any_answer = false;
+  for (const auto& r : st.rows()) any_answer |= r.answers() > 0;
+  if (any_answer) {
+    out +=
+        "\n#### Think time\n\n| bot | answers in time | median ms | 95% ms | longest ms | "
+        "timeouts |\n|---|---:|---:|---:|---:|---:|\n";
+    for (const auto& r : st.rows()) {
+      absl::StrAppendFormat(&out, "| %s | %d | %.2f | %.2f | %.2f | %d |\n",
+                            MarkdownEscape(r.bot()), r.answers(), r.think_ms_median(),
+                            r.think_ms_p95(), r.think_ms_max(), r.fault_kinds().timeout());
+    }
+  }
   bool any_fault = false;
   for (const auto& r : st.rows()) any_fault |= r.faults() > 0 || r.forfeits() > 0 || r.withdrawn();
   if (any_fault) {

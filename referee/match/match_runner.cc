@@ -353,6 +353,7 @@ class MatchImpl : public Match {
         ++st.answered;
         st.think_us_sum += reply.think_us;
         st.think_us_max = std::max(st.think_us_max, reply.think_us);
+        st.think.Add(reply.think_us);
       }
       if (reply.ok && (reply.action < 0 || reply.action >= num)) {
         reply.ok = false;

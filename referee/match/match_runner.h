@@ -44,6 +44,7 @@
 #include "arena/v1/record.pb.h"
 #include "referee/game_api/game.h"
 #include "referee/match/out_message.h"
+#include "referee/match/think_times.h"
 #include "referee/records/record.h"
 
 namespace arena {
@@ -167,6 +168,7 @@ struct MatchTiming {
     int64_t answered = 0;      // legal or illegal answers in time
     int64_t think_us_sum = 0;  // from the request's leaving to its answer
     int64_t think_us_max = 0;
+    ThinkTimes think;          // the same answers' times, as a distribution
   };
   std::vector<Seat> seats;     // by seat
   int64_t requests = 0;

@@ -197,7 +197,8 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
     const KNOWN = ['rank', 'bot', 'elo', 'elo_low', 'elo_high', 'matches', 'seats_played', 'wins',
                    'mean_score', 'mean_placement', 'forfeits', 'faults', 'fault_kinds', 'los',
                    'withdrawn', 'withdrawn_reason', 'rank_low', 'rank_high', 'surely_ahead_count',
-                   'surely_behind_count', 'surely_ahead_of'];
+                   'surely_behind_count', 'surely_ahead_of', 'answers', 'think_ms_median',
+                   'think_ms_p95', 'think_ms_max'];
     const all = ST.rows || [];
     const hasRanks = rows.some((r) => finite(r.rank_low) !== null && finite(r.rank_high) !== null);
     const pct = Math.round((finite(ST.interval_level) || 0.95) * 100);
@@ -228,10 +229,14 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
       ['mean placement', (r) => fmt(r.mean_placement || 0), 'num'],
       ['forfeits', (r) => fmt(r.forfeits || 0), 'num'],
       ['faults', (r) => faultWords(r.fault_kinds) || (r.faults ? `${fmt(r.faults)}` : 'none'), 'faults'],
+      all.some((r) => Number(r.answers || 0) > 0) ? ['think ms', (r) => (Number(r.answers || 0) > 0
+        ? `${fmt(r.think_ms_median || 0, 2)} / ${fmt(r.think_ms_p95 || 0, 2)} / ${fmt(r.think_ms_max || 0, 2)}`
+        : '\u2013'), 'num'] : null,
       ...extra.map((k) => [words(k), (r) => plainWords(r[k]), '']),
     ].filter(Boolean);
     const tips = {'ahead / behind': `bots this one is surely stronger / weaker than (${pct}%, Holm-corrected; the names in each cell's tooltip)`,
-                  [`${pct}% ranks`]: `the rank's ${pct}% interval, from the bootstrap`};
+                  [`${pct}% ranks`]: `the rank's ${pct}% interval, from the bootstrap`,
+                  'think ms': 'time to answer, median / 95th percentile / longest, in ms, over the answers that came in time'};
     const t = el('table', {id}, el('tr', {}, cols.map(([h, , c]) => el('th', {class: c === 'num' ? 'num' : null, title: tips[h]}, h))));
     rows.forEach((r, i) => t.appendChild(el('tr', {'data-bot': r.bot}, cols.map(([h, f, c]) =>
       el('td', {class: c || null, 'data-col': h}, f(r, i))))));
