@@ -25,6 +25,7 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/match/match_runner.h"
+#include "referee/records/bot_note.h"
 #include "referee/records/record.h"
 #include "referee/games/registry.h"
 #include "referee/game_api/rng.h"
@@ -240,6 +241,14 @@ class Resim {
   absl::Status CheckSource(const v1::SeatAction& a, int num_legal) {
     const std::string who = absl::StrCat("seat ", a.seat(), "'s action");
     const int64_t limit_us = header_->time_control().decision_ms() * 1000;
+    // A note is the bot's (docs/records.md), as the referee keeps one.
+    if (a.source() != v1::SeatAction::SOURCE_BOT &&
+        (!a.note().empty() || a.note_cut_bytes() != 0)) {
+      return Err(absl::StrCat(who, " carries a note, but is not the bot's own decision"));
+    }
+    if (absl::Status s = CheckRecordedNote(a.note(), a.note_cut_bytes()); !s.ok()) {
+      return Err(absl::StrCat(who, ": ", s.message()));
+    }
     switch (a.source()) {
       case v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE:
         if (header_->auto_moves() == v1::AUTO_MOVES_NONE) {

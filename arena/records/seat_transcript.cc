@@ -66,6 +66,8 @@ class RecordedLink : public SeatLink {
         // SOURCE_BOT; any other source differs in the re-run's record.
         reply.ok = true;
         reply.action = a.action();
+        reply.note = a.note();  // as recorded: the re-run's record is the same
+        reply.note_cut_bytes = a.note_cut_bytes();
       }
     } else if (forfeit_ != nullptr && forfeit_->seat() == seat &&
                forfeit_->step() == sr.request.step()) {

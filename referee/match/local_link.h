@@ -16,9 +16,11 @@
 #define ARENA_REFEREE_MATCH_LOCAL_LINK_H_
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "referee/match/match_runner.h"
+#include "referee/records/bot_note.h"
 
 namespace arena {
 
@@ -29,9 +31,12 @@ class LocalSeatLink : public SeatLink {
                                    const v1::DecisionRequest& request)>;
   // Sees every message sent to a seat (MatchStart, DecisionRequest, MatchEnd).
   using Tap = std::function<void(int seat, const google::protobuf::Message& m)>;
+  // The bot's note on its answer to a request (Decision.note), kept as the
+  // referee keeps a bot's (BoundNote).
+  using Noter = std::function<std::string(int seat, const v1::DecisionRequest& request)>;
 
-  explicit LocalSeatLink(Policy policy, Tap tap = nullptr)
-      : policy_(std::move(policy)), tap_(std::move(tap)) {}
+  explicit LocalSeatLink(Policy policy, Tap tap = nullptr, Noter noter = nullptr)
+      : policy_(std::move(policy)), tap_(std::move(tap)), noter_(std::move(noter)) {}
 
   void Start(int seat, const v1::MatchStart& start) override {
     if (tap_) tap_(seat, start);
@@ -49,6 +54,11 @@ class LocalSeatLink : public SeatLink {
     } else {
       r.ok = true;
       r.action = a;
+      if (noter_) {
+        BoundedNote note = BoundNote(noter_(seat, request));
+        r.note = std::move(note.text);
+        r.note_cut_bytes = note.cut_bytes;
+      }
     }
     Deliver(seat, request.decision_id(), std::move(r));
   }
@@ -59,6 +69,7 @@ class LocalSeatLink : public SeatLink {
  private:
   Policy policy_;
   Tap tap_;
+  Noter noter_;
   std::vector<v1::MatchStart> starts_;
 };
 

@@ -367,6 +367,8 @@ class MatchImpl : public Match {
         sa->set_action(reply.action);
         sa->set_source(v1::SeatAction::SOURCE_BOT);
         sa->set_label(state_->ActionLabel(seat, reply.action));
+        sa->set_note(std::move(reply.note));
+        sa->set_note_cut_bytes(reply.note_cut_bytes);
         continue;
       }
       faults_.push_back({seat, reply.fault});

@@ -56,6 +56,10 @@ struct SeatReply {
   v1::FaultKind fault = v1::FAULT_KIND_UNSPECIFIED;
   std::string detail;
   int64_t think_us = 0;
+  // With `ok`: the bot's note as the referee keeps it (BoundNote,
+  // referee/records/bot_note.h) and the bytes of it that were cut.
+  std::string note;
+  int32_t note_cut_bytes = 0;
 };
 
 // How the runner reaches the bots of one match. Requests go out with Send;

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "referee/records/bot_note.h"
 #include "referee/service/bot_connection.h"
 #include "spdlog/spdlog.h"
 
@@ -317,6 +318,9 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
       } else {
         reply.ok = true;
         reply.action = d.action_index();
+        BoundedNote note = BoundNote(d.note());
+        reply.note = std::move(note.text);
+        reply.note_cut_bytes = note.cut_bytes;
       }
       pending_.erase(it);
     }
