@@ -131,6 +131,9 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(int, replays, -1, "html: replay pages to write at most (-1: one per record)");
 ABSL_FLAG(bool, html, false,
           "match, tournament: also write the HTML site (records folder/html)");
+ABSL_FLAG(bool, show_notes, false,
+          "html, serve (and --html, --serve): the bots' notes beside their decisions in "
+          "finished matches' replay pages; never in a match in progress");
 ABSL_FLAG(std::string, serve, "",
           "serve: the address to serve at (default 127.0.0.1:8080); match, "
           "tournament: also serve the live site at HOST:PORT while it runs "
@@ -483,6 +486,7 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.serve = *std::move(serve);
   po.serve.address = absl::GetFlag(FLAGS_serve);
   po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+  po.live.show_notes = absl::GetFlag(FLAGS_show_notes);
   po.program = program;
   // What the manifest does not keep, for the resume command said on SIGINT
   // and SIGTERM: the launch flags given.
@@ -490,7 +494,7 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
        {"sandbox", "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb",
         "max_live_bots", "bot_idle_ms", "fresh_bots_per_rotation", "progress", "serve",
         "spectator_delay_s", "serve_max_connections", "serve_updates_per_s", "live_records",
-        "html", "fail_on_forfeit", "junit", "summary_md", "log_file"}) {
+        "html", "show_notes", "fail_on_forfeit", "junit", "summary_md", "log_file"}) {
     if (!FlagChanged(name)) continue;
     po.resume_flags.push_back(ShellQuote(
         absl::StrCat("--", name, "=", absl::FindCommandLineFlag(name)->CurrentValue())));
@@ -647,6 +651,7 @@ int main(int argc, char** argv) {
     HtmlOptions ho;
     ho.out_dir = absl::GetFlag(FLAGS_out);
     ho.max_replays = absl::GetFlag(FLAGS_replays);
+    ho.show_notes = absl::GetFlag(FLAGS_show_notes);
     return RunHtml(args[2], ho);
   }
   if (cmd == "serve") {
@@ -665,6 +670,7 @@ int main(int argc, char** argv) {
     so.serve = *std::move(serve);
     so.serve.address = absl::GetFlag(FLAGS_serve).empty() ? "127.0.0.1:8080" : absl::GetFlag(FLAGS_serve);
     so.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+    so.live.show_notes = absl::GetFlag(FLAGS_show_notes);
     return RunServe(so);
   }
   if (cmd == "play") {

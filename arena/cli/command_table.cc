@@ -30,7 +30,8 @@ const char kUsage[] =
     "             (exit 0: H1; 1: H0; 3: no decision; 4: no verdict, a bot did not\n"
     "             play: withdrawn or fault rate above R; 2: error; 5: the disk\n"
     "             could not take a write; 130, 143: stopped by SIGINT, SIGTERM)\n"
-    "  arena html DIR [--out OUT] [--replays N]   (a static site; or --html on match/tournament)\n"
+    "  arena html DIR [--out OUT] [--replays N] [--show_notes]   (a static site; or --html on\n"
+    "             match/tournament; --show_notes: the bots' notes in the replays)\n"
     "  arena serve DIR [--serve HOST:PORT]   (the live site; or --serve on tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
@@ -46,7 +47,7 @@ const std::vector<CommandHelp>& Commands() {
       "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
       "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
-      "record_format", "compress", "html", "progress", "serve", "spectator_delay_s",
+      "record_format", "compress", "html", "show_notes", "progress", "serve", "spectator_delay_s",
       "serve_max_connections", "serve_updates_per_s", "live_records",
       "junit", "summary_md", "log_file"};
   auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -101,15 +102,18 @@ const std::vector<CommandHelp>& Commands() {
              "decision_cap", "auto_moves", "record_format", "compress", "max_restarts", "on_bot_failure",
              "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "log_file"},
             kSandbox)},
-      {"html", "arena html DIR [--out OUT] [--replays N]\n  A static site of a records folder.",
-       {"out", "replays", "log_file"}},
+      {"html",
+       "arena html DIR [--out OUT] [--replays N] [--show_notes]\n  A static site of a records "
+       "folder.\n  --show_notes: the bots' notes beside their decisions (off: entrants may\n"
+       "  read each other's replays).",
+       {"out", "replays", "show_notes", "log_file"}},
       {"serve",
-       "arena serve DIR [--serve HOST:PORT] [--spectator_delay_s S]\n"
+       "arena serve DIR [--serve HOST:PORT] [--spectator_delay_s S] [--show_notes]\n"
        "  The live site of a records folder (and of shards' folders in it), as it\n"
        "  grows: the pages of arena html, updated as records land, and matches in\n"
        "  progress as a spectator sees them. Until SIGINT or SIGTERM (docs/live.md).",
        {"serve", "spectator_delay_s", "serve_max_connections", "serve_updates_per_s",
-        "log_file"}},
+        "show_notes", "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
       {"play",
        "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"

@@ -53,6 +53,7 @@ int RunReplay(const ReplayCommandOptions& options) {
   ro.seat = options.seat;
   ro.step = options.step;
   ro.source = options.file;
+  ro.notes = true;  // the bots' notes: whoever reads the record may read them
   // The replay is streamed (its memory is one step's, not the match's). So
   // that a record that does not verify prints nothing, the whole record is
   // verified first (about a tenth of the replay's time); up to a --step,

@@ -133,7 +133,9 @@ int RunTournamentCommand(const TournamentCommandOptions& options, v1::Tournament
     }
   }
   if (options.html) {
-    auto site = WriteHtmlSite(c->records_dir(), {});
+    HtmlOptions ho;
+    ho.show_notes = options.live.show_notes;
+    auto site = WriteHtmlSite(c->records_dir(), ho);
     if (!site.ok()) return Fail(site.status());
     std::cout << "HTML site: " << site->out_dir << "/index.html\n";
     if (!site->failures.empty()) return 1;

@@ -93,6 +93,9 @@ struct LiveOptions {
   // Updates pushed to the open pages at most this often (a record is on the
   // pages within poll + push_every).
   absl::Duration push_every = absl::Milliseconds(750);
+  // The bots' notes in finished matches' replay pages (as HtmlOptions's);
+  // a match in progress never shows them (SpectatorJson).
+  bool show_notes = false;
 };
 
 // The steps a live match's page and stream carry: its newest ones. (A match

@@ -64,6 +64,7 @@ absl::StatusOr<std::string> LiveSite::ReplayPage(const std::string& page_name) c
   ReplayPageBuilder builder(std::move(po));
   ReplayOptions ro;
   ro.source = path;
+  ro.notes = options_.show_notes;
   if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) return s;
   return builder.page();
 }
@@ -90,6 +91,7 @@ absl::StatusOr<std::string> LiveSite::ReplayStepsChunk(const std::string& page_n
   ReplayPageBuilder builder(std::move(po));
   ReplayOptions ro;
   ro.source = path;
+  ro.notes = options_.show_notes;
   if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) return s;
   // A short match's one chunk is in its page, not handed over.
   if (out.empty()) return absl::NotFoundError("no such chunk");

@@ -523,6 +523,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     ReplayPageBuilder builder(std::move(po));
     ReplayOptions ro;
     ro.source = path;
+    ro.notes = options.show_notes;
     if (absl::Status s = StreamReplay(*lines, ro, builder); !s.ok()) {
       if (!write_error.ok()) {
         d.fatal = write_error;

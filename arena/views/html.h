@@ -56,6 +56,10 @@ struct HtmlOptions {
   // Past this many positions a replay page's steps are in chunks beside it
   // (replays/<match>.steps/<k>.js), loaded as the viewer moves.
   int chunk_steps = kReplayChunkSteps;
+  // The bots' notes beside their decisions in the replay pages
+  // (ReplayOptions::notes): off unless asked for, since a contest's
+  // entrants may read each other's replays.
+  bool show_notes = false;
 };
 
 struct HtmlSummary {

@@ -360,6 +360,10 @@ absl::Status StreamReplay(const std::vector<v1::RecordLine>& lines, const Replay
       ra->set_source(a.source());
       ra->set_think_us(a.think_us());
       ra->set_fault_detail(a.fault_detail());
+      if (o.notes) {
+        ra->set_note(a.note());
+        ra->set_note_cut_bytes(a.note_cut_bytes());
+      }
       for (int i = 0; i < s.NumLegalActions(a.seat()); ++i) {
         ra->add_legal(s.ActionLabel(a.seat(), i));
       }
@@ -527,6 +531,12 @@ void ReplayTextSink::Print(const v1::ReplayStep& step, bool last, bool finished)
     if (a.source() == v1::SeatAction::SOURCE_BOT) out_ << ", " << a.think_us() << " us";
     if (!a.fault_detail().empty()) out_ << ", " << a.fault_detail();
     out_ << "]\n";
+    // (Verified: no control character, at most 256 bytes.)
+    if (!a.note().empty() || a.note_cut_bytes() > 0) {
+      out_ << "    note: " << a.note();
+      if (a.note_cut_bytes() > 0) out_ << " [" << a.note_cut_bytes() << " more bytes cut]";
+      out_ << "\n";
+    }
   }
 }
 

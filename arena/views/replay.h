@@ -47,6 +47,11 @@ struct ReplayOptions {
   // (arena/live/live_site.h) is this and nothing else.
   bool spectator = false;
   int64_t step = -1;   // -1: the whole match; else stop after this step
+  // Whether the decisions carry their bots' notes (SeatAction.note; with a
+  // seat, that seat's own only; never a spectator's). `arena replay` shows
+  // them; the public site only when told (HtmlOptions::show_notes), since a
+  // contest's entrants may read each other's replays.
+  bool notes = false;
   std::string source = "record";  // what errors name (the record's file)
   // BuildReplay only: keep the last this many steps (-1: every one), the
   // earlier ones dropped as the replay is made (memory: twice this many

@@ -274,6 +274,11 @@ loadData('replay-data').then((R) => {
     for (const a of acts) {
       decisionBox.appendChild(el('div', {class: 'action'}, `${bot(a.seat)}: ${a.label}`,
                                  el('span', {class: 'muted'}, `  [${sourceWords(a)}]`)));
+      // The bot's note (only in a site made with --show_notes): text, never markup.
+      if (a.note || Number(a.note_cut_bytes) > 0) {
+        decisionBox.appendChild(el('div', {class: 'note'}, 'note: ', el('bdi', {}, a.note || ''),
+          Number(a.note_cut_bytes) > 0 ? el('span', {class: 'muted'}, ` [${a.note_cut_bytes} more bytes cut]`) : null));
+      }
       if (seat >= 0 || a.legal.length <= 12) {
         decisionBox.appendChild(el('ol', {class: 'legal', start: 0},
           a.legal.map((l, i) => el('li', {class: i === a.action ? 'chosen' : null}, l))));
