@@ -368,7 +368,8 @@ std::string Recorded(const v1::ReproExchange& x) {
   const v1::ReproAnswer& a = x.answer();
   if (!a.recorded()) return "(not recorded)";
   if (a.fault() != v1::FAULT_KIND_UNSPECIFIED) return a.fault_detail();
-  return absl::StrCat("#", a.action(), " (", a.label(), ")");
+  return absl::StrCat("#", a.action(), " (", a.label(), ")",
+                      a.note().empty() ? "" : absl::StrCat(", its note: ", a.note()));
 }
 
 // Removes a folder with everything in it when it goes.

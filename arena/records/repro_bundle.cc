@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "arena/common/json_file.h"
 #include "arena/records/seat_transcript.h"
+#include "referee/records/bot_note.h"
 #include "google/protobuf/util/json_util.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
@@ -66,6 +67,8 @@ bool BundleOf(const v1::RecordHeader& h, const SeatTranscript& t,
         a->set_recorded(true);
         a->set_action(r.answer.action());
         a->set_label(r.answer.label());
+        a->set_note(r.answer.note());  // the seat's own note, to its own author
+        a->set_note_cut_bytes(r.answer.note_cut_bytes());
         break;
       case v1::SeatAction::SOURCE_REFEREE_FAULT:
         // Not the action the referee drew in its place: the bot never saw it.
@@ -187,6 +190,11 @@ absl::Status CheckReproBundle(const v1::ReproBundle& b) {
     if (x.answer().decision_id() != r.decision_id()) {
       return Bad(absl::StrCat(at, ".answer.decision_id ", x.answer().decision_id(),
                               " is not its request's (", r.decision_id(), ")"));
+    }
+    // (replay-bot prints it: no control character, as a record holds it.)
+    if (absl::Status s = CheckRecordedNote(x.answer().note(), x.answer().note_cut_bytes());
+        !s.ok()) {
+      return Bad(absl::StrCat(at, ".answer: ", s.message()));
     }
   }
   const v1::ReproFault& f = b.fault();
