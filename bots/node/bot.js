@@ -6,6 +6,9 @@
 //
 //   ARENA_ADDRESS=127.0.0.1:50051 ARENA_TOKEN=... node bots/node/bot.js
 //   (ARENA_ADDRESS may also be unix:/path/to/socket; --address/--token work too)
+//   --notes: each answer carries a note (Decision.note, at most 256 bytes
+//   kept), which the record and replays show beside the decision and no
+//   other bot sees (docs/bots.md#notes).
 //
 // Pitfalls handled here (see docs/bots.md): 64-bit ids arrive as strings
 // (longs: String) and go back as they came; proto-loader keeps snake_case
@@ -51,6 +54,7 @@ function main() {
     console.error('bot.js: need --address and --token (or ARENA_ADDRESS and ARENA_TOKEN)');
     return process.exit(2);
   }
+  const notes = process.argv.includes('--notes');
   const arena = loadArena();
   const client = new arena.Referee(address, grpc.credentials.createInsecure());
   const starts = new Map();  // match_id/seat -> MatchStart
@@ -63,7 +67,9 @@ function main() {
     let broke = false;  // the stream ended with an error: 'end' follows, and we reconnect
     const answer = (r) => {
       const index = choose(starts.get(`${r.match_id}/${r.seat}`), r);
-      call.write({ decision: { match_id: r.match_id, decision_id: r.decision_id, action_index: index } });
+      const decision = { match_id: r.match_id, decision_id: r.decision_id, action_index: index };
+      if (notes) decision.note = `node: random ${index} of ${r.legal_actions.length}`;
+      call.write({ decision });
       ++decisions;
     };
     call.write({ hello: { token, protocol_version: 1, client: 'arena-node-example/1' } });

@@ -15,7 +15,10 @@ runs the same way. By hand, against a referee of your own:
 
     /usr/bin/python3 bots/python/random_bot.py --address 127.0.0.1:50051 --token SECRET
 
-The address and token may also come from ARENA_ADDRESS and ARENA_TOKEN. With
+With --notes each answer carries a note (Decision.note: "python: random 3
+of 7"), which the record and replays show beside the decision and no other
+bot sees (docs/bots.md#notes). The address and token may also come from
+ARENA_ADDRESS and ARENA_TOKEN. With
 ARENA_TLS_CA (a PEM file) it connects with TLS, trusting that CA. A broken
 stream is opened again (0.1 s, then up to 2 s between tries, for 30 s since
 the bot was last connected); the referee's Resync brings back every live
@@ -57,6 +60,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS", ""))
     parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""))
+    parser.add_argument("--notes", action="store_true",
+                        help="say why in each answer's note (Decision.note)")
     args = parser.parse_args()
     if not args.address or not args.token:
         print("random_bot.py: need --address and --token "
@@ -102,12 +107,15 @@ def main() -> int:
         wait = min(wait * 2, 2.0)
 
 
-def decide(request):
-    """A uniformly random legal action, reproducible per match and decision."""
+def decide(request, notes=False):
+    """A uniformly random legal action, reproducible per match and decision;
+    with `notes`, a note saying so (the referee keeps 256 bytes of it)."""
     rng = random.Random(f"{request.match_id}/{request.decision_id}")
+    index = rng.randrange(len(request.legal_actions))
+    note = f"python: random {index} of {len(request.legal_actions)}" if notes else ""
     return arena_pb2.BotMessage(decision=arena_pb2.Decision(
         match_id=request.match_id, decision_id=request.decision_id,
-        action_index=rng.randrange(len(request.legal_actions))))
+        action_index=index, note=note))
 
 
 class Commitments:
@@ -162,11 +170,11 @@ def play_once(args, credentials, options, welcomed, commits):
                 if kind == "welcome":
                     welcomed[0] = True
                 elif kind == "decision_request":
-                    outgoing.put(decide(message.decision_request))
+                    outgoing.put(decide(message.decision_request, args.notes))
                 elif kind == "resync":
                     commits.note(message.resync.match_start)
                     for request in message.resync.open_decisions:
-                        outgoing.put(decide(request))
+                        outgoing.put(decide(request, args.notes))
                 elif kind == "match_start":
                     commits.note(message.match_start)
                 elif kind == "match_end":

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "openssl/sha.h"
+#include "referee/records/bot_note.h"
 #include "absl/synchronization/mutex.h"
 #include "arena/v1/arena.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -19,6 +20,9 @@
 
 namespace arena::bots {
 namespace {
+
+// The note the policy running on this thread set (SetNote).
+thread_local std::string current_note;
 
 // A small FIFO of decisions for the worker threads.
 class Queue {
@@ -101,7 +105,10 @@ grpc::Status PlayOnce(const BotOptions& options, const Policy& policy,
     v1::Decision* d = out.mutable_decision();
     d->set_match_id(req.match_id());
     d->set_decision_id(req.decision_id());
+    current_note.clear();
     d->set_action_index(policy(*start, req));
+    if (!current_note.empty()) d->set_note(ValidUtf8Prefix(current_note, kMaxSentNoteBytes));
+    current_note.clear();
     write(out);
   };
 
@@ -233,6 +240,8 @@ absl::Status VerifySeedCommitment(const v1::MatchStart& start,
   }
   return absl::OkStatus();
 }
+
+void SetNote(absl::string_view note) { current_note.assign(note.data(), note.size()); }
 
 absl::Status RunBot(const BotOptions& options, const Policy& policy) {
   if (options.address.empty()) {

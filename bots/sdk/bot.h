@@ -28,6 +28,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "arena/v1/arena.pb.h"
 
@@ -46,6 +47,18 @@ struct BotOptions {
   std::string tls_ca;   // PEM file of the CA to trust: TLS (empty: plaintext)
   absl::Duration reconnect_window = absl::Seconds(30);
 };
+
+// From inside a policy, on the thread that called it: a short text of the
+// bot's own on the decision it is taking (why it chose), sent with the
+// answer as Decision.note. The referee records it with the decision and
+// never sends it to any bot; replays show it beside the decision
+// (docs/bots.md#notes). The referee keeps 256 bytes of it (control
+// characters replaced, cut at a character boundary; the record counts the
+// bytes cut). The SDK sends at most kMaxSentNoteBytes of it, any invalid
+// UTF-8 replaced by U+FFFD (so that the message stays valid protobuf within
+// the referee's 64 KiB). A later call replaces the note; none: no note.
+void SetNote(absl::string_view note);
+inline constexpr size_t kMaxSentNoteBytes = 16 * 1024;
 
 // Checks the referee's commitment to a match's seed (docs/security.md): the
 // MatchStart's seed_commitment must be SHA-256 of
