@@ -52,6 +52,21 @@ grep -q "is not a decision" "$T/bad/logs/bad.log" || fail "nonsense not reported
 grep -q '"move": 1' "$T/bad/logs/bad.log" || fail "the bad line is not shown"
 "$BIN/arena" verify "$T/bad" || fail "bad records"
 
+# A note in the answer line (docs/bots.md#notes), bytes that are not UTF-8
+# among it (JSON of Latin-1 "\xe9"): recorded, repaired as the SDK repairs it.
+mkdir -p -m 755 "$T/notes_bin" && chmod 711 "$T" || fail "cannot share $T/notes_bin"
+printf '%s\n' 'import json, sys' 'for line in sys.stdin:' \
+  '    m = json.loads(line)' \
+  '    if m["kind"] == "decision_request":' \
+  '        sys.stdout.buffer.write(b"{\"action_index\": 0, \"note\": \"stdio caf\xe9\"}\n")' \
+  '        sys.stdout.flush()' > "$T/notes_bin/note_bot.py"
+"$BIN/arena" match --game quasenbo --records "$T/notes" --progress=false --record_format jsonl \
+  --bot n="$BIN/arena_stdio /usr/bin/python3 $T/notes_bin/note_bot.py" --bot rnd="$BIN/random_bot" \
+  > "$T/notes.out" 2>&1
+grep -q '"note":"stdio caf�"' "$T"/notes/*.jsonl ||
+  fail "no note of the stdio bot: $(grep -o '"note":"[^"]*"' "$T"/notes/*.jsonl | head -3) $(tail -5 "$T/notes/logs/n.log")"
+"$BIN/arena" verify "$T/notes" || fail "notes records"
+
 # A program that exits at once: arena_stdio says so, with its exit status.
 "$BIN/arena" match --game quasenbo --records "$T/gone" --progress=false --max_restarts 0 --connect_timeout_ms 10000 \
   --bot gone="$BIN/arena_stdio sh -c 'exit 7'" --bot rnd="$BIN/random_bot" > "$T/gone.out" 2>&1

@@ -16,7 +16,9 @@
 // referee/records/stdio_json.h, shared with `arena replay --requests`.)
 // PROGRAM answers each decision_request with one line, {"action_index": N};
 // requests are answered in the order they were sent, unless the answer names
-// its "match_id" and "decision_id" (the JSON mapping of arena.v1.Decision).
+// its "match_id" and "decision_id" (the JSON mapping of arena.v1.Decision);
+// it may carry a "note" (docs/bots.md#notes; bytes of the line that are not
+// UTF-8 become U+FFFD, and a note is cut to 16 KiB, as the C++ SDK does).
 // 64-bit ids are JSON strings, as the mapping says. Anything PROGRAM writes to
 // stderr goes to the bot's log.
 //
@@ -67,6 +69,7 @@
 #include "arena/v1/arena.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/records/bot_note.h"
 #include "referee/records/stdio_json.h"
 
 namespace {
@@ -199,6 +202,9 @@ int main(int argc, char** argv) {
       std::string line(buf, static_cast<size_t>(n));
       while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
       if (line.empty()) continue;
+      // Bytes that are not UTF-8 (a note in Latin-1, say) become U+FFFD, as
+      // the C++ SDK makes a note UTF-8: JSON, and a protobuf string, must be.
+      line = arena::ValidUtf8Prefix(line, 3 * line.size());
       arena::v1::BotMessage out;
       arena::v1::Decision* d = out.mutable_decision();
       auto st = google::protobuf::util::JsonStringToMessage(line, d);
@@ -209,6 +215,8 @@ int main(int argc, char** argv) {
         if (!pending.empty()) pending.pop_front();
         continue;
       }
+      // A note (docs/bots.md#notes) of 16 KiB at most, as the C++ SDK sends.
+      if (!d->note().empty()) d->set_note(arena::ValidUtf8Prefix(d->note(), 16 * 1024));
       if (d->match_id().empty()) {
         if (pending.empty()) {
           Log(absl::StrCat("line ", line_no, " of ", argv[1],
