@@ -2,7 +2,8 @@
 # The grpc-js example bot (bots/node) plays matches against a C++ bot on a
 # standalone referee; before the bots connect, the referee answers a gRPC
 # health check (SERVING) and server reflection lists arena.v1.Referee
-# (bots/node/probe.js). The records must verify.
+# (bots/node/probe.js). The records must verify, and hold the node bot's
+# notes (--notes).
 set -u
 BIN="$1"; SRC="$2"
 T=$(mktemp -d)
@@ -31,7 +32,7 @@ for i in $(seq 1 100); do
 done
 [ -n "$PORT" ] || fail "the referee did not say where it listens"
 node "$SRC/bots/node/probe.js" "127.0.0.1:$PORT" || fail "probe"
-ARENA_ADDRESS="127.0.0.1:$PORT" ARENA_TOKEN=node-token-1 node "$SRC/bots/node/bot.js" 2> "$T/node.log" &
+ARENA_ADDRESS="127.0.0.1:$PORT" ARENA_TOKEN=node-token-1 node "$SRC/bots/node/bot.js" --notes 2> "$T/node.log" &
 NODE=$!
 ARENA_ADDRESS="127.0.0.1:$PORT" ARENA_TOKEN=cpp-token-2 "$BIN/random_bot" > "$T/cpp.log" 2>&1 &
 wait "$REF"; rc=$?; REF=""
@@ -41,4 +42,6 @@ cat "$T/ref.log" | tail -4
 /usr/bin/python3 -c "import json,sys; r={x['bot']: x for x in json.load(open(sys.argv[1]))['rows']}; assert r['node']['matches'] == 4, r" \
   "$T/records/standings.json" || fail "the node bot did not play 4 matches"
 "$BIN/arena" verify "$T/records" || fail "records do not verify"
+"$BIN/arena" cat "$T/records"/*.rec | grep -q '"note":"node: random [0-9]* of [0-9]*"' ||
+  fail "no note of the node bot in the records"
 echo PASS

@@ -240,7 +240,8 @@ struct LocalMatch {
   std::vector<std::string> record_lines;
 };
 
-// Plays one match in process, keeping the record in memory.
+// Plays one match in process, keeping the record in memory; `noter` gives
+// the bots' notes (LocalSeatLink::Noter).
 //
 // `tap` sees every message the seats were sent, in order, and `*writer_out`
 // the record as it stood when that message was sent (valid only inside the
@@ -255,7 +256,8 @@ struct LocalMatch {
 inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
                             LocalSeatLink::Policy policy,
                             LocalSeatLink::Tap tap = nullptr,
-                            RecordWriter** writer_out = nullptr) {
+                            RecordWriter** writer_out = nullptr,
+                            LocalSeatLink::Noter noter = nullptr) {
   if (spec.seat_bots.empty()) {
     for (int s = 0; s < game.num_seats(); ++s) {
       spec.seat_bots.push_back("bot" + std::to_string(s));
@@ -273,7 +275,7 @@ inline LocalMatch PlayLocal(const Game& game, MatchSpec spec,
       sent.emplace_back(seat, std::move(copy));
     };
   }
-  LocalSeatLink link(std::move(policy), std::move(keep));
+  LocalSeatLink link(std::move(policy), std::move(keep), std::move(noter));
   LocalMatch m;
   m.outcome = RunMatch(game, spec, link, **writer);
   m.record_lines = (*writer)->lines();
