@@ -13,6 +13,7 @@
 //    same match gives with no notes at all.
 // And `arena verify` refuses a record whose notes were edited into what the
 // referee never keeps, saying what is wrong.
+#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "arena/live/live_site.h"
 #include "arena/records/record_tools.h"
 #include "arena/views/replay.h"
@@ -272,6 +274,48 @@ TEST(BotNotesVerify, AnEditedNoteOrCountIsRefusedWithWhatIsWrong) {
 
   // The error names the match, line and step, as every verify error does.
   EXPECT_TRUE(absl::StartsWith(VerifyError(n), "match edit-")) << VerifyError(n);
+}
+
+// `arena serve`'s replay page of a finished match: notes only with
+// show_notes, in its steps' data (never in the page's own text).
+TEST(BotNotesLive, TheServersReplayPageShowsNotesOnlyWithShowNotes) {
+  const testing::TestDir tmp = testing::FreshTempDir("bot-notes-live");
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  MatchSpec spec;
+  spec.game_name = "quasenbo";
+  spec.match_id = "noted";
+  spec.seed = 4;
+  spec.seat_bots = {"a", "b"};
+  testing::LocalMatch m =
+      testing::PlayLocal(**game, spec, testing::RandomPolicy(4), nullptr, nullptr, Noter);
+  int notes = 0;
+  for (const auto& l : testing::ParseOrFail(m.record_lines)) {
+    for (const auto& a : l.decision().actions()) notes += !a.note().empty();
+  }
+  ASSERT_GT(notes, 0);
+  {
+    std::ofstream f(absl::StrCat(tmp.path(), "/noted.jsonl"));
+    for (const auto& l : m.record_lines) f << l << "\n";
+  }
+  for (const bool show : {false, true}) {
+    LiveOptions lo;
+    lo.show_notes = show;
+    LiveSite site(tmp.path(), lo);
+    site.Poll(true);
+    auto page = site.ReplayPage("noted");
+    ASSERT_TRUE(page.ok()) << page.status();
+    const std::string open = "id=\"replay-chunk-0\" data-encoding=\"gzip+base64\">";
+    const size_t at = page->find(open);
+    ASSERT_NE(at, std::string::npos);
+    const size_t end = page->find("</script>", at);
+    const std::string steps =
+        testing::GunzipBase64(page->substr(at + open.size(), end - at - open.size()));
+    EXPECT_FALSE(absl::StrContains(*page, kMarker));
+    EXPECT_EQ(std::vector<std::string>(absl::StrSplit(steps, kMarker)).size() - 1,
+              show ? static_cast<size_t>(notes) : 0u)
+        << "show_notes " << show;
+  }
 }
 
 }  // namespace
