@@ -99,6 +99,26 @@ inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& 
   return nullptr;
 }
 
+// The figures of arena's line "bot processes: at most P live at once (bound
+// B); A started ahead of their matches, D started for them, ...", all -1 if
+// it is missing.
+struct ProcessLine {
+  int peak = -1, bound = -1, ahead = -1, demand = -1;
+};
+
+inline ProcessLine ProcessesOf(const std::string& output) {
+  ProcessLine p;
+  const size_t at = output.find("bot processes: at most ");
+  if (at == std::string::npos) return p;
+  if (std::sscanf(output.c_str() + at,
+                  "bot processes: at most %d live at once (bound %d); %d started ahead of "
+                  "their matches, %d started for them",
+                  &p.peak, &p.bound, &p.ahead, &p.demand) != 4) {
+    return ProcessLine{};
+  }
+  return p;
+}
+
 }  // namespace arena::testing
 
 #endif  // ARENA_TESTS_E2E_UTIL_H_

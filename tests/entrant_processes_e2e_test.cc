@@ -4,7 +4,6 @@
 // cost no entrant a match. Real processes: arena, the bundled bots and
 // tests/crash_hang_flood_bot, in arena's sandbox.
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <string>
 
@@ -104,26 +103,6 @@ TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
 }
 
 
-// The figures of arena's line "bot processes: at most P live at once (bound
-// B); A started ahead of their matches, D started for them, ...", all -1 if
-// it is missing.
-struct ProcessLine {
-  int peak = -1, bound = -1, ahead = -1, demand = -1;
-};
-
-ProcessLine ProcessesOf(const std::string& output) {
-  ProcessLine p;
-  const size_t at = output.find("bot processes: at most ");
-  if (at == std::string::npos) return p;
-  if (std::sscanf(output.c_str() + at,
-                  "bot processes: at most %d live at once (bound %d); %d started ahead of "
-                  "their matches, %d started for them",
-                  &p.peak, &p.bound, &p.ahead, &p.demand) != 4) {
-    return ProcessLine{};
-  }
-  return p;
-}
-
 // A field larger than the bound, with room in it for more than the live
 // matches' bots: the processes of the matches to come are started while
 // the matches before them play (most starts are made ahead of need), the
@@ -141,7 +120,7 @@ TEST(EntrantProcesses, ProcessesStartAheadOfTheirMatchesWithinTheBound) {
                           " --jobs 3 --max_live_bots 8 --progress=false --records ", dir, bots));
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("48 matches played, at most 3 of them at once"));
-  const ProcessLine p = ProcessesOf(r.output);
+  const testing::ProcessLine p = testing::ProcessesOf(r.output);
   EXPECT_EQ(p.bound, 8) << r.output;
   EXPECT_LE(p.peak, 8);
   EXPECT_GE(p.peak, 7);

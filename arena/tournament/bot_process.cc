@@ -124,9 +124,11 @@ absl::Status BotProcess::Start() {
   if (devnull >= 0) ::close(devnull);
   pid_ = pid;
   stopping_ = false;
+  quiet_stop_ = false;
   unexpected_end_ = false;
-  spdlog::info("started bot {} (pid {}{}): {}", name_, pid,
-               exec_->sandboxed ? ", sandboxed" : ", NOT sandboxed", command_);
+  spdlog::log(starts_++ == 0 ? spdlog::level::info : spdlog::level::debug,
+              "started bot {} (pid {}{}): {}", name_, pid,
+              exec_->sandboxed ? ", sandboxed" : ", NOT sandboxed", command_);
   return absl::OkStatus();
 }
 
@@ -149,7 +151,8 @@ bool BotProcess::RunningLocked() {
   // open, say) goes with it: a bot is its whole group.
   ::kill(-pid_, SIGKILL);
   if (stopping_) {
-    spdlog::info("bot {} (pid {}) stopped: {}", name_, pid_, exit_status_);
+    spdlog::log(quiet_stop_ ? spdlog::level::debug : spdlog::level::info,
+                "bot {} (pid {}) stopped: {}", name_, pid_, exit_status_);
   } else {
     spdlog::warn("bot {} (pid {}) {}", name_, pid_, exit_status_);
     unexpected_end_ = true;
@@ -207,10 +210,11 @@ std::string BotProcess::LogTail(size_t max_bytes) const {
   return tail;
 }
 
-void BotProcess::Stop(absl::Duration grace) {
+void BotProcess::Stop(absl::Duration grace, bool quietly) {
   absl::MutexLock lock(&mu_);
   if (pid_ <= 0) return;
   stopping_ = true;  // an end from now on was asked for (even one just before)
+  quiet_stop_ = quietly;
   if (!RunningLocked()) return;
   const pid_t pid = pid_;
   ::kill(-pid, SIGTERM);
@@ -226,8 +230,9 @@ void BotProcess::Stop(absl::Duration grace) {
   int status;
   ::waitpid(pid, &status, 0);
   exit_status_ = "killed by signal 9 (Killed) after SIGTERM";
-  spdlog::info("bot {} (pid {}) killed after a grace of {}", name_, pid,
-               absl::FormatDuration(grace));
+  spdlog::log(quietly ? spdlog::level::debug : spdlog::level::info,
+              "bot {} (pid {}) killed after a grace of {}", name_, pid,
+              absl::FormatDuration(grace));
   pid_ = -1;
 }
 

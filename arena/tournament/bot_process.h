@@ -57,8 +57,10 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -80,8 +82,9 @@ class BotProcess {
   // If the process has ended since the last call without Stop being asked
   // for: how it ended ("exited with code 3", "killed by signal 9 (Killed)").
   std::optional<std::string> PollUnexpectedEnd();
-  // SIGTERM to the group, then SIGKILL after `grace`.
-  void Stop(absl::Duration grace);
+  // SIGTERM to the group, then SIGKILL after `grace`. `quietly`: its end
+  // logged at debug level (a stop between matches, counted elsewhere).
+  void Stop(absl::Duration grace, bool quietly = false);
   // SIGTERM to the group, not waited for (Stop then waits): an end from now
   // on is one asked for.
   void Terminate();
@@ -108,6 +111,8 @@ class BotProcess {
   mutable absl::Mutex mu_;
   std::string exit_status_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;  // an end we asked for
+  bool quiet_stop_ ABSL_GUARDED_BY(mu_) = false;  // ... logged at debug
+  int64_t starts_ ABSL_GUARDED_BY(mu_) = 0;  // the first at info, the others at debug
   bool unexpected_end_ ABSL_GUARDED_BY(mu_) = false;  // not yet polled
   pid_t pid_ ABSL_GUARDED_BY(mu_) = -1;
   int64_t log_start_ ABSL_GUARDED_BY(mu_) = 0;  // log size at the latest Start
@@ -141,7 +146,9 @@ struct ProcessCounts {
   int64_t idle_stops = 0;   // stopped after idle_timeout without a match
   int64_t evictions = 0;    // stopped, idle, to make room for another bot
   int64_t ahead_starts = 0;  // started ahead of need (Expect)
-  int64_t renewals = 0;     // on demand: stale processes stopped (RenewAll)
+  // On demand: stopped because their bot's next match is of a deal they
+  // have played, or after RenewAll.
+  int64_t renewals = 0;
 };
 
 class BotSupervisor {
@@ -163,7 +170,10 @@ class BotSupervisor {
   // or restarting it if needed; false if it is withdrawn (its requests then
   // fail as NO_SHOW). On demand it pins `bot` (not stopped until a match
   // with it starts) and may wait for room (see the top of this file).
-  bool Ensure(const std::string& bot);
+  // With `deal` (>= 0, on demand): a process of `bot` that has not played
+  // that deal; one that has is replaced once it has no live match (so that
+  // no process of a bot sees a deal twice: a duplicate deal's rotations).
+  bool Ensure(const std::string& bot, int64_t deal = -1);
   // Replaces every bot process that is not withdrawn by a fresh one (a new
   // sandbox, no memory of the matches before) and waits until each is
   // connected (call it with no match live); a fresh process that fails is
@@ -175,9 +185,10 @@ class BotSupervisor {
   // starter for a fresh one).
   void RenewAll();
   // On demand: the bots of the matches to come, in the order they are
-  // needed (repeats allowed), replacing the last such list (see the top of
-  // this file). Returns at once.
-  void Expect(const std::vector<std::string>& upcoming);
+  // needed (repeats allowed), each with the deal of its match (-1: any
+  // process will do), replacing the last such list (see the top of this
+  // file). Returns at once.
+  void Expect(const std::vector<std::pair<std::string, int64_t>>& upcoming);
   // What the run knew of each bot, in name order.
   std::vector<v1::EntrantReport> Reports() const;
   ProcessCounts Counts() const;
@@ -226,6 +237,9 @@ class BotSupervisor {
   void Withdraw(const std::string& bot, Entry& e, std::string why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   void WatchLoop();
+  // On demand, once a minute (the watcher): the processes started and
+  // stopped since `last`, which it then updates.
+  void LogMinute(ProcessCounts* last);
 
   // The accounting of live processes (all modes), shared with the hub's
   // match observer, which may outlive the supervisor. A leaf lock: taken
@@ -235,10 +249,12 @@ class BotSupervisor {
       bool live = false;      // a process started and not stopped (a slot)
       bool stopping = false;  // picked to be stopped; not picked again
       bool pinned = false;    // ensured, its match not started yet
+      int pins = 0;           // Ensure calls whose match has not started yet
       absl::Time pinned_at;
       int matches = 0;        // live matches
       absl::Time last_used;   // latest ensure, match start or match end
       int64_t epoch = 0;      // the RenewAll count when its process started
+      std::set<int64_t> deals;  // the deals its process was ensured for
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
@@ -248,12 +264,22 @@ class BotSupervisor {
     // Expect: each bot's first place in the order of need (absent: not
     // needed), those bots in that order, and a count of the lists given.
     std::map<std::string, int> next_use ABSL_GUARDED_BY(mu);
-    std::vector<std::string> order ABSL_GUARDED_BY(mu);
+    std::vector<std::pair<std::string, int64_t>> order ABSL_GUARDED_BY(mu);
     int64_t expected ABSL_GUARDED_BY(mu) = 0;
     int64_t epoch ABSL_GUARDED_BY(mu) = 0;  // RenewAll calls on demand
     bool Stale(const Slot& s) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
       return s.live && s.epoch < epoch;
     }
+    // Live, and not to play `deal` (-1: any): stale, or it has played it.
+    bool Unfit(const Slot& s, int64_t deal) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return Stale(s) || (s.live && deal >= 0 && s.deals.count(deal) > 0);
+    }
+    // A fresh process in the slot.
+    void Fresh(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      s.epoch = epoch;
+      s.deals.clear();
+    }
+    std::map<std::string, int64_t> next_deal ABSL_GUARDED_BY(mu);  // Expect's
     bool stop_starter ABSL_GUARDED_BY(mu) = false;
     // Needed among the next `horizon` bots.
     bool NeededSoon(const std::string& bot, int horizon) const
@@ -290,15 +316,22 @@ class BotSupervisor {
   void StopIdle();
   // On demand: waits until the stale process of `bot` (if any) has no live
   // match (its bot's mu not held), then, with its mu held, stops it.
-  void AwaitStale(const std::string& bot);
-  void StopStale(const std::string& bot, Entry& e) ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Both for `deal` too (Pool::Unfit).
+  void AwaitStale(const std::string& bot, int64_t deal);
+  // `own_pin`: the caller is an Ensure, which pinned it.
+  void StopStale(const std::string& bot, Entry& e, int64_t deal, bool own_pin)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Ensure's work, without noting the deal.
+  bool EnsureProcess(const std::string& bot, int64_t deal);
+  // A process of `bot` was (re)started in its live slot: no deal played.
+  void MarkFresh(const std::string& bot);
   // The starter thread: starts the processes Expect names, in order, while
   // there is room (see the top of this file).
   void StartAheadLoop();
   // Starts `bot`'s process ahead of need if it has none, is not withdrawn
   // and there is room, stopping an idle one needed later if need be; false
   // once there is no room.
-  bool StartAhead(const std::string& bot);
+  bool StartAhead(const std::string& bot, int64_t deal);
   // Stops the live process of `bot` that was picked (Slot::stopping, its
   // pin then `pinned_at`, InfinitePast if none) if it still has no live
   // match and no newer pin, and counts it in `counter`; `why` for the log.

@@ -40,7 +40,8 @@ BotSupervisor::BotSupervisor(BotHub* hub, SupervisorOptions options)
       if (live) {
         ++s.matches;
         ++pool->live_matches;
-        s.pinned = false;  // its match holds it now
+        s.pins = std::max(0, s.pins - 1);
+        s.pinned = s.pins > 0;  // its match holds it now
       } else {
         --s.matches;
         --pool->live_matches;
@@ -64,20 +65,23 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
 
 void BotSupervisor::Pool::Take(Slot& s) {
   s.live = true;
-  s.epoch = epoch;
+  Fresh(s);
   s.last_used = absl::Now();  // idle from its start, not from before
   ++live;
   counts.peak_live = std::max(counts.peak_live, live);
 }
 
 bool BotSupervisor::Pool::NeededSoon(const std::string& bot, int horizon) const {
-  auto it = next_use.find(bot);
-  return it != next_use.end() && it->second < horizon;
+  return NextUse(bot) < horizon;
 }
 
 int BotSupervisor::Pool::NextUse(const std::string& bot) const {
   auto slot = slots.find(bot);
-  if (slot != slots.end() && Stale(slot->second)) return std::numeric_limits<int>::max();
+  auto deal = next_deal.find(bot);
+  if (slot != slots.end() &&
+      Unfit(slot->second, deal == next_deal.end() ? -1 : deal->second)) {
+    return std::numeric_limits<int>::max();  // needs a fresh one anyway
+  }
   auto it = next_use.find(bot);
   return it == next_use.end() ? std::numeric_limits<int>::max() : it->second;
 }
@@ -153,8 +157,8 @@ bool BotSupervisor::StopPicked(const std::string& bot, Entry& e,
       return false;
     }
   }
-  spdlog::info("stopping bot {}: {}", bot, why);
-  e.process->Stop(options_.stop_grace);
+  spdlog::debug("stopping bot {}: {}", bot, why);
+  e.process->Stop(options_.stop_grace, /*quietly=*/true);
   absl::MutexLock lock(&pool_->mu);
   Pool::Slot& s = pool_->slots[bot];
   s.stopping = false;
@@ -335,6 +339,7 @@ bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
       continue;
     }
     e.crashed = false;
+    MarkFresh(bot);
     if (AwaitConnection(bot, e, before)) return true;
     why = NotConnectedReason(*e.process, options_.connect_timeout);
   }
@@ -423,7 +428,7 @@ absl::Status BotSupervisor::StartAll() {
         Entry& e = *bots_.at(name);
         absl::MutexLock lock(&e.mu);
         if (e.withdrawn) continue;
-        e.process->Stop(options_.stop_grace);
+        e.process->Stop(options_.stop_grace, /*quietly=*/true);
         FreeSlot(name);
       }
     }
@@ -450,15 +455,17 @@ absl::Status BotSupervisor::StartAll() {
   return absl::OkStatus();
 }
 
-void BotSupervisor::Expect(const std::vector<std::string>& upcoming) {
+void BotSupervisor::Expect(const std::vector<std::pair<std::string, int64_t>>& upcoming) {
   if (!on_demand_) return;
   absl::MutexLock lock(&pool_->mu);
   pool_->next_use.clear();
+  pool_->next_deal.clear();
   pool_->order.clear();
-  for (const std::string& bot : upcoming) {
+  for (const auto& [bot, deal] : upcoming) {
     if (static_cast<int>(pool_->order.size()) >= options_.max_live) break;
     if (pool_->next_use.emplace(bot, static_cast<int>(pool_->order.size())).second) {
-      pool_->order.push_back(bot);
+      pool_->next_deal[bot] = deal;
+      pool_->order.emplace_back(bot, deal);
     }
   }
   ++pool_->expected;
@@ -467,7 +474,7 @@ void BotSupervisor::Expect(const std::vector<std::string>& upcoming) {
 void BotSupervisor::StartAheadLoop() {
   int64_t seen = 0;
   for (;;) {
-    std::vector<std::string> order;
+    std::vector<std::pair<std::string, int64_t>> order;
     {
       absl::MutexLock lock(&pool_->mu);
       auto woken = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
@@ -478,13 +485,13 @@ void BotSupervisor::StartAheadLoop() {
       seen = pool_->expected;
       order = pool_->order;
     }
-    for (const std::string& bot : order) {
-      if (!StartAhead(bot)) break;
+    for (const auto& [bot, deal] : order) {
+      if (!StartAhead(bot, deal)) break;
     }
   }
 }
 
-bool BotSupervisor::StartAhead(const std::string& bot) {
+bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   auto it = bots_.find(bot);
   if (it == bots_.end()) return true;
   Entry& e = *it->second;
@@ -493,7 +500,8 @@ bool BotSupervisor::StartAhead(const std::string& bot) {
   bool room = true;
   bool start = false;
   std::string victim;  // needed later than `bot`: stopped for it
-  if (!e.withdrawn) StopStale(bot, e);  // (not if it is in a match)
+  // (Not if it is in a match or held for one.)
+  if (!e.withdrawn) StopStale(bot, e, deal, /*own_pin=*/false);
   for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
     // (A crashed one's next start is a restart: its Ensure makes it.)
     if (!victim.empty()) {
@@ -533,7 +541,32 @@ bool BotSupervisor::StartAhead(const std::string& bot) {
   return room;
 }
 
+void BotSupervisor::LogMinute(ProcessCounts* last) {
+  ProcessCounts c;
+  int live;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    c = pool_->counts;
+    live = pool_->live;
+  }
+  const int64_t started = c.ahead_starts + c.demand_starts - last->ahead_starts -
+                          last->demand_starts;
+  const int64_t idle = c.idle_stops - last->idle_stops;
+  const int64_t room = c.evictions - last->evictions;
+  const int64_t renewed = c.renewals - last->renewals;
+  if (started + idle + room + renewed > 0) {
+    spdlog::info("bot processes in the last minute: {} started ({} ahead of their "
+                 "matches), {} stopped ({} idle, {} for room, {} before a deal they had played); "
+                 "{} live now",
+                 started, c.ahead_starts - last->ahead_starts, idle + room + renewed, idle,
+                 room, renewed, live);
+  }
+  *last = c;
+}
+
 void BotSupervisor::WatchLoop() {
+  ProcessCounts last;  // at the last summary line (on demand)
+  absl::Time next_summary = absl::Now() + absl::Minutes(1);
   for (;;) {
     {
       absl::MutexLock lock(&watch_mu_);
@@ -551,10 +584,28 @@ void BotSupervisor::WatchLoop() {
       e->mu.Unlock();
     }
     if (on_demand_) StopIdle();
+    if (on_demand_ && absl::Now() >= next_summary) {
+      LogMinute(&last);
+      next_summary = absl::Now() + absl::Minutes(1);
+    }
   }
 }
 
-bool BotSupervisor::Ensure(const std::string& bot) {
+bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
+  if (!EnsureProcess(bot, deal)) return false;
+  if (deal >= 0) {
+    absl::MutexLock lock(&pool_->mu);
+    pool_->slots[bot].deals.insert(deal);
+  }
+  return true;
+}
+
+void BotSupervisor::MarkFresh(const std::string& bot) {
+  absl::MutexLock lock(&pool_->mu);
+  pool_->Fresh(pool_->slots[bot]);
+}
+
+bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
   auto it = bots_.find(bot);
   if (it == bots_.end()) return hub_->IsConnected(bot);
   Entry& e = *it->second;
@@ -564,13 +615,14 @@ bool BotSupervisor::Ensure(const std::string& bot) {
       absl::MutexLock lock(&pool_->mu);
       Pool::Slot& s = pool_->slots[bot];
       s.pinned = true;
+      ++s.pins;
       s.pinned_at = s.last_used = absl::Now();
     }
-    AwaitStale(bot);
+    AwaitStale(bot, deal);
   }
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
-  if (on_demand_) StopStale(bot, e);
+  if (on_demand_) StopStale(bot, e, deal, /*own_pin=*/true);
   if (e.ahead && Live(bot)) {
     // Started ahead of need: its first connection may still be coming.
     e.ahead = false;
@@ -608,24 +660,28 @@ bool BotSupervisor::Ensure(const std::string& bot) {
   return Revive(bot, e, why);
 }
 
-void BotSupervisor::AwaitStale(const std::string& bot) {
+void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
   absl::MutexLock lock(&pool_->mu);
   const Pool::Slot& s = pool_->slots[bot];
+  // (Nor while another Ensure holds it for a match not started yet.)
   auto playable = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
-    return !pool_->Stale(s) || s.matches == 0;
+    return !pool_->Unfit(s, deal) || (s.matches == 0 && s.pins <= 1);
   };
   pool_->mu.Await(absl::Condition(&playable));
 }
 
-void BotSupervisor::StopStale(const std::string& bot, Entry& e) {
+void BotSupervisor::StopStale(const std::string& bot, Entry& e, int64_t deal,
+                              bool own_pin) {
   {
     absl::MutexLock lock(&pool_->mu);
     const Pool::Slot& s = pool_->slots[bot];
-    if (!pool_->Stale(s) || s.matches > 0) return;
+    // Pinned by another Ensure (or, from the starter, by any): kept.
+    if (!pool_->Unfit(s, deal) || s.matches > 0 || s.pins > (own_pin ? 1 : 0)) return;
   }
-  spdlog::debug("stopping bot {}: a new rotation of the deals; a fresh one starts", bot);
+  spdlog::debug("stopping bot {}: its next match is of a deal it played (or a new "
+                "rotation began); a fresh one starts", bot);
   e.ahead = false;
-  e.process->Stop(options_.stop_grace);
+  e.process->Stop(options_.stop_grace, /*quietly=*/true);
   absl::MutexLock lock(&pool_->mu);
   Pool::Slot& s = pool_->slots[bot];
   if (!s.live) return;
@@ -654,11 +710,12 @@ void BotSupervisor::RenewAll() {
     // One whose process crashed starts again at its next Ensure, as a
     // restart (a fresh process here would be a free one).
     if (e->withdrawn || e->crashed) continue;
-    e->process->Stop(absl::Seconds(2));
+    e->process->Stop(absl::Seconds(2), /*quietly=*/true);
     before[name] = hub_->Connections(name);
     if (absl::Status s = e->process->Start(); !s.ok()) {
       spdlog::error("bot {}: {}", name, s.ToString());
     }
+    MarkFresh(name);
   }
   for (const auto& [name, count] : before) {
     Entry& e = *bots_[name];

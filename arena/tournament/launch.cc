@@ -218,7 +218,13 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   auto credentials =
       ListenCredentials(options.listen, options.tls_cert, options.tls_key);
   if (!credentials.ok()) return credentials.status();
-  BotHub hub(ids, options.hub);
+  HubOptions hub_options = options.hub;
+  // Entrants on demand: thousands of connects and disconnects, which the
+  // supervisor sums up instead (a line a minute, and at the end).
+  if (options.start_bots && config.bots_size() > max_live) {
+    hub_options.connections_at_info = false;
+  }
+  BotHub hub(ids, hub_options);
   // Stock tools: grpc.health.v1.Health and server reflection (docs/bots.md).
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -371,9 +377,16 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       };
       if (const ProcessCounts pc = supervisor.Counts(); pc.on_demand) {
         hooks.max_live_bots = pc.max_live;
-        hooks.expect_bots = [&](const std::vector<std::string>& upcoming) {
+        hooks.expect_bots = [&](const std::vector<std::pair<std::string, int64_t>>& upcoming) {
           supervisor.Expect(upcoming);
         };
+        if (options.fresh_bots_per_rotation) {
+          hooks.ensure_fresh_bot = [&](const std::string& b, int64_t deal) {
+            return supervised([&] {
+              return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ensure(b, deal);
+            });
+          };
+        }
       }
       if (options.fresh_bots_per_rotation) {
         hooks.new_bot_processes = [&] {
@@ -394,8 +407,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
         spdlog::info(
             "bot processes: at most {} live at once (bound {}); {} started ahead "
             "of their matches, {} started for them, {} stopped after {} without "
-            "a match, {} stopped to make room, {} replaced by fresh ones for a "
-            "new rotation of the deals",
+            "a match, {} stopped to make room, {} replaced by fresh ones before "
+            "a deal they had played",
             pc.peak_live, pc.max_live, pc.ahead_starts, pc.demand_starts, pc.idle_stops,
             absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals);
       } else {

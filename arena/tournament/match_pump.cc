@@ -28,7 +28,8 @@ MatchPump::MatchPump(const v1::TournamentConfig& config, const TournamentSecret&
                                absl::Milliseconds(100))),
       holds_(hub, &load_.sample()),
       seats_(std::max(1, config.seats())),
-      max_live_bots_(hooks.max_live_bots) {}
+      max_live_bots_(hooks.max_live_bots),
+      fresh_deals_(duplicate_ && hooks.ensure_fresh_bot && hooks.max_live_bots > 0) {}
 
 MatchPump::~MatchPump() {
   Reap(/*all=*/true);
@@ -52,7 +53,7 @@ bool MatchPump::StorageStopped() {
 
 std::vector<size_t> MatchPump::Phases(const Schedule& schedule,
                                       std::vector<int>* todo) const {
-  if (!duplicate_ || !hooks_.new_bot_processes) return {todo->size()};
+  if (!duplicate_ || (!hooks_.new_bot_processes && !fresh_deals_)) return {todo->size()};
   std::map<int, int> seen;  // deal -> matches of it so far
   std::vector<int> rotation(schedule.matches.size(), 0);
   for (size_t i = 0; i < schedule.matches.size(); ++i) {
@@ -60,6 +61,9 @@ std::vector<size_t> MatchPump::Phases(const Schedule& schedule,
   }
   std::stable_sort(todo->begin(), todo->end(),
                    [&](int a, int b) { return rotation[a] < rotation[b]; });
+  // Fresh processes per deal: one phase, in that order (each deal's
+  // rotations far apart).
+  if (fresh_deals_) return {todo->size()};
   std::vector<size_t> ends;
   for (size_t t = 1; t <= todo->size(); ++t) {
     if (t == todo->size() || rotation[(*todo)[t]] != rotation[(*todo)[t - 1]]) {
@@ -75,15 +79,7 @@ void MatchPump::Play(const Schedule& schedule, const std::vector<std::string>& e
   size_t t = 0;
   for (size_t p = 0; p < phase_ends.size() && !stopped(); ++p) {
     if (p > 0) {
-      if (max_live_bots_ > 0) {
-        // On demand: no match of the last rotation is still being
-        // prepared; each bot's process is replaced as its last one ends.
-        absl::MutexLock lock(&live_mu_);
-        live_mu_.Await(absl::Condition(
-            +[](int* preparing) { return *preparing == 0; }, &preparing_));
-      } else {
-        WaitBelow(1);  // the rotation's matches are all over
-      }
+      WaitBelow(1);  // the rotation's matches are all over
       spdlog::debug("rotation {} of {}: every bot process is replaced by a fresh one",
                     p + 1, phase_ends.size());
       if (absl::Status s = hooks_.new_bot_processes(); !s.ok()) {
@@ -99,15 +95,15 @@ void MatchPump::Play(const Schedule& schedule, const std::vector<std::string>& e
   Reap(/*all=*/true);
 }
 
-std::vector<std::string> MatchPump::Upcoming(const Schedule& schedule,
-                                             const std::vector<std::string>& entrants,
-                                             const std::vector<int>& todo, size_t t,
-                                             size_t end) const {
-  std::vector<std::string> out;
+std::vector<std::pair<std::string, int64_t>> MatchPump::Upcoming(
+    const Schedule& schedule, const std::vector<std::string>& entrants,
+    const std::vector<int>& todo, size_t t, size_t end) const {
+  std::vector<std::pair<std::string, int64_t>> out;
   std::set<int> distinct;
   for (; t < end && static_cast<int>(distinct.size()) < max_live_bots_; ++t) {
-    for (int b : schedule.matches[todo[t]].seating) {
-      out.push_back(entrants[b]);
+    const ScheduledMatch& sm = schedule.matches[todo[t]];
+    for (int b : sm.seating) {
+      out.emplace_back(entrants[b], fresh_deals_ ? sm.deal : -1);
       distinct.insert(b);
     }
   }
@@ -139,21 +135,43 @@ bool MatchPump::StartNext(const Schedule& schedule, const std::vector<std::strin
     // of every match being prepared or played fit in it (else two matches
     // could each hold part of the room the other needs); one at a time is
     // always possible (the supervisor makes room for it).
+    // Nor while a match of the same deal or with one of the same bots is
+    // being prepared: that match must hold its bots' processes (be live)
+    // before this one's Ensure may replace them once it is over (fresh
+    // processes per deal), and two preparations that each hold a bot the
+    // other waits for would wait for ever.
     absl::MutexLock lock(&live_mu_);
-    auto fits = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live_mu_) {
-      return preparing_ == 0 || max_live_bots_ == 0 ||
-             (live_ + 1) * seats_ <= max_live_bots_;
+    auto fits = [&, deal = sm.deal]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live_mu_) {
+      if (preparing_ > 0 && max_live_bots_ > 0 &&
+          (live_ + 1) * seats_ > max_live_bots_) {
+        return false;
+      }
+      if (!fresh_deals_) return true;
+      if (preparing_deals_.count(deal) > 0) return false;
+      for (const std::string& b : spec.seat_bots) {
+        if (preparing_bots_.count(b) > 0) return false;
+      }
+      return true;
     };
     live_mu_.Await(absl::Condition(&fits));
     ++live_;
     ++preparing_;
+    preparing_deals_.insert(sm.deal);
+    preparing_bots_.insert(spec.seat_bots.begin(), spec.seat_bots.end());
   }
   Prep& prep = preps_.emplace_back();
-  prep.thread = std::thread([this, &prep, spec = std::move(spec)]() mutable {
-    Prepare(std::move(spec));
+  prep.thread = std::thread([this, &prep, spec = std::move(spec), deal = sm.deal]() mutable {
+    Prepare(std::move(spec), deal);
     prep.done.store(true);
   });
   return true;
+}
+
+void MatchPump::Prepared(const MatchSpec& spec, int64_t deal) {
+  preparing_deals_.erase(preparing_deals_.find(deal));
+  for (const std::string& b : spec.seat_bots) {
+    preparing_bots_.erase(preparing_bots_.find(b));
+  }
 }
 
 void MatchPump::Reap(bool all) {
@@ -173,7 +191,7 @@ void MatchPump::WaitingForBots(int delta) {
   if (delta < 0 && --waiting_ == 0) waited_ += now - waiting_since_;
 }
 
-void MatchPump::Prepare(MatchSpec spec) {
+void MatchPump::Prepare(MatchSpec spec, int64_t deal) {
   const absl::Time begin = absl::Now();
   if (hooks_.ensure_bot) {
     {
@@ -183,10 +201,13 @@ void MatchPump::Prepare(MatchSpec spec) {
     }
     std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
     std::vector<std::thread> others;
+    auto ensure = [this, deal](const std::string& bot) {
+      return fresh_deals_ ? hooks_.ensure_fresh_bot(bot, deal) : hooks_.ensure_bot(bot);
+    };
     for (auto it = std::next(needed.begin()); it != needed.end(); ++it) {
-      others.emplace_back([this, &bot = *it] { hooks_.ensure_bot(bot); });
+      others.emplace_back([&ensure, &bot = *it] { ensure(bot); });
     }
-    hooks_.ensure_bot(*needed.begin());
+    ensure(*needed.begin());
     for (std::thread& t : others) t.join();
     absl::MutexLock lock(&live_mu_);
     WaitingForBots(-1);
@@ -197,14 +218,15 @@ void MatchPump::Prepare(MatchSpec spec) {
     spdlog::error("match {}: {}", spec.match_id, writer.status().ToString());
     absl::MutexLock lock(&live_mu_);
     --preparing_;
+    Prepared(spec, deal);
     --live_;
     ++skipped_;  // booked as skipped by the pump's thread
     return;
   }
-  Launch(std::move(spec), *std::move(writer));
+  Launch(std::move(spec), deal, *std::move(writer));
 }
 
-void MatchPump::Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer) {
+void MatchPump::Launch(MatchSpec spec, int64_t deal, std::unique_ptr<RecordWriter> writer) {
   // The link first: from then on the hub counts the match as live for its
   // bots (its processes are no longer merely pinned), and only then may
   // another match be prepared in its place (preparing_), whose bots could
@@ -215,6 +237,7 @@ void MatchPump::Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer) {
     absl::MutexLock lock(&live_mu_);
     seq = started_++;
     --preparing_;
+    Prepared(spec, deal);
     peak_playing_ = std::max(peak_playing_, ++playing_);
     opening_.emplace(seq, absl::Now());
   }

@@ -24,10 +24,10 @@
 // - with duplicate deals and TournamentHooks::new_bot_processes, rotation
 //   by rotation (every deal group's first match, then every group's
 //   second, ...), every bot process replaced by a fresh one in between, so
-//   that no bot process sees one deal twice: once the last rotation's
-//   matches are over, or, under a bound (processes on demand), once none
-//   is being prepared (each process is replaced when its last match of
-//   the rotation before ends, BotSupervisor::RenewAll);
+//   that no bot process sees one deal twice; with processes on demand
+//   (TournamentHooks::ensure_fresh_bot) in that order but without a wait
+//   between rotations: a bot's process is replaced only before a match of
+//   a deal it has played, once its live matches are over;
 // - no further start once stopped: Stop() (a hook said so) or the storage
 //   stop (storage_stop.h).
 // Each match that ends is booked (booking.h) by the pump's thread while it
@@ -51,6 +51,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -107,14 +108,17 @@ class MatchPump {
   bool StartNext(const Schedule& schedule, const std::vector<std::string>& entrants,
                  const std::vector<int>& todo, size_t t, size_t end);
   // The bots of todo[t, end), in order, enough for the bound.
-  std::vector<std::string> Upcoming(const Schedule& schedule,
-                                    const std::vector<std::string>& entrants,
-                                    const std::vector<int>& todo, size_t t, size_t end) const;
+  // Each with its match's deal if fresh_deals_, else -1.
+  std::vector<std::pair<std::string, int64_t>> Upcoming(
+      const Schedule& schedule, const std::vector<std::string>& entrants,
+      const std::vector<int>& todo, size_t t, size_t end) const;
   // On a thread of its own: ensures the match's bots, opens its record and
   // launches it (counted in live_ and preparing_ already).
-  void Prepare(MatchSpec spec);
+  void Prepare(MatchSpec spec, int64_t deal);
   // Makes the match's link and starts it.
-  void Launch(MatchSpec spec, std::unique_ptr<RecordWriter> writer);
+  void Launch(MatchSpec spec, int64_t deal, std::unique_ptr<RecordWriter> writer);
+  // The match is no longer being prepared (launched, or skipped).
+  void Prepared(const MatchSpec& spec, int64_t deal) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live_mu_);
   // Joins the preparing threads that are done (all: waits for every one).
   void Reap(bool all);
   // Counts a match that starts (+1) or stops (-1) waiting for its bots.
@@ -142,6 +146,8 @@ class MatchPump {
   std::atomic<bool> stopped_{false};
   const int seats_;
   const int max_live_bots_;  // 0: no bound
+  // TournamentHooks::ensure_fresh_bot replaces the rotations' renewals.
+  const bool fresh_deals_;
   struct Prep {
     std::thread thread;
     std::atomic<bool> done{false};
@@ -151,6 +157,8 @@ class MatchPump {
   absl::Mutex live_mu_;
   int live_ ABSL_GUARDED_BY(live_mu_) = 0;  // being prepared, or started and not yet booked
   int preparing_ ABSL_GUARDED_BY(live_mu_) = 0;
+  std::multiset<int64_t> preparing_deals_ ABSL_GUARDED_BY(live_mu_);
+  std::multiset<std::string> preparing_bots_ ABSL_GUARDED_BY(live_mu_);
   int playing_ ABSL_GUARDED_BY(live_mu_) = 0;  // started, not yet ended
   int peak_playing_ ABSL_GUARDED_BY(live_mu_) = 0;
   int64_t started_ ABSL_GUARDED_BY(live_mu_) = 0;

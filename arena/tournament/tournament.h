@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -68,7 +69,14 @@ struct TournamentHooks {
   // next match's first), told on the tournament's thread before each match
   // is prepared: arena starts their processes ahead of need
   // (BotSupervisor::Expect). Returns at once.
-  std::function<void(const std::vector<std::string>& upcoming)> expect_bots;
+  // Each bot with the deal of its match (-1 unless ensure_fresh_bot is set).
+  std::function<void(const std::vector<std::pair<std::string, int64_t>>& upcoming)>
+      expect_bots;
+  // With duplicate deals and processes on demand (max_live_bots), in place
+  // of ensure_bot and of new_bot_processes: ensures `bot` with a process
+  // that has not played `deal` (its match's), replacing one that has once
+  // its live matches are over; no rotation then waits for the one before.
+  std::function<bool(const std::string& bot, int64_t deal)> ensure_fresh_bot;
   // The most bot processes live at once when ensure_bot starts them on
   // demand (0: no bound, or every process kept): matches are prepared side
   // by side only while their seats fit in it.

@@ -308,6 +308,10 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // warning level.
   void Log(const std::string& who, spdlog::level::level_enum level,
            const std::string& text);
+  // The level of a connect or disconnect line (HubOptions::connections_at_info).
+  spdlog::level::level_enum ConnectionLevel() const {
+    return options_.connections_at_info ? spdlog::level::info : spdlog::level::debug;
+  }
 
   // ---- State: one lock (mu_) over all but the shared rules.
 

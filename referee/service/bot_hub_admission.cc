@@ -178,7 +178,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
     if (!log_line.empty()) spdlog::warn("{}", log_line);
     return absl::UnauthenticatedError("unknown token");
   }
-  Log(absl::StrCat("bot ", *found), spdlog::level::info,
+  Log(absl::StrCat("bot ", *found), ConnectionLevel(),
       absl::StrCat("bot ", *found, " connected from ", conn->peer(),
                    old != nullptr ? ", replacing its previous stream" : ""));
   if (old != nullptr) {

@@ -16,6 +16,8 @@ void BotHub::Warn(const std::string& who, const std::string& text) {
 
 void BotHub::Log(const std::string& who, spdlog::level::level_enum level,
                  const std::string& text) {
+  // A line that would not be written counts against no budget.
+  if (!spdlog::default_logger_raw()->should_log(level)) return;
   int suppressed = 0;
   bool log = false;
   {

@@ -142,9 +142,10 @@ void BotHub::ReaperLoop() {
         spdlog::warn("bot {} did not come back within {}; its open decisions fail",
                      g.bot, absl::FormatDuration(options_.reconnect_grace));
       } else {
-        spdlog::info("bot {} did not come back within {} (it holds no seat in a "
-                     "live match)",
-                     g.bot, absl::FormatDuration(options_.reconnect_grace));
+        spdlog::log(ConnectionLevel(),
+                    "bot {} did not come back within {} (it holds no seat in a "
+                    "live match)",
+                    g.bot, absl::FormatDuration(options_.reconnect_grace));
       }
       BotGone(g.bot, g.last_conn, v1::FAULT_KIND_DISCONNECTED, GoneDetail(g.bot));
     }

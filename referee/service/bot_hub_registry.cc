@@ -54,7 +54,7 @@ void BotHub::Unregister(BotConnection* conn) {
     BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_CUT_OFF, cut);
     return;
   }
-  Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::info,
+  Log(absl::StrCat("bot ", conn->bot_name()), ConnectionLevel(),
       gone ? absl::StrCat("bot ", conn->bot_name(), " disconnected")
            : absl::StrCat("bot ", conn->bot_name(),
                           " disconnected; its seats are kept for ",

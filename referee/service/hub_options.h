@@ -50,6 +50,11 @@ struct HubOptions {
   // them in one write: a MatchStart with the seat's first request, or
   // whatever piled up while a write was out. False: a write each.
   bool coalesce_writes = true;
+  // Each bot's connects and disconnects (and a grace that ran out for a
+  // bot without a seat) at info; false: at debug, for a caller that starts
+  // and stops the bots' processes itself and says so in its own words
+  // (arena with entrants on demand: thousands of them).
+  bool connections_at_info = true;
   // Tests only: how long a closing stream waits before telling the hub it
   // is gone, to hold open the window in which a match writes to a stream
   // that is closing but still the bot's (tests/service_test.cc).
