@@ -107,15 +107,23 @@ def main() -> int:
         wait = min(wait * 2, 2.0)
 
 
-def decide(request, notes=False):
-    """A uniformly random legal action, reproducible per match and decision;
-    with `notes`, a note saying so (the referee keeps 256 bytes of it)."""
+def decide(request):
+    """A uniformly random legal action, reproducible per match and decision."""
     rng = random.Random(f"{request.match_id}/{request.decision_id}")
-    index = rng.randrange(len(request.legal_actions))
-    note = f"python: random {index} of {len(request.legal_actions)}" if notes else ""
     return arena_pb2.BotMessage(decision=arena_pb2.Decision(
         match_id=request.match_id, decision_id=request.decision_id,
-        action_index=index, note=note))
+        action_index=rng.randrange(len(request.legal_actions))))
+
+
+def answer(request, notes):
+    """decide()'s answer; with `notes` (--notes), and no note of its own, a
+    note saying what it chose (Decision.note: the referee keeps 256 bytes,
+    the record and replays show it, no other bot sees it)."""
+    message = decide(request)
+    if notes and not message.decision.note:
+        message.decision.note = (f"python: random {message.decision.action_index} "
+                                 f"of {len(request.legal_actions)}")
+    return message
 
 
 class Commitments:
@@ -170,11 +178,11 @@ def play_once(args, credentials, options, welcomed, commits):
                 if kind == "welcome":
                     welcomed[0] = True
                 elif kind == "decision_request":
-                    outgoing.put(decide(message.decision_request, args.notes))
+                    outgoing.put(answer(message.decision_request, args.notes))
                 elif kind == "resync":
                     commits.note(message.resync.match_start)
                     for request in message.resync.open_decisions:
-                        outgoing.put(decide(request, args.notes))
+                        outgoing.put(answer(request, args.notes))
                 elif kind == "match_start":
                     commits.note(message.match_start)
                 elif kind == "match_end":
