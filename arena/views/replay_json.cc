@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
@@ -417,7 +418,8 @@ bool AppendPageEvent(const Message& item, std::string* out) {
 }
 
 // An action with its "label" left out when it is its legal action's label
-// ("legal"[action]), which the page reads instead.
+// ("legal"[action]), which the page reads instead, and its note left out
+// when it has none (the page puts back an empty one).
 void AppendPageAction(const Message& action, std::string* out) {
   const Descriptor* d = action.GetDescriptor();
   const Reflection* r = action.GetReflection();
@@ -435,9 +437,13 @@ void AppendPageAction(const Message& action, std::string* out) {
                   r->GetRepeatedStringReference(action, legal, a, &s2);
   }
   const size_t size = out->size();
-  if (AppendMessage(action, out, derived ? "label" : "")) return;
-  out->resize(size);
-  AppendReplayJson(action, out);
+  if (!AppendMessage(action, out, derived ? "label" : "")) {
+    out->resize(size);
+    AppendReplayJson(action, out);
+  }
+  // The note's fields are the message's last (ReplayAction, replay.proto).
+  constexpr absl::string_view kNoNote = ",\"note\":\"\",\"note_cut_bytes\":0}";
+  if (absl::EndsWith(*out, kNoNote)) out->replace(out->size() - kNoNote.size(), kNoNote.size(), "}");
 }
 
 }  // namespace

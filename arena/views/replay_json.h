@@ -52,7 +52,9 @@ bool AppendReplayJsonFast(const google::protobuf::Message& m, std::string* out);
 //    the seats' changes when nothing is alike);
 //  - events without "event", the message (the page shows the words), their
 //    "seats" entries the same as the one before as 1, and without theirs;
-//  - an action's "label" left out when it is "legal"[action].
+//  - an action's "label" left out when it is "legal"[action], and its
+//    "note" and "note_cut_bytes" when it has no note (a bot's note, shown
+//    only where asked: ReplayOptions::notes).
 class PageStepColumns {
  public:
   // Adds `step` (a v1::ReplayStep); `prev` (the step before, or null) is

@@ -62,7 +62,10 @@ function expandChunk(cols) {
     for (const e of st.events || []) {
       for (let j = 1; j < (e.seats || []).length; ++j) if (e.seats[j] === 1) e.seats[j] = e.seats[j - 1];
     }
-    for (const a of st.actions || []) if (!('label' in a)) a.label = a.legal[a.action];
+    for (const a of st.actions || []) {
+      if (!('label' in a)) a.label = a.legal[a.action];
+      if (!('note' in a)) Object.assign(a, {note: '', note_cut_bytes: 0});  // (none: left out)
+    }
     out.push(st);
   }
   return out;
