@@ -233,14 +233,17 @@ TEST(BotNotesE2e, AReproBundleHoldsTheFaultySeatsOwnNotes) {
   EXPECT_GE(with_notes, 3);
 }
 
-// A note that is not UTF-8 makes the message invalid protobuf: the referee
-// cannot read it and ends that bot's stream. Its seat faults at that
-// decision; the record verifies, holds no note, and nothing else is hurt.
-TEST(BotNotesE2e, ANoteThatIsNotUtf8EndsOnlyItsOwnBotsStream) {
-  testing::Workdir w("notes-utf8");
+// A note that is not UTF-8 makes the message invalid protobuf, and one of
+// 100 KiB makes it larger than the referee takes (64 KiB): either way the
+// referee cannot read it and ends that bot's stream. Its seat faults at
+// that decision; the record verifies, holds no note, and nothing else is
+// hurt.
+void ExpectOnlyItsOwnStreamEnds(const std::string& mode) {
+  testing::Workdir w(absl::StrCat("notes-", mode));
   const std::string bot = w.Script(
       "invalid_note_bot", absl::StrCat("PYTHONPATH=", kBin, "/../python exec /usr/bin/python3 ",
-                                       ARENA_SOURCE_DIR, "/tests/invalid_note_bot.py\n"));
+                                       ARENA_SOURCE_DIR, "/tests/invalid_note_bot.py ", mode,
+                                       "\n"));
   const std::string dir = w.path() + "/records";
   Cmd r = Sh(absl::StrCat(kBin, "/arena match --game pesten --seed 50 --records ", dir,
                           " --decision_ms 1500 --bot bad=", bot, " --bot rnd=", kBin,
@@ -273,7 +276,14 @@ TEST(BotNotesE2e, ANoteThatIsNotUtf8EndsOnlyItsOwnBotsStream) {
               forfeit->fault() == v1::FAULT_KIND_CRASHED)
       << forfeit->ShortDebugString();
   EXPECT_EQ(lines->back().result().placements(1 - bad), 1);
+  EXPECT_TRUE(absl::StrContains(testing::ReadFile(dir + "/logs/bad.log"), "sent a note"));
 }
+
+TEST(BotNotesE2e, ANoteThatIsNotUtf8EndsOnlyItsOwnBotsStream) {
+  ExpectOnlyItsOwnStreamEnds("utf8");
+}
+
+TEST(BotNotesE2e, ANoteOf100KiBEndsOnlyItsOwnBotsStream) { ExpectOnlyItsOwnStreamEnds("big"); }
 
 TEST(BotNotesE2e, ThePythonBotWritesNotesWithNotes) {
   testing::Workdir w("notes-python");

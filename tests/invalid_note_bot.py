@@ -2,9 +2,11 @@
 """A bot whose first answer carries a note that is not UTF-8 (bytes 0xFF
 0xFE): not a valid arena.v1.Decision, since `note` is a proto3 string. No
 protobuf library builds one, so the message is encoded by hand. Then it
-answers nothing more and waits (tests/bot_notes_e2e_test.cc: the referee
-cannot read the message, ends this bot's stream, and the match goes on
-without it; no other bot notices). Reads ARENA_ADDRESS and ARENA_TOKEN."""
+answers nothing more (tests/bot_notes_e2e_test.cc: the referee cannot read
+the message, ends this bot's stream, and the match goes on without it; no
+other bot notices). With the argument "big", the note is valid UTF-8 but
+100 KiB, over the referee's 64 KiB a message. Reads ARENA_ADDRESS and
+ARENA_TOKEN."""
 import os
 import queue
 import sys
@@ -35,6 +37,12 @@ def main() -> int:
             if message.WhichOneof("kind") != "decision_request":
                 continue
             request = message.decision_request
+            if sys.argv[1:] == ["big"]:
+                outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(
+                    match_id=request.match_id, decision_id=request.decision_id,
+                    action_index=0, note="x" * 100 * 1024)).SerializeToString())
+                print("sent a note of 100 KiB", file=sys.stderr, flush=True)
+                continue
             decision = arena_pb2.Decision(match_id=request.match_id,
                                           decision_id=request.decision_id,
                                           action_index=0).SerializeToString()

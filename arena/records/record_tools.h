@@ -12,7 +12,9 @@
 // the revealed seed and salt, the header digest, decision ids and the
 // decision cap, each action's source (a referee move only where the header
 // allows it, random moves after faults as the match's fault generator draws
-// them), and each fault's kind, detail and time against the time control.
+// them), each fault's kind, detail and time against the time control, and
+// each bot's note against what the referee keeps of one
+// (referee/records/bot_note.h).
 // The first difference is reported with the match id, the line, the step
 // and what differs.
 //
