@@ -51,6 +51,7 @@ void PrintCheckFailure(const CheckFailure& f, const CheckedBot& bot, std::ostrea
   ReplayOptions ro;
   ro.seat = f.seat;
   ro.source = f.record;
+  ro.notes = true;  // the bot's own, as arena replay --seat shows them
   auto replay = BuildReplay(*lines, ro);
   if (!replay.ok()) {
     out << "  (no replay: " << replay.status().message() << ")\n";
