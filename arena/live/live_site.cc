@@ -353,6 +353,10 @@ void LiveSite::AddRecord(Folder* f, const std::string& name,
     Tally(nullptr);
   } else {
     auto summary = SummarizeRecord(*lines, path);
+    // Without think times: a record handed over by its writer (Offer) holds
+    // only its faults' actions, so the live standings leave them out for
+    // every record alike (standings.json and arena html have them).
+    if (summary.ok()) summary->think.clear();
     if (summary.ok() && !ids_.insert(summary->match_id).second) {
       spdlog::warn("{}: match {} is in another folder too; counted once", path,
                    summary->match_id);
