@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include <algorithm>
@@ -37,6 +38,9 @@
 ABSL_FLAG(std::string, mode, "crash_after",
           "crash_after, hang_after, hold_until, slow_every, answer_after or flood");
 ABSL_FLAG(int, n, 3, "decisions answered before misbehaving");
+ABSL_FLAG(bool, stderr_garbage, false,
+          "crash_after: write bytes that are not UTF-8 and terminal escapes to "
+          "stderr before crashing");
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
@@ -118,7 +122,13 @@ int main(int argc, char** argv) {
   while (stream->Read(&m)) {
     if (!m.has_decision_request()) continue;
     if (answered >= absl::GetFlag(FLAGS_n)) {
-      if (mode == "crash_after") std::_Exit(3);
+      if (mode == "crash_after") {
+        if (absl::GetFlag(FLAGS_stderr_garbage)) {
+          static const char kGarbage[] = "\xff\xfe\x1b[31mboom\x1b]0;title\x07 \xc3\r\x00x\n";
+          (void)!::write(2, kGarbage, sizeof(kGarbage) - 1);
+        }
+        std::_Exit(3);
+      }
       continue;  // hang: read on, answer nothing
     }
     ++answered;

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -109,6 +111,32 @@ TEST(EndToEnd, MatchThenReplayShowsOnlyWhatASeatSaw) {
   Cmd step = Sh(absl::StrCat(kBin, "/arena replay ", rec, " --step 2"));
   EXPECT_THAT(step.output, HasSubstr("stopped after step 2"));
   EXPECT_THAT(step.output, ::testing::Not(HasSubstr("step 3:")));
+}
+
+// A bot that prints bytes that are not UTF-8 and terminal escapes to its
+// stderr, then crashes mid-match: its crash's fault detail (the stderr's
+// last lines) is plain text, and every record reads and verifies.
+TEST(EndToEnd, ACrashingBotsGarbledStderrCannotSpoilARecord) {
+  const testing::TestDir tmp = FreshTempDir("garbled");
+  const std::string& dir = tmp.path();
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --record_format jsonl",
+                          " --bot crashy='", kBin,
+                          "/crash_hang_flood_bot --mode=crash_after --n=1 --stderr_garbage'",
+                          " --bot steady=", kBin, "/random_bot",
+                          " --games 2 --jobs 1 --max_restarts 2 --records ", dir));
+  ASSERT_EQ(r.code, 1) << r.output;  // complete, an entrant crashed
+  Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  int details = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".jsonl") continue;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << e.path() << ": a terminal escape";
+    EXPECT_EQ(text.find('\xff'), std::string::npos) << e.path() << ": a byte not UTF-8";
+    details += absl::StrContains(text, "boom");
+  }
+  EXPECT_GE(details, 1) << "no record holds the crash's stderr";
 }
 
 TEST(EndToEnd, CrashingBotIsRestartedThenWithdrawn) {

@@ -17,19 +17,23 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "referee/records/bot_note.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
 namespace {
 
-// The last `lines` lines of a log tail, joined with " | " into one line of at
-// most `max_bytes` (a record's fault detail stays short and on one line).
+// The last `lines` lines of a log tail, joined with " | " into one line of
+// about `max_bytes` (a record's fault detail stays short and on one line),
+// as plain text: the bot wrote it, so every byte that is not UTF-8 and every
+// control (a terminal's escape sequences, a carriage return) is U+FFFD. A
+// record must stay readable whatever a crashing bot printed.
 std::string OneLineTail(const std::string& tail, size_t lines, size_t max_bytes) {
   std::vector<std::string> all = absl::StrSplit(tail, '\n', absl::SkipWhitespace());
   if (all.size() > lines) all.erase(all.begin(), all.end() - lines);
   std::string out = absl::StrJoin(all, " | ");
   if (out.size() > max_bytes) out = absl::StrCat("...", out.substr(out.size() - max_bytes));
-  return out;
+  return PlainText(out);
 }
 
 // Runs calls on one thread that lives as long as the process. A bot's

@@ -49,35 +49,45 @@ bool Replaced(uint32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069);
 }
 
+// `text` with every byte that is not part of valid UTF-8 (and, with
+// `controls`, every character Replaced names) as U+FFFD, at most
+// `max_bytes` of it, cut at a character boundary; `*used` is the bytes of
+// `text` it took.
+std::string Clean(absl::string_view text, size_t max_bytes, bool controls, size_t* used) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const Decoded d = DecodeAt(text, i);
+    const size_t len = d.len == 0 ? 1 : d.len;
+    const absl::string_view kept = d.len == 0 || (controls && Replaced(d.cp))
+                                       ? absl::string_view(kReplacement)
+                                       : text.substr(i, len);
+    if (out.size() + kept.size() > max_bytes) break;
+    out.append(kept.data(), kept.size());
+    i += len;
+  }
+  *used = i;
+  return out;
+}
+
 }  // namespace
 
 BoundedNote BoundNote(absl::string_view sent) {
   BoundedNote out;
-  size_t i = 0;
-  while (i < sent.size()) {
-    const Decoded d = DecodeAt(sent, i);
-    const size_t len = d.len == 0 ? 1 : d.len;
-    const absl::string_view kept =
-        d.len == 0 || Replaced(d.cp) ? absl::string_view(kReplacement) : sent.substr(i, len);
-    if (out.text.size() + kept.size() > kMaxNoteBytes) break;
-    out.text.append(kept.data(), kept.size());
-    i += len;
-  }
-  out.cut_bytes = static_cast<int32_t>(sent.size() - i);
+  size_t used = 0;
+  out.text = Clean(sent, kMaxNoteBytes, /*controls=*/true, &used);
+  out.cut_bytes = static_cast<int32_t>(sent.size() - used);
   return out;
 }
 
 std::string ValidUtf8Prefix(absl::string_view text, size_t max_bytes) {
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    const Decoded d = DecodeAt(text, i);
-    const absl::string_view kept =
-        d.len == 0 ? absl::string_view(kReplacement) : text.substr(i, d.len);
-    if (out.size() + kept.size() > max_bytes) break;
-    out.append(kept.data(), kept.size());
-    i += d.len == 0 ? 1 : d.len;
-  }
-  return out;
+  size_t used = 0;
+  return Clean(text, max_bytes, /*controls=*/false, &used);
+}
+
+std::string PlainText(absl::string_view text) {
+  size_t used = 0;
+  return Clean(text, std::string::npos, /*controls=*/true, &used);
 }
 
 absl::Status CheckRecordedNote(absl::string_view note, int64_t cut_bytes) {

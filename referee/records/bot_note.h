@@ -42,6 +42,12 @@ BoundedNote BoundNote(absl::string_view sent);
 // sends, so that its message is valid protobuf and within the limit).
 std::string ValidUtf8Prefix(absl::string_view text, size_t max_bytes);
 
+// `text` as BoundNote cleans it (every byte that is not UTF-8 and every
+// control, bidirectional control and line separator as U+FFFD), none of it
+// cut: for other text a bot writes that reaches a record or a terminal (its
+// stderr's last lines in a crash's fault detail).
+std::string PlainText(absl::string_view text);
+
 // OK if (`note`, `cut_bytes`) is something BoundNote can give: at most
 // kMaxNoteBytes of valid UTF-8 without a replaced character, and a cut only
 // from a note that was full (within 4 bytes, the longest character, of

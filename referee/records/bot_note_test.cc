@@ -139,5 +139,15 @@ TEST(BoundNote, AnyBytesGiveANoteThatVerifies) {
   }
 }
 
+// PlainText cleans as BoundNote does, whatever the length: "ok\xff" is 3
+// bytes, then U+FFFD (EF BF BD); ESC and BEL each become U+FFFD; "é" (C3 A9)
+// stays; nothing is cut from 1,000 bytes.
+TEST(PlainText, CleansLikeANoteButCutsNothing) {
+  EXPECT_EQ(PlainText("ok\xff"), "ok\xEF\xBF\xBD");
+  EXPECT_EQ(PlainText("\x1b[1m\x07\xC3\xA9"), "\xEF\xBF\xBD[1m\xEF\xBF\xBD\xC3\xA9");
+  EXPECT_EQ(PlainText(std::string(1000, 'a')), std::string(1000, 'a'));
+  EXPECT_EQ(PlainText(std::string("a\0b", 3)), "a\xEF\xBF\xBD" "b");
+}
+
 }  // namespace
 }  // namespace arena
