@@ -1,4 +1,4 @@
-// Bots' notes (Decision.note, issue 50) over every registered game's grid
+// Bots' notes (Decision.note) over every registered game's grid
 // (tests/conformance_util.h), in many random matches where every seat
 // writes a note on every decision, hostile ones among them
 // (tests/note_bot.h):
