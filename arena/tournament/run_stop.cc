@@ -1,6 +1,7 @@
 #include "arena/tournament/run_stop.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -9,8 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -45,11 +44,17 @@ struct ProcInfo {
 };
 
 // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold anything.
+// Read with read(2): the process may exit between the listing and the read,
+// which then fails with ESRCH (std::istreambuf_iterator would throw it).
 bool ReadProc(pid_t pid, ProcInfo* info) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  if (!in) return false;
-  const std::string stat((std::istreambuf_iterator<char>(in)),
-                         std::istreambuf_iterator<char>());
+  const int fd = ::open(("/proc/" + std::to_string(pid) + "/stat").c_str(),
+                        O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[4096];  // enough for the fields up to ppid, which come first
+  const ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  if (n <= 0) return false;
+  const std::string stat(buf, static_cast<size_t>(n));
   const size_t close = stat.rfind(')');
   if (close == std::string::npos || close + 4 > stat.size()) return false;
   info->pid = pid;

@@ -27,6 +27,7 @@
 #include "grpcpp/grpcpp.h"
 #include "referee/records/record.h"
 #include "tests/e2e_util.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
@@ -275,14 +276,25 @@ TEST(Security, AFellowEntrantGuessingTokensLocksNoHonestBotOut) {
 // work. This is what `--sandbox none` and `--seed` warn about. (The hostile
 // bot predicts from the match index, which is the deal index only without
 // duplicate deals.)
+// The entries of a folder of /proc, with no exception if it goes away while
+// it is listed (a process exiting). Its files are read with
+// testing::ReadFile, which gives "" where a process exited between the
+// listing and the read (an ESRCH that std::istreambuf_iterator throws).
+std::vector<std::filesystem::path> ProcEntries(const std::string& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) out.push_back(it->path());
+  return out;
+}
+
 // The processes under `root` (not itself), by the parent links of /proc.
 std::vector<pid_t> Descendants(pid_t root) {
   std::multimap<pid_t, pid_t> children;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+  for (const auto& path : ProcEntries("/proc")) {
     pid_t pid = 0;
-    if (!absl::SimpleAtoi(e.path().filename().string(), &pid)) continue;
-    std::ifstream in(e.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!absl::SimpleAtoi(path.filename().string(), &pid)) continue;
+    const std::string stat = testing::ReadFile((path / "stat").string());
     const size_t close = stat.rfind(')');  // the command may hold spaces
     if (close == std::string::npos) continue;
     std::vector<std::string> w = absl::StrSplit(stat.substr(close + 2), ' ');
@@ -306,21 +318,18 @@ std::vector<pid_t> Descendants(pid_t root) {
 // number; empty if the process is gone.
 std::map<int, std::string> OpenDescriptors(pid_t pid) {
   std::map<int, std::string> out;
-  std::error_code ec;
-  const std::string dir = absl::StrCat("/proc/", pid, "/fd");
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& path : ProcEntries(absl::StrCat("/proc/", pid, "/fd"))) {
     int fd = 0;
-    if (!absl::SimpleAtoi(e.path().filename().string(), &fd) || fd <= 2) continue;
+    if (!absl::SimpleAtoi(path.filename().string(), &fd) || fd <= 2) continue;
     std::error_code link_ec;
-    const auto target = std::filesystem::read_symlink(e.path(), link_ec);
+    const auto target = std::filesystem::read_symlink(path, link_ec);
     if (!link_ec) out[fd] = target.string();
   }
   return out;
 }
 
 std::string CommandLine(pid_t pid) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/cmdline"));
-  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string s = testing::ReadFile(absl::StrCat("/proc/", pid, "/cmdline"));
   std::replace(s.begin(), s.end(), '\0', ' ');
   return s;
 }
