@@ -26,7 +26,7 @@ PACKAGES=(
 )
 if [ "$WHAT" = all ]; then
   PACKAGES+=(g++ build-essential libgtest-dev libgmock-dev libbenchmark-dev python3-yaml chromium
-             slurmctld slurmd slurm-client munge)
+             slurmctld slurmd slurm-client munge libfaketime)
 fi
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "arena/tournament/tournament.h"
 #include "gtest/gtest.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/games/registry.h"
 #include "referee/match/match_runner.h"
 #include "referee/records/record.h"
@@ -149,7 +150,7 @@ class HeldLink : public SeatLink {
     return true;
   }
   void Leave(const Request& r) {
-    if (auto l = listener()) l->OnLeft(r.seat, r.id, absl::Now());
+    if (auto l = listener()) l->OnLeft(r.seat, r.id, MonoNow());
   }
   void Answer(const Request& r) {
     SeatReply reply;
@@ -196,7 +197,7 @@ Played Play(bool reports_leaving, int64_t decision_ms, absl::Duration leave_afte
                                played.outcome = std::move(o);
                                done.Notify();
                              });
-  const absl::Time started = absl::Now();
+  const absl::Time started = MonoNow();
   match->Start();
   HeldLink::Request r;
   EXPECT_TRUE(link->NextRequest(&r));
@@ -211,7 +212,7 @@ Played Play(bool reports_leaving, int64_t decision_ms, absl::Duration leave_afte
     }
   }
   EXPECT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(30)));
-  played.since_start = absl::Now() - started;
+  played.since_start = MonoNow() - started;
   return played;
 }
 

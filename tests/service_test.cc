@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 #include "referee/records/record.h"
 #include "referee/games/registry.h"
@@ -743,7 +744,7 @@ TEST_F(ServiceTest, HeldMatchStartLeavesWithTheFirstRequestWhoseLeavingIsReporte
   ASSERT_TRUE(other.Next(v1::RefereeMessage::kMatchStart, &m));
   EXPECT_EQ(m.match_start().seat(), 1);
   EXPECT_EQ(m.match_start().rules().other().value(), "the deck");
-  const absl::Time before_send = absl::Now();
+  const absl::Time before_send = MonoNow();
   OutMessage req;
   req->mutable_decision_request()->set_match_id("held");
   req->mutable_decision_request()->set_seat(0);
@@ -763,7 +764,7 @@ TEST_F(ServiceTest, HeldMatchStartLeavesWithTheFirstRequestWhoseLeavingIsReporte
   const SeatReply reply = catcher->Await(1, absl::Seconds(10));
   EXPECT_TRUE(reply.ok);
   EXPECT_EQ(reply.action, 2);
-  EXPECT_LE(reply.think_us, absl::ToInt64Microseconds(absl::Now() - left));
+  EXPECT_LE(reply.think_us, absl::ToInt64Microseconds(MonoNow() - left));
 }
 
 // Live matches with the same rules (a tournament's) hold one copy of them;

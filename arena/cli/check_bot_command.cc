@@ -23,6 +23,7 @@
 #include "arena/cli/command.h"
 #include "arena/tournament/config.h"
 #include "arena/tournament/plan.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/games/registry.h"
 #include "referee/match/match_runner.h"
 #include "referee/records/record.h"
@@ -65,7 +66,7 @@ class ProbeLink : public SeatLink {
   void Send(int seat, OutMessage msg, int num_legal) override {
     if (seat == seat_) {
       absl::MutexLock lock(&mu_);
-      last_sent_ = absl::Now();
+      last_sent_ = MonoNow();
     }
     if (seat == seat_ && probe_ != Probe::kNone) {
       const uint64_t id = msg->decision_request().decision_id();
@@ -450,7 +451,7 @@ CheckLine Checker::Judge(const std::string& name, const std::vector<Played>& pla
 absl::StatusOr<v1::Standings> Checker::Run(const v1::TournamentConfig& config,
                                            const TournamentSecret& secret, BotHub& hub,
                                            const TournamentHooks& hooks) {
-  connected_at_ = absl::Now();
+  connected_at_ = MonoNow();
   config_ = &config;
   secret_ = &secret;
   hub_ = &hub;
@@ -724,9 +725,9 @@ int RunCheckBot(const CheckBotOptions& o, LaunchOptions launch) {
             << (launch.sandbox.enabled ? "bwrap" : "none") << ", " << o.decision_ms
             << " ms per decision\n"
             << std::flush;
-  const absl::Time t0 = absl::Now();
+  const absl::Time t0 = MonoNow();
   auto run = RunConfiguredTournament(c, launch);
-  const absl::Duration took = absl::Now() - t0;
+  const absl::Duration took = MonoNow() - t0;
   std::vector<CheckLine>& lines = checker.lines();
   if (!run.ok()) {
     const std::string prefix = absl::StrCat("bot ", name, ": ");

@@ -33,6 +33,7 @@
 #include "arena/v1/arena.grpc.pb.h"
 #include "arena/views/replay.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/clock/mono_clock.h"
 
 namespace arena {
 namespace {
@@ -73,7 +74,7 @@ class Session {
   Stream* WaitStream(absl::Time until) {
     absl::MutexLock lock(&mu_);
     auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stream_ != nullptr; };
-    mu_.AwaitWithDeadline(absl::Condition(&ready), until);
+    AwaitWithMonoTimeout(&mu_, absl::Condition(&ready), until - MonoNow());
     return stream_;
   }
   // The next message from the bot; nullopt at `until` or once the stream
@@ -83,7 +84,7 @@ class Session {
     auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return !inbox_.empty() || closed_;
     };
-    mu_.AwaitWithDeadline(absl::Condition(&ready), until);
+    AwaitWithMonoTimeout(&mu_, absl::Condition(&ready), until - MonoNow());
     *closed = closed_ && inbox_.empty();
     if (inbox_.empty()) return std::nullopt;
     v1::BotMessage m = std::move(inbox_.front());
@@ -315,10 +316,10 @@ class BotRun {
   }
   // Waits up to `grace` for the process to end.
   std::optional<std::string> WaitEnd(absl::Duration grace) {
-    const absl::Time until = absl::Now() + grace;
+    const absl::Time until = MonoNow() + grace;
     for (;;) {
       if (auto how = Ended()) return how;
-      if (absl::Now() >= until) return std::nullopt;
+      if (MonoNow() >= until) return std::nullopt;
       absl::SleepFor(absl::Milliseconds(20));
     }
   }
@@ -475,9 +476,9 @@ int RunReplayBot(const ReplayBotOptions& o) {
   int failures = 0, differ = 0, fixed = 0;
   bool over = false;  // the bot is gone: nothing more is sent
   Stream* stream = nullptr;
-  const absl::Time connect_until = absl::Now() + o.connect_timeout;
+  const absl::Time connect_until = MonoNow() + o.connect_timeout;
   while (stream == nullptr) {
-    stream = session.WaitStream(std::min(connect_until, absl::Now() + absl::Milliseconds(50)));
+    stream = session.WaitStream(std::min(connect_until, MonoNow() + absl::Milliseconds(50)));
     if (stream != nullptr) break;
     if (auto how = bot.Ended()) {
       crashed("before it connected", *how);
@@ -485,7 +486,7 @@ int RunReplayBot(const ReplayBotOptions& o) {
       over = true;
       break;
     }
-    if (absl::Now() >= connect_until) {
+    if (MonoNow() >= connect_until) {
       std::cout << "  the bot did not connect within "
                 << absl::FormatDuration(o.connect_timeout) << "; its output:\n"
                 << bot.Tail();
@@ -515,7 +516,7 @@ int RunReplayBot(const ReplayBotOptions& o) {
     const int legal = r.legal_actions_size();
     std::cout << "[" << i + 1 << "/" << n << "] step " << r.step() << ", decision "
               << r.decision_id() << " (" << legal << " legal): ";
-    const absl::Time sent = absl::Now();
+    const absl::Time sent = MonoNow();
     const absl::Time deadline = sent + absl::Milliseconds(deadline_ms);
     // A late answer is waited for as long again (1 to 10 s more).
     const absl::Time give_up =
@@ -526,12 +527,12 @@ int RunReplayBot(const ReplayBotOptions& o) {
     std::string gone;  // how the bot ended, if it did
     while (!answer) {
       bool closed = false;
-      auto in = session.Next(std::min(give_up, absl::Now() + absl::Milliseconds(50)), &closed);
+      auto in = session.Next(std::min(give_up, MonoNow() + absl::Milliseconds(50)), &closed);
       if (in) {
         if (in->has_decision() && in->decision().match_id() == r.match_id() &&
             in->decision().decision_id() == r.decision_id()) {
           answer = in->decision();
-          answered = absl::Now();
+          answered = MonoNow();
         } else {
           v1::RefereeMessage notice;
           notice.mutable_notice()->set_kind(in->has_decision() ? v1::NOTICE_KIND_STALE
@@ -553,7 +554,7 @@ int RunReplayBot(const ReplayBotOptions& o) {
         if (gone.empty()) gone = "closed its stream (still running)";
         break;
       }
-      if (absl::Now() >= give_up) break;
+      if (MonoNow() >= give_up) break;
     }
     if (!gone.empty()) {
       std::cout << "no answer\n";
@@ -611,7 +612,7 @@ int RunReplayBot(const ReplayBotOptions& o) {
     std::cout << "(the bot did not exit within 3 s of the stream's end; stopped)\n";
   }
   bot.Stop();
-  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(1)));
+  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(1)));  // gRPC takes a wall-clock time
   if (failures > 0) {
     std::cout << "FAILED: " << failures << " of " << n
               << " requests not answered legally in time (the recorded fault was "

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "arena/views/replay.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/games/registry.h"
 
 namespace arena {
@@ -58,7 +59,7 @@ void TerminalPlayer::ReadStream() {
       case v1::RefereeMessage::kDecisionRequest:
         requests_.push_back(
             {m.decision_request(),
-             absl::Now() + absl::Milliseconds(m.decision_request().deadline_ms())});
+             MonoNow() + absl::Milliseconds(m.decision_request().deadline_ms())});
         break;
       case v1::RefereeMessage::kMatchEnd:
         match_ended_ = true;
@@ -85,7 +86,7 @@ void TerminalPlayer::Close() {
 }
 
 TerminalPlayer::Input TerminalPlayer::ReadLine(absl::Duration wait, std::string* line) {
-  const absl::Time until = absl::Now() + wait;
+  const absl::Time until = MonoNow() + wait;
   for (;;) {
     if (const size_t nl = pending_input_.find('\n'); nl != std::string::npos) {
       *line = pending_input_.substr(0, nl);
@@ -98,7 +99,7 @@ TerminalPlayer::Input TerminalPlayer::ReadLine(absl::Duration wait, std::string*
       pending_input_.clear();
       return Input::kLine;
     }
-    const int64_t ms = absl::ToInt64Milliseconds(until - absl::Now());
+    const int64_t ms = absl::ToInt64Milliseconds(until - MonoNow());
     if (ms <= 0) return Input::kNothing;
     pollfd p{input_fd_, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(ms));
@@ -166,14 +167,14 @@ void TerminalPlayer::PrintRequest(const v1::DecisionRequest& r, absl::Duration l
 
 bool TerminalPlayer::Decide(const v1::DecisionRequest& r, absl::Time deadline,
                             const std::function<bool()>& over) {
-  PrintRequest(r, deadline - absl::Now());
+  PrintRequest(r, deadline - MonoNow());
   const int n = r.legal_actions_size();
   bool told_late = false;
   for (;;) {
     std::string line;
     const Input in = ReadLine(absl::Milliseconds(100), &line);
     if (in == Input::kNothing) {
-      if (!told_late && absl::Now() > deadline) {
+      if (!told_late && MonoNow() > deadline) {
         told_late = true;
         *out_ << "\ntime is up: the referee counts this decision as a timeout\n"
               << std::flush;
@@ -205,7 +206,7 @@ bool TerminalPlayer::Decide(const v1::DecisionRequest& r, absl::Time deadline,
       return true;
     }
     *out_ << "'" << answer.substr(0, 40) << "' is not a move: type a number from 1 to " << n
-          << " (q leaves the match); time left " << MinutesSeconds(deadline - absl::Now())
+          << " (q leaves the match); time left " << MinutesSeconds(deadline - MonoNow())
           << ": " << std::flush;
   }
 }
@@ -216,7 +217,7 @@ bool TerminalPlayer::Play(const std::function<bool()>& over) {
     std::optional<v1::MatchStart> start;
     {
       absl::MutexLock lock(&mu_);
-      mu_.AwaitWithTimeout(absl::Condition(
+      AwaitWithMonoTimeout(&mu_, absl::Condition(
                                +[](TerminalPlayer* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
                                  return !p->requests_.empty() || p->match_ended_ ||
                                         p->stream_ended_ || !p->notices_.empty();

@@ -29,6 +29,7 @@
 #include "arena/common/descriptors.h"
 #include "arena/common/thread_priority.h"
 #include "arena/live/page_workers.h"
+#include "referee/clock/mono_clock.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -586,7 +587,7 @@ void LiveServer::Impl::CountStreams() {
 void LiveServer::Impl::NotifyWhenDrained(absl::Time give_up) {
   const bool all_closed = std::all_of(streams.begin(), streams.end(),
                                       [](const auto& s) { return s->closed(); });
-  if (all_closed || absl::Now() >= give_up) {
+  if (all_closed || MonoNow() >= give_up) {
     drained.Notify();
     return;
   }
@@ -686,15 +687,15 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
     // (PushInterval); one seen in between waits for its turn.
     bool unsent = false;
     absl::Time pushed = absl::InfinitePast();
-    while (!p->stop.WaitForNotificationWithTimeout(p->site->options().poll)) {
+    while (!WaitForNotificationMono(&p->stop, p->site->options().poll)) {
       unsent |= p->site->Poll();
       const absl::Duration every =
           PushInterval(p->site->options().push_every, p->site_streams.load(),
                        p->options.max_updates_per_second);
-      if (unsent && absl::Now() - pushed >= every &&
+      if (unsent && MonoNow() - pushed >= every &&
           !p->broadcast_pending.exchange(true)) {
         unsent = false;
-        pushed = absl::Now();
+        pushed = MonoNow();
         asio::post(p->io, [p] { p->Broadcast(); });
       }
     }
@@ -720,10 +721,10 @@ void LiveServer::Stop() {
     p->acceptor.close(ec);
     p->heartbeat.cancel();
     for (auto& s : p->streams) s->CloseWhenFlushed();
-    p->NotifyWhenDrained(absl::Now() + p->options.last_flush);
+    p->NotifyWhenDrained(MonoNow() + p->options.last_flush);
   });
   // Then every connection is closed, however far its client got.
-  p->drained.WaitForNotificationWithTimeout(p->options.last_flush + absl::Seconds(5));
+  WaitForNotificationMono(&p->drained, p->options.last_flush + absl::Seconds(5));
   p->workers->Stop();  // the builds under way end first; what waits is dropped
   p->io.stop();
   if (p->io_thread.joinable()) p->io_thread.join();

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "arena/views/html.h"
 #include "arena/views/replay.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/records/json_writer.h"
 #include "referee/records/record.h"
 #include "spdlog/spdlog.h"
@@ -227,7 +228,7 @@ void LiveSite::ScanFolders() {
   if (folders_.empty()) folders_.push_back(std::make_unique<Folder>(dir_));
   const Folder& root = *folders_[0];
   const timespec now = MTime(dir_);
-  const absl::Time wall = absl::Now();
+  const absl::Time wall = MonoNow();  // for intervals only
   const bool whole =
       root.MustReadWhole(last_scan_ == absl::InfinitePast() || folders_notified_, now, wall,
                          last_scan_, scan_mtime_, options_.full_listing);
@@ -294,7 +295,7 @@ bool LiveSite::ReadFolder(Folder* f, bool last) {
     f->lost_track = true;  // listed whole below
   }
   const timespec now = MTime(f->path);
-  const absl::Time wall = absl::Now();
+  const absl::Time wall = MonoNow();  // for intervals only
   const bool whole =
       f->MustReadWhole(last, now, wall, f->listed_at, f->mtime, options_.full_listing);
   std::vector<std::string> arrived;
@@ -371,7 +372,7 @@ void LiveSite::AddRecord(Folder* f, const std::string& name,
       f->context.See(*summary, *lines);
       standings_stale_ = true;
       standings_final_ = false;
-      last_record_ = absl::Now();
+      last_record_ = MonoNow();
     }
     // The lines are not needed after this: moved, not copied.
     v1::Replay r;
@@ -390,7 +391,7 @@ void LiveSite::AddRecord(Folder* f, const std::string& name,
     page_of_id_[id] = page;
     if (auto it = live_.find(id); it != live_.end() &&
                                   it->second->ended_at == absl::InfiniteFuture()) {
-      it->second->ended_at = absl::Now();
+      it->second->ended_at = MonoNow();
     }
   }
 }
@@ -421,7 +422,7 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
       // once renamed) or aborted; kept while a page may still ask.
       const bool here = absl::StartsWith(it->second->part_path, parts_dir + "/");
       if (here && !ids.count(it->first) && it->second->ended_at == absl::InfiniteFuture() &&
-          !page_of_id_.count(it->first) && absl::Now() - it->second->last_asked > kWatchedFor) {
+          !page_of_id_.count(it->first) && MonoNow() - it->second->last_asked > kWatchedFor) {
         it = live_.erase(it);
         changed = true;
       } else {
@@ -434,7 +435,7 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
   {
     absl::MutexLock lock(&mu_);
     for (auto& [id, m] : live_) {
-      if (absl::Now() - m->last_asked < kWatchedFor && m->ended_at == absl::InfiniteFuture()) {
+      if (MonoNow() - m->last_asked < kWatchedFor && m->ended_at == absl::InfiniteFuture()) {
         watched.emplace_back(id, m);
       }
     }
@@ -473,7 +474,7 @@ bool LiveSite::ReadLiveView(const std::string& id, LiveMatch* m) {
   }
   m->size = st.st_size;
   m->mtime = st.st_mtim;
-  m->views.emplace_back(absl::Now(), std::make_shared<const std::string>(std::move(*json)));
+  m->views.emplace_back(MonoNow(), std::make_shared<const std::string>(std::move(*json)));
   return true;
 }
 
@@ -597,7 +598,7 @@ bool LiveSite::Poll(bool last) {
     }
   }
   changed |= ReadSchedule();
-  const absl::Time now = absl::Now();
+  const absl::Time now = MonoNow();
   const bool quiet = now - last_record_ >= options_.quiet;
   if (last || (!standings_final_ && quiet) ||
       (standings_stale_ &&
@@ -608,7 +609,7 @@ bool LiveSite::Poll(bool last) {
     standings_final_ = full;
     last_rebuild_ = now;
     RebuildStandings(full);
-    last_rebuild_took_ = absl::Now() - now;
+    last_rebuild_took_ = MonoNow() - now;
     changed = true;
   }
   // A delayed live view or an end becomes visible with time alone.
@@ -694,8 +695,8 @@ absl::StatusOr<std::string> LiveSite::LiveMatchJson(const std::string& match_id,
     return absl::NotFoundError("no such live match");
   }
   LiveMatch& m = *it->second;
-  m.last_asked = absl::Now();
-  const absl::Time shown = absl::Now() - options_.spectator_delay;
+  m.last_asked = MonoNow();
+  const absl::Time shown = MonoNow() - options_.spectator_delay;
   if (m.ended_at <= shown) {
     *ended = true;
     return std::string();

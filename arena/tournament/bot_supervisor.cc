@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "arena/common/public_text.h"
 #include "arena/tournament/bot_process.h"
+#include "referee/clock/mono_clock.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -32,7 +33,7 @@ BotSupervisor::BotSupervisor(BotHub* hub, SupervisorOptions options)
   hub_->SetMatchObserver([pool = pool_](const std::vector<std::string>& bots,
                                         bool live) {
     absl::MutexLock lock(&pool->mu);
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     for (const std::string& b : bots) {
       auto it = pool->slots.find(b);
       if (it == pool->slots.end()) continue;  // not a bot arena starts
@@ -66,7 +67,7 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
 void BotSupervisor::Pool::Take(Slot& s) {
   s.live = true;
   Fresh(s);
-  s.last_used = absl::Now();  // idle from its start, not from before
+  s.last_used = MonoNow();  // idle from its start, not from before
   ++live;
   counts.peak_live = std::max(counts.peak_live, live);
 }
@@ -226,7 +227,7 @@ void BotSupervisor::StopIdle() {
   std::vector<std::string> picked;
   {
     absl::MutexLock lock(&pool_->mu);
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     for (auto& [name, s] : pool_->slots) {
       if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
           (pool_->Stale(s) || (now - s.last_used >= options_.idle_timeout &&
@@ -267,8 +268,8 @@ void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string&
   // The hub leaves a stream it still sees live alone (it may be a restart's);
   // the dead process's stream ends within moments of its exit (the kernel
   // closes its socket), so wait for that, boundedly, before telling it.
-  const absl::Time until = absl::Now() + absl::Seconds(2);
-  while (hub_->IsConnected(bot) && absl::Now() < until) {
+  const absl::Time until = MonoNow() + absl::Seconds(2);
+  while (hub_->IsConnected(bot) && MonoNow() < until) {
     absl::SleepFor(absl::Milliseconds(5));
   }
   hub_->SetBotDown(bot, v1::FAULT_KIND_CRASHED, detail);
@@ -280,7 +281,7 @@ bool BotSupervisor::ConnectedSince(const std::string& bot, int connections_befor
 
 bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
                                     int connections_before) {
-  const absl::Time until = absl::Now() + options_.connect_timeout;
+  const absl::Time until = MonoNow() + options_.connect_timeout;
   for (;;) {
     if (ConnectedSince(bot, connections_before)) return true;
     if (auto how = e.process->PollUnexpectedEnd()) {
@@ -291,7 +292,7 @@ bool BotSupervisor::AwaitConnection(const std::string& bot, Entry& e,
       if (auto how = e.process->PollUnexpectedEnd()) NoteEnd(bot, e, *how);
       return false;
     }
-    if (absl::Now() >= until) return false;
+    if (MonoNow() >= until) return false;
     absl::SleepFor(absl::Milliseconds(10));
   }
 }
@@ -366,7 +367,7 @@ absl::Status BotSupervisor::StartGroup(const std::vector<std::string>& names) {
   }
   // Every bot connects, or fails, on its own: one that exits at once (a
   // wrong command, a crash at start) is seen at once, not at the timeout.
-  const absl::Time until = absl::Now() + options_.connect_timeout;
+  const absl::Time until = MonoNow() + options_.connect_timeout;
   while (!pending.empty()) {
     for (auto it = pending.begin(); it != pending.end();) {
       const std::string& name = it->first;
@@ -377,7 +378,7 @@ absl::Status BotSupervisor::StartGroup(const std::vector<std::string>& names) {
         continue;
       }
       const bool ended = !e.process->Running();
-      if (!ended && absl::Now() < until) {
+      if (!ended && MonoNow() < until) {
         ++it;
         continue;
       }
@@ -566,12 +567,12 @@ void BotSupervisor::LogMinute(ProcessCounts* last) {
 
 void BotSupervisor::WatchLoop() {
   ProcessCounts last;  // at the last summary line (on demand)
-  absl::Time next_summary = absl::Now() + absl::Minutes(1);
+  absl::Time next_summary = MonoNow() + absl::Minutes(1);
   for (;;) {
     {
       absl::MutexLock lock(&watch_mu_);
-      if (watch_mu_.AwaitWithTimeout(absl::Condition(&stop_watch_),
-                                     options_.watch_every)) {
+      if (AwaitWithMonoTimeout(&watch_mu_, absl::Condition(&stop_watch_),
+                               options_.watch_every)) {
         return;
       }
     }
@@ -584,9 +585,9 @@ void BotSupervisor::WatchLoop() {
       e->mu.Unlock();
     }
     if (on_demand_) StopIdle();
-    if (on_demand_ && absl::Now() >= next_summary) {
+    if (on_demand_ && MonoNow() >= next_summary) {
       LogMinute(&last);
-      next_summary = absl::Now() + absl::Minutes(1);
+      next_summary = MonoNow() + absl::Minutes(1);
     }
   }
 }
@@ -616,7 +617,7 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
       Pool::Slot& s = pool_->slots[bot];
       s.pinned = true;
       ++s.pins;
-      s.pinned_at = s.last_used = absl::Now();
+      s.pinned_at = s.last_used = MonoNow();
     }
     AwaitStale(bot, deal);
   }
@@ -757,9 +758,9 @@ void BotSupervisor::StopWatching() {
 void BotSupervisor::StopAll(absl::Duration own_exit) {
   StopWatching();
   for (auto& [name, e] : bots_) e->process->ExpectEnd();
-  const absl::Time until = absl::Now() + own_exit;
+  const absl::Time until = MonoNow() + own_exit;
   for (auto& [name, e] : bots_) {
-    while (e->process->Running() && absl::Now() < until) {
+    while (e->process->Running() && MonoNow() < until) {
       absl::SleepFor(absl::Milliseconds(10));
     }
   }

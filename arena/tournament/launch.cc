@@ -30,6 +30,7 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/records/record.h"
 #include "referee/records/storage_fault.h"
 #include "referee/service/bot_hub.h"
@@ -291,8 +292,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     return r;
   };
   OnRunStop stop_watching([&] {
-    const absl::Time until = absl::Now() + absl::Seconds(3);
-    while (in_supervisor.load() > 0 && absl::Now() < until) {
+    const absl::Time until = MonoNow() + absl::Seconds(3);
+    while (in_supervisor.load() > 0 && MonoNow() < until) {
       absl::SleepFor(absl::Milliseconds(1));
     }
     supervisor.StopWatching();

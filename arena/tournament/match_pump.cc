@@ -6,6 +6,7 @@
 
 #include "absl/time/clock.h"
 #include "arena/tournament/plan.h"
+#include "referee/clock/mono_clock.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -186,13 +187,13 @@ void MatchPump::Reap(bool all) {
 }
 
 void MatchPump::WaitingForBots(int delta) {
-  const absl::Time now = absl::Now();
+  const absl::Time now = MonoNow();
   if (delta > 0 && waiting_++ == 0) waiting_since_ = now;
   if (delta < 0 && --waiting_ == 0) waited_ += now - waiting_since_;
 }
 
 void MatchPump::Prepare(MatchSpec spec, int64_t deal) {
-  const absl::Time begin = absl::Now();
+  const absl::Time begin = MonoNow();
   if (hooks_.ensure_bot) {
     {
       absl::MutexLock lock(&live_mu_);
@@ -211,7 +212,7 @@ void MatchPump::Prepare(MatchSpec spec, int64_t deal) {
     for (std::thread& t : others) t.join();
     absl::MutexLock lock(&live_mu_);
     WaitingForBots(-1);
-    longest_wait_ = std::max(longest_wait_, absl::Now() - begin);
+    longest_wait_ = std::max(longest_wait_, MonoNow() - begin);
   }
   auto writer = OpenRecord(config_, hooks_, spec.match_id);
   if (!writer.ok()) {
@@ -239,7 +240,7 @@ void MatchPump::Launch(MatchSpec spec, int64_t deal, std::unique_ptr<RecordWrite
     --preparing_;
     Prepared(spec, deal);
     peak_playing_ = std::max(peak_playing_, ++playing_);
-    opening_.emplace(seq, absl::Now());
+    opening_.emplace(seq, MonoNow());
   }
   spec.on_first_answer = [this, seq] {
     absl::MutexLock lock(&live_mu_);
@@ -270,7 +271,7 @@ void MatchPump::WaitBelow(int limit, bool to_start) {
       };
       auto ready = [&] { return room() || !finished_.empty() || skipped_ > 0; };
       for (;;) {
-        const absl::Time now = absl::Now();
+        const absl::Time now = MonoNow();
         while (!opening_.empty() && opening_.begin()->second + opening_window_ <= now) {
           opening_.erase(opening_.begin());  // no longer counted
         }
@@ -281,7 +282,7 @@ void MatchPump::WaitBelow(int limit, bool to_start) {
         const absl::Duration wait = to_start && !opening_.empty()
                                         ? opening_.begin()->second + opening_window_ - now
                                         : absl::InfiniteDuration();
-        live_mu_.AwaitWithTimeout(absl::Condition(&ready), wait);
+        AwaitWithMonoTimeout(&live_mu_, absl::Condition(&ready), wait);
       }
       batch.swap(finished_);
       std::swap(skipped, skipped_);
@@ -309,7 +310,7 @@ void MatchPump::Report() {
     spdlog::info("{} matches played, at most {} of them at once ({} decisions asked)",
                  started_, peak_playing_, load_.sample().requests);
     if (hooks_.ensure_bot && started_ > 0) {
-      const absl::Duration wall = absl::Now() - first_start_;
+      const absl::Duration wall = MonoNow() - first_start_;
       spdlog::info(
           "matches waiting for their bots (processes starting, or room for them): {} "
           "of the {} since the first one was prepared ({:.1f}%); the longest wait {}",

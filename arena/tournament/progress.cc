@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "referee/clock/mono_clock.h"
 
 namespace arena {
 
@@ -43,22 +44,22 @@ ProgressLine::ProgressLine(std::string game, int64_t total, bool show)
       show_(show),
       terminal_(::isatty(STDERR_FILENO) == 1),
       every_(std::max<int64_t>(1, total / 10)),
-      t0_(absl::Now()),
+      t0_(MonoNow()),
       last_(t0_) {}
 
 void ProgressLine::Resumed(int64_t n) {
   if (n <= 0) return;
   done_ += n;
   first_ += n;
-  if (show_) PrintProgress(game_, done_, total_, absl::Now() - t0_, terminal_, first_);
+  if (show_) PrintProgress(game_, done_, total_, MonoNow() - t0_, terminal_, first_);
 }
 
 void ProgressLine::Booked() {
   ++done_;
-  const bool due = done_ >= total_ || (terminal_ ? absl::Now() - last_ > absl::Milliseconds(250)
+  const bool due = done_ >= total_ || (terminal_ ? MonoNow() - last_ > absl::Milliseconds(250)
                                                  : done_ % every_ == 0);
   if (!show_ || !due) return;
-  last_ = absl::Now();
+  last_ = MonoNow();
   PrintProgress(game_, done_, total_, last_ - t0_, terminal_, first_);
 }
 

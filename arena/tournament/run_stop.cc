@@ -20,6 +20,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/match/match_runner.h"
 
 namespace arena {
@@ -100,12 +101,12 @@ std::vector<ProcInfo> Descendants() {
 void ParkDeadlineTimer() {
   static absl::Notification* const never = new absl::Notification;
   auto parked = std::make_shared<absl::Notification>();
-  DeadlineTimer::Shared().At(absl::Now(), [parked] {
+  DeadlineTimer::Shared().At(MonoNow(), [parked] {
     parked->Notify();
     never->WaitForNotification();
   });
   // A callback under way (a match's step) ends first.
-  parked->WaitForNotificationWithTimeout(absl::Seconds(2));
+  WaitForNotificationMono(parked.get(), absl::Seconds(2));
 }
 
 }  // namespace
@@ -127,7 +128,7 @@ OnRunStop::~OnRunStop() {
 
 int KillDescendants(absl::Duration wait) {
   const pid_t self = ::getpid();
-  const absl::Time until = absl::Now() + wait;
+  const absl::Time until = MonoNow() + wait;
   std::set<pid_t> killed;
   for (;;) {
     // Collected whole before any is killed: a process whose parent dies
@@ -154,7 +155,7 @@ int KillDescendants(absl::Duration wait) {
     bool own_zombie = false;
     for (const ProcInfo& p : Descendants()) own_zombie |= p.ppid == self;
     const int left = static_cast<int>(killed.size());
-    if ((left == 0 && !own_zombie) || absl::Now() >= until) return left;
+    if ((left == 0 && !own_zombie) || MonoNow() >= until) return left;
     absl::SleepFor(absl::Milliseconds(5));
   }
 }

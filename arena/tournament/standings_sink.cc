@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "arena/common/thread_priority.h"
 #include "arena/records/folder.h"
+#include "referee/clock/mono_clock.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -84,7 +85,7 @@ void StandingsSink::Add(const MatchSummary& match) {
 void StandingsSink::RefreshIfDue() {
   {
     absl::MutexLock lock(&mu_);
-    if (standings_.matches() % every_ != 0 || absl::Now() < next_refresh_) return;
+    if (standings_.matches() % every_ != 0 || MonoNow() < next_refresh_) return;
     next_refresh_ = absl::InfiniteFuture();  // until this one is done
   }
   refresher_->Refresh(standings_);
@@ -92,11 +93,11 @@ void StandingsSink::RefreshIfDue() {
 
 void StandingsSink::Write(const StandingsAccumulator& copy) {
   absl::MutexLock lock(&write_mu_);
-  const absl::Time start = absl::Now();
+  const absl::Time start = MonoNow();
   auto st = copy.Build();
   {
     absl::MutexLock lock(&mu_);
-    next_refresh_ = absl::Now() + 9 * (absl::Now() - start);
+    next_refresh_ = MonoNow() + 9 * (MonoNow() - start);
   }
   if (!st.ok()) {
     spdlog::error("standings: {}", st.status().ToString());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/time/clock.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/match/match_runner.h"
 
 namespace arena {
@@ -10,15 +11,15 @@ namespace arena {
 StartHolds::StartHolds(BotHub& hub, LoadSample* load)
     : hub_(hub),
       load_(*load),
-      t0_(absl::Now()),
+      t0_(MonoNow()),
       lag_tolerance_(RefereeLagTolerance(load->decision_ms)),
       owed_within_(std::max(absl::Milliseconds(100), 4 * absl::Milliseconds(load->decision_ms))) {}
 
 void StartHolds::Hold(const std::vector<std::string>& bots, const std::atomic<bool>& stopped) {
-  const absl::Time from = absl::Now();
+  const absl::Time from = MonoNow();
   bool held = false, for_bots = false;
   for (;;) {
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     if (stopped.load() || now - from >= absl::Seconds(1)) break;
     if (DeadlineTimer::Shared().Behind() > lag_tolerance_) {
       held = true;
@@ -35,11 +36,11 @@ void StartHolds::Hold(const std::vector<std::string>& bots, const std::atomic<bo
   }
   if (held) {
     ++load_.start_holds;
-    load_.start_hold_us += absl::ToInt64Microseconds(absl::Now() - from);
+    load_.start_hold_us += absl::ToInt64Microseconds(MonoNow() - from);
   }
   if (for_bots) {
     ++load_.start_holds_for_bots;
-    held_for_bots_ += absl::Now() - from;
+    held_for_bots_ += MonoNow() - from;
   }
 }
 

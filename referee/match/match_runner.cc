@@ -1,8 +1,6 @@
 #include "referee/match/match_runner.h"
 
 #include <algorithm>
-#include <queue>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -11,6 +9,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/game_api/rng.h"
 #include "referee/match/sent_log.h"
 #include "spdlog/spdlog.h"
@@ -178,7 +177,7 @@ class MatchImpl : public Match {
   bool BeginStep() {
     const std::vector<int>& acting = state_->ActingSeats();
     const int step = static_cast<int>(state_->step());
-    const absl::Time sent = absl::Now();
+    const absl::Time sent = MonoNow();
     const absl::Duration decision_time = absl::Milliseconds(decision_ms_);
     // The earliest any of the step's requests can time out (the timer's
     // first entry; OnTimer re-arms it while none is due).
@@ -255,7 +254,7 @@ class MatchImpl : public Match {
       absl::MutexLock lock(&mu_);
       timer_armed_ = false;
       if (finished_) return;
-      const absl::Time now = absl::Now();
+      const absl::Time now = MonoNow();
       const bool behind = now - due > RefereeLagTolerance(decision_ms_);
       if (!step_open_ || remaining_ == 0) {
         // Between steps: keep one entry, a full decision time from now.
@@ -676,7 +675,7 @@ v1::RecordHeader MakeHeader(const Game& game, const MatchSpec& spec) {
   h.set_decision_cap(spec.decision_cap > 0 ? spec.decision_cap
                                            : game.info().default_decision_cap);
   h.set_auto_moves(spec.auto_moves);
-  h.set_started_at(absl::FormatTime(absl::Now(), absl::UTCTimeZone()));
+  h.set_started_at(absl::FormatTime(absl::Now(), absl::UTCTimeZone()));  // a date
   // A spec without a commitment (in-process matches, tests) gets one made
   // here from its seed and salt, so that every record can be checked.
   h.set_seed_commitment(spec.seed_commitment.empty()
@@ -719,56 +718,25 @@ MatchOutcome RunMatch(const Game& game, const MatchSpec& spec, SeatLink& link,
 }
 
 struct DeadlineTimer::Impl {
-  struct Entry {
-    absl::Time when;
-    uint64_t seq;
-    std::function<void()> fn;
-    bool operator>(const Entry& o) const {
-      return when != o.when ? when > o.when : seq > o.seq;
-    }
-  };
+  MonoTimer timer;
   absl::Mutex mu;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap
-      ABSL_GUARDED_BY(mu);
-  uint64_t seq ABSL_GUARDED_BY(mu) = 0;
-  absl::CondVar wake;
   // The largest lag noted since lag_since (Behind's window).
   absl::Duration lag ABSL_GUARDED_BY(mu);
   absl::Time lag_since ABSL_GUARDED_BY(mu) = absl::InfinitePast();
 
-  void NoteLocked(absl::Duration d, absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  void Note(absl::Duration d) {
+    absl::MutexLock lock(&mu);
+    const absl::Time now = MonoNow();
     if (now - lag_since > kLagWindow) {
       lag = absl::ZeroDuration();
       lag_since = now;
     }
     lag = std::max(lag, d);
   }
-
-  void Loop() {
-    absl::MutexLock lock(&mu);
-    for (;;) {
-      if (heap.empty()) {
-        wake.Wait(&mu);
-        continue;
-      }
-      const absl::Time next = heap.top().when;
-      const absl::Time now = absl::Now();
-      if (now < next) {
-        wake.WaitWithDeadline(&mu, next);
-        continue;
-      }
-      NoteLocked(now - next, now);
-      std::function<void()> fn = std::move(const_cast<Entry&>(heap.top()).fn);
-      heap.pop();
-      mu.Unlock();
-      fn();
-      mu.Lock();
-    }
-  }
 };
 
 DeadlineTimer::DeadlineTimer() : impl_(new Impl) {
-  std::thread([impl = impl_] { impl->Loop(); }).detach();
+  impl_->timer.OnLate([impl = impl_](absl::Duration late) { impl->Note(late); });
 }
 
 DeadlineTimer& DeadlineTimer::Shared() {
@@ -776,25 +744,20 @@ DeadlineTimer& DeadlineTimer::Shared() {
   return *timer;
 }
 
-void DeadlineTimer::NoteLag(absl::Duration lag) {
-  absl::MutexLock lock(&impl_->mu);
-  impl_->NoteLocked(lag, absl::Now());
-}
+void DeadlineTimer::NoteLag(absl::Duration lag) { impl_->Note(lag); }
 
 absl::Duration DeadlineTimer::Behind() {
+  const absl::Time earliest = impl_->timer.Earliest();
   absl::MutexLock lock(&impl_->mu);
-  const absl::Time now = absl::Now();
+  const absl::Time now = MonoNow();
   absl::Duration behind = absl::ZeroDuration();
   if (now - impl_->lag_since <= kLagWindow) behind = impl_->lag;
-  if (!impl_->heap.empty()) behind = std::max(behind, now - impl_->heap.top().when);
+  if (earliest != absl::InfiniteFuture()) behind = std::max(behind, now - earliest);
   return behind;
 }
 
 void DeadlineTimer::At(absl::Time when, std::function<void()> fn) {
-  absl::MutexLock lock(&impl_->mu);
-  const bool earliest = impl_->heap.empty() || when < impl_->heap.top().when;
-  impl_->heap.push({when, impl_->seq++, std::move(fn)});
-  if (earliest) impl_->wake.Signal();
+  impl_->timer.At(when, std::move(fn));
 }
 
 }  // namespace arena

@@ -82,6 +82,7 @@ class SeatLink {
     // Request `decision_id` of `seat` left for the bot at `at` (was handed
     // to the network): from a link that ReportsLeaving, the decision's
     // clock starts then, not when the match gave the request to the link.
+    // `at` is a MonoNow() time (referee/clock/mono_clock.h).
     virtual void OnLeft(int seat, uint64_t decision_id, absl::Time at) {}
   };
 
@@ -250,7 +251,8 @@ class DeadlineTimer {
  public:
   // The process's timer (started on first use, never destroyed).
   static DeadlineTimer& Shared();
-  // Calls `fn` on the timer's thread at `when` (at once if past).
+  // Calls `fn` on the timer's thread at `when`, a MonoNow() time (at once
+  // if past). Every time here is on the monotonic clock.
   void At(absl::Time when, std::function<void()> fn);
   // Notes a lag of the referee's own: a request that waited `lag` between
   // its match handing it over and its leaving for the bot.

@@ -29,6 +29,7 @@ namespace arena {
 // thread with no lock of the stream held; must not block.
 class LeaveObserver {
  public:
+  // `at` is a MonoNow() time (referee/clock/mono_clock.h).
   virtual void OnLeft(uint64_t tag, absl::Time at) = 0;
 
  protected:

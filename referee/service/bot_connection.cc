@@ -1,5 +1,6 @@
 #include "referee/service/bot_connection.h"
 
+#include "referee/clock/mono_clock.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "referee/service/client_text.h"
@@ -12,7 +13,7 @@ BotConnection::BotConnection(ConnectionHost* host, const HubOptions& options,
       options_(options),
       ctx_(ctx),
       peer_(ctx->peer()),
-      created_(absl::Now()) {}
+      created_(MonoNow()) {}
 
 void BotConnection::Begin() {
   if (!hub_->Add(this)) {
@@ -191,7 +192,7 @@ void BotConnection::OnReadDone(bool ok) {
     if (answered && asked_.load() == 0 && options_.lazy_reads &&
         !cancelled_) {
       read_due_ = true;
-      due_since_ = absl::Now();
+      due_since_ = MonoNow();
       return;
     }
   }
@@ -245,7 +246,7 @@ void BotConnection::OnWriteDone(bool ok) {
 // The message stays at the front of out_ (and so alive) until its
 // OnWriteDone, which cannot come before its StartWrite.
 void BotConnection::Write(OutMessage* msg, bool more_queued) {
-  msg->Left(absl::Now());
+  msg->Left(MonoNow());
   // With more queued behind it, gRPC holds it (buffer hint) and sends it
   // with the next write: one sendmsg, one wake-up of the bot, for both.
   if (more_queued && options_.coalesce_writes) {

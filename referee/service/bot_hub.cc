@@ -4,6 +4,7 @@
 // the rules matches share. Admission is in bot_hub_admission.cc, the registry
 // of bots and their streams in bot_hub_registry.cc, the reaper in
 // bot_hub_reaper.cc, the budgets in bot_hub_limits.cc.
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ BotHub::~BotHub() {
     absl::MutexLock lock(&mu_);
     // Evictions not logged yet (EvictionLogLine waits 10 s between lines).
     evicted_logged_ = absl::InfinitePast();
-    const std::string line = EvictionLogLine(absl::Now());
+    const std::string line = EvictionLogLine(MonoNow());
     if (!line.empty()) spdlog::warn("{}", line);
     for (auto& [who, b] : budgets_) {  // cut-offs not logged yet
       if (b.cut_unlogged > 0) {
@@ -168,7 +169,7 @@ bool BotHub::OwesLateAnswer(const std::string& bot, absl::Duration within) const
   absl::MutexLock lock(&mu_);
   auto it = late_owed_.find(bot);
   return it != late_owed_.end() && it->second.count > 0 &&
-         absl::Now() - it->second.latest_deadline < within;
+         MonoNow() - it->second.latest_deadline < within;
 }
 
 bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
@@ -184,7 +185,7 @@ bool BotHub::OnDecision(BotConnection* conn, const v1::Decision& d) {
       absl::MutexLock lock(&mu_);
       auto it = recent_timeouts_.find({d.match_id(), d.decision_id()});
       if (it != recent_timeouts_.end() && it->second.decision.bot == conn->bot_name()) {
-        why = absl::StrCat(LateText(d.match_id(), it->second.decision, absl::Now()),
+        why = absl::StrCat(LateText(d.match_id(), it->second.decision, MonoNow()),
                            "; the match has ended");
         if (!it->second.answered) {
           it->second.answered = true;

@@ -2,6 +2,7 @@
 // among those without Hello (Add, evicting the oldest when they are all
 // taken), and its Hello is welcomed (Register: a valid token, taking over the
 // bot's previous stream) or refused after its address's back-off.
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 
 #include <openssl/crypto.h>
@@ -65,7 +66,7 @@ bool BotHub::Add(BotConnection* conn) {
       ++evicted_;
       ++evicted_unlogged_;
       if (refused) ++evicted_unlogged_refused_;
-      log_line = EvictionLogLine(absl::Now());
+      log_line = EvictionLogLine(MonoNow());
     }
     unauthenticated_[conn] = HelloWait{conn->created(), ++next_arrival_};
   }
@@ -111,7 +112,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   std::string log_line;
   {
     absl::MutexLock lock(&mu_);
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     if (found != nullptr && unauthenticated_.count(conn) == 0) {
       // Evicted for a newer stream (Add), or timed out, while its Hello was
       // being read: it is being closed, and is not registered.

@@ -1,6 +1,7 @@
 // BotHub's budgets (referee/service/bot_hub.h): the log lines a client may
 // cause, the invalid messages a bot may send before it is cut off, and the
 // counts of cut-offs, unauthenticated and evicted streams.
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 
 #include "absl/strings/str_cat.h"
@@ -23,7 +24,7 @@ void BotHub::Log(const std::string& who, spdlog::level::level_enum level,
   {
     absl::MutexLock lock(&mu_);
     LogBudget& b = budgets_[who];
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     if (now - b.window >= absl::Seconds(10)) {
       suppressed = b.suppressed;
       b.window = now;
@@ -46,7 +47,7 @@ void BotHub::Log(const std::string& who, spdlog::level::level_enum level,
 bool BotHub::NoteInvalid(const std::string& bot) {
   absl::MutexLock lock(&mu_);
   LogBudget& b = budgets_[absl::StrCat("bot ", bot)];
-  const absl::Time now = absl::Now();
+  const absl::Time now = MonoNow();
   if (now - b.invalid_window >= absl::Seconds(1)) {
     b.invalid_window = now;
     b.invalid = 0;
@@ -64,7 +65,7 @@ void BotHub::MarkCutOff(BotConnection* conn, const std::string& reason) {
     // Not through Log: the bot's own warnings may have used that budget, and
     // this is the line that says why it lost its matches.
     LogBudget& lb = budgets_[conn->who()];
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     if (now - lb.cut_window >= absl::Seconds(10)) {
       lb.cut_window = now;
       lb.cut_lines = 0;

@@ -6,6 +6,7 @@
 // their second (cancelled), bots whose reconnect grace ran out (their open
 // decisions fail as DISCONNECTED), and the log lines the budgets held back
 // (suppressed lines, cut-offs, evictions; stale per-address back-offs go).
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 
 #include <iterator>
@@ -21,7 +22,7 @@ namespace arena {
 void BotHub::Drain(BotConnection* conn) {
   absl::MutexLock lock(&mu_);
   ++conn->hub_record().pins;
-  draining_.emplace_back(conn, absl::Now() + absl::Seconds(1));
+  draining_.emplace_back(conn, MonoNow() + absl::Seconds(1));
 }
 
 void BotHub::Retire(BotConnection* conn) {
@@ -46,9 +47,9 @@ void BotHub::Unpin(BotConnection* conn) {
 void BotHub::ReaperLoop() {
   absl::MutexLock lock(&mu_);
   while (!stop_) {
-    mu_.AwaitWithTimeout(absl::Condition(&stop_), absl::Milliseconds(100));
+    AwaitWithMonoTimeout(&mu_, absl::Condition(&stop_), absl::Milliseconds(100));
     if (stop_) break;
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     std::vector<BotConnection*> silent, refused;
     for (auto& [c, u] : unauthenticated_) {
       if (now >= u.refuse_at) {

@@ -2,6 +2,7 @@
 // absence (within the reconnect grace, or down) and what ends it (Unregister,
 // SetBotDown, DropStream), the resync of a bot that is back, and the queries
 // on who is connected.
+#include "referee/clock/mono_clock.h"
 #include "referee/service/bot_hub.h"
 
 #include "absl/strings/str_cat.h"
@@ -45,7 +46,7 @@ void BotHub::Unregister(BotConnection* conn) {
       b.down_detail = cut;
     } else if (options_.reconnect_grace > absl::ZeroDuration() && !closing_all_) {
       b.away = true;
-      b.away_since = absl::Now();
+      b.away_since = MonoNow();
     } else {
       gone = true;
     }
@@ -159,7 +160,7 @@ bool BotHub::WaitForBots(const std::vector<std::string>& bots,
     return true;
   };
   absl::MutexLock lock(&mu_);
-  return mu_.AwaitWithTimeout(absl::Condition(&all_live), timeout);
+  return AwaitWithMonoTimeout(&mu_, absl::Condition(&all_live), timeout);
 }
 
 bool BotHub::DropStream(const std::string& bot) {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "referee/clock/mono_clock.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -90,7 +91,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     p.seat = seat;
     p.conn = cid;
     p.num_legal = num_legal;
-    p.sent = absl::Now();
+    p.sent = MonoNow();
     p.left = false;
     p.deadline_ms = request.deadline_ms();
     if (cid == 0) {
@@ -143,7 +144,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     } else if (grace) {
       p.conn = 0;
     } else {
-      waited = absl::Now() - p.sent;
+      waited = MonoNow() - p.sent;
       pending_.erase(it);
     }
   }
@@ -175,7 +176,7 @@ void HubMatchLink::RecheckKept(int seat, uint64_t decision_id) {
     absl::MutexLock lock(&mu_);
     auto it = pending_.find(decision_id);
     if (it == pending_.end() || it->second.conn != 0) return;
-    waited = absl::Now() - it->second.sent;
+    waited = MonoNow() - it->second.sent;
     pending_.erase(it);
   }
   if (away.down) {
@@ -306,7 +307,7 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
     } else {
       const Pending& p = it->second;
       seat = p.seat;
-      reply.think_us = absl::ToInt64Microseconds(absl::Now() - p.sent);
+      reply.think_us = absl::ToInt64Microseconds(MonoNow() - p.sent);
       if (d.action_index() < 0 || d.action_index() >= p.num_legal) {
         kind = v1::NOTICE_KIND_ILLEGAL;
         why = absl::StrCat("match ", match_id_, ": decision ", d.decision_id(),
@@ -341,7 +342,7 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
       absl::MutexLock lock(&mu_);
       timed_out_.ForEach([&](const TimedOut& t) {
         if (t.decision_id == d.decision_id() && t.bot == bot) {
-          late = LateText(match_id_, t, absl::Now());
+          late = LateText(match_id_, t, MonoNow());
         }
       });
     }
@@ -427,7 +428,7 @@ void HubMatchLink::OnBotGone(const std::string& bot, uint64_t last_conn,
   std::vector<std::tuple<int, uint64_t, absl::Duration>> failed;
   {
     absl::MutexLock lock(&mu_);
-    const absl::Time now = absl::Now();
+    const absl::Time now = MonoNow();
     for (auto it = pending_.begin(); it != pending_.end();) {
       const Pending& p = it->second;
       if (seat_bots_[p.seat] == bot && p.conn <= last_conn) {
