@@ -17,11 +17,14 @@
 //                                            (and answers every other one)
 //   checkup_bot --mode=crash_at_first        exits 3 at its first request
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -50,12 +53,36 @@ int main(int argc, char** argv) {
   for (int attempt = 0; attempt < 50; ++attempt) {
     grpc::ClientContext ctx;
     auto stream = stub->Play(&ctx);
-    std::mutex write_mu;  // answers come from this thread and the slow ones
-    std::vector<std::thread> slow;
+    std::mutex write_mu;  // answers come from this thread and the slow one
     auto write = [&](const arena::v1::BotMessage& m) {
       std::lock_guard<std::mutex> lock(write_mu);
       stream->Write(m);
     };
+    // Slow answers wait in one queue, each sent slow_ms after its request
+    // came (one thread for them all, however many matches: a thread each
+    // would run into the sandbox's limit on processes).
+    using Clock = std::chrono::steady_clock;
+    std::mutex slow_mu;
+    std::condition_variable slow_cv;
+    std::deque<std::pair<Clock::time_point, arena::v1::BotMessage>> slow_queue;
+    bool slow_done = false;
+    std::thread slow([&] {
+      std::unique_lock<std::mutex> lock(slow_mu);
+      for (;;) {
+        slow_cv.wait(lock, [&] { return slow_done || !slow_queue.empty(); });
+        if (slow_queue.empty()) return;
+        const Clock::time_point due = slow_queue.front().first;
+        if (Clock::now() < due) {
+          slow_cv.wait_until(lock, due);
+          continue;
+        }
+        arena::v1::BotMessage m = std::move(slow_queue.front().second);
+        slow_queue.pop_front();
+        lock.unlock();
+        write(m);
+        lock.lock();
+      }
+    });
     auto answer = [&](const arena::v1::DecisionRequest& r, bool resynced = false) {
       if (mode == "crash_at_first") {
         std::fprintf(stderr, "checkup_bot: decision %llu? giving up\n",
@@ -77,10 +104,12 @@ int main(int argc, char** argv) {
       d.mutable_decision()->set_action_index(illegal ? r.legal_actions_size() : 0);
       const int seat = absl::GetFlag(FLAGS_slow_seat);
       if (mode == "slow" && (seat < 0 || r.seat() == seat)) {
-        slow.emplace_back([&write, d] {
-          std::this_thread::sleep_for(std::chrono::milliseconds(absl::GetFlag(FLAGS_slow_ms)));
-          write(d);
-        });
+        {
+          std::lock_guard<std::mutex> lock(slow_mu);
+          slow_queue.emplace_back(
+              Clock::now() + std::chrono::milliseconds(absl::GetFlag(FLAGS_slow_ms)), d);
+        }
+        slow_cv.notify_one();
         return;
       }
       write(d);
@@ -105,7 +134,12 @@ int main(int argc, char** argv) {
         std::_Exit(0);
       }
     }
-    for (auto& t : slow) t.join();
+    {
+      std::lock_guard<std::mutex> lock(slow_mu);
+      slow_done = true;
+    }
+    slow_cv.notify_one();
+    slow.join();
     const grpc::Status status = stream->Finish();
     if (status.ok()) return 0;
     std::fprintf(stderr, "checkup_bot: stream ended: %s\n", status.error_message().c_str());

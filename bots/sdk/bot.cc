@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "openssl/sha.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/records/bot_note.h"
 #include "absl/synchronization/mutex.h"
 #include "arena/v1/arena.grpc.pb.h"
@@ -268,7 +269,7 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
     spdlog::info("seed commitments: {} verified, {} did not open",
                  commitments.verified, commitments.failed);
   };
-  absl::Time last_up = absl::Now();
+  absl::Time last_up = MonoNow();
   absl::Duration wait = absl::Milliseconds(100);
   for (;;) {
     bool welcomed = false;
@@ -292,10 +293,10 @@ absl::Status RunBot(const BotOptions& options, const Policy& policy) {
       return absl::UnavailableError(why);
     }
     if (welcomed) {
-      last_up = absl::Now();
+      last_up = MonoNow();
       wait = absl::Milliseconds(100);
     }
-    if (absl::Now() - last_up > options.reconnect_window) {
+    if (MonoNow() - last_up > options.reconnect_window) {
       return absl::UnavailableError(why);
     }
     spdlog::warn("{}; reconnecting in {}", why, absl::FormatDuration(wait));
