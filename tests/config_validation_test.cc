@@ -114,6 +114,11 @@ std::map<std::string, Entry> Table() {
         "time_control.decision_ms", "is negative"},
        {[](C* c) { c->mutable_time_control()->set_decision_ms(3'600'001); },
         "time_control.decision_ms", "at most 3600000"}}};
+  t["time_control.time_bank_ms"] = {
+      {{[](C* c) { c->mutable_time_control()->set_time_bank_ms(-1); },
+        "time_control.time_bank_ms", "is negative"},
+       {[](C* c) { c->mutable_time_control()->set_time_bank_ms(3'600'001); },
+        "time_control.time_bank_ms", "at most 3600000"}}};
   t["fault_policy"] = {
       {{[](C* c) { c->set_fault_policy(static_cast<v1::FaultPolicy>(7)); }, "fault_policy",
         "7 is not a FaultPolicy"},

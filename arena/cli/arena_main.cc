@@ -95,6 +95,9 @@ ABSL_FLAG(int64_t, bot_processes, 256,
 ABSL_FLAG(int64_t, bot_open_files, 256, "sandbox: open files per bot process");
 ABSL_FLAG(int64_t, bot_tmp_mb, 64, "sandbox: size of each bot's private /tmp, in MiB");
 ABSL_FLAG(int64_t, decision_ms, 2000, "time allowed for one decision, in ms");
+ABSL_FLAG(int64_t, time_bank_ms, 0,
+          "a bank of extra time per seat per match, in ms: a decision may run past "
+          "--decision_ms by spending from it (0: none)");
 ABSL_FLAG(bool, inherit_env, false,
           "replay-bot: run the bot with your environment and PATH (as --sandbox none "
           "does), not the sandbox's");
@@ -339,6 +342,7 @@ absl::StatusOr<v1::TournamentConfig> ConfigFromFlags(
     std::cerr << "arena: records go to " << dir << "\n";
   }
   c.mutable_time_control()->set_decision_ms(absl::GetFlag(FLAGS_decision_ms));
+  c.mutable_time_control()->set_time_bank_ms(absl::GetFlag(FLAGS_time_bank_ms));
   const std::string fp = absl::GetFlag(FLAGS_fault_policy);
   if (fp == "forfeit") {
     c.set_fault_policy(v1::FAULT_POLICY_FORFEIT);

@@ -44,7 +44,7 @@ const std::vector<CommandHelp>& Commands() {
       "sandbox", "bot_memory_mb", "bot_processes", "bot_open_files", "bot_tmp_mb"};
   static const std::vector<std::string> kPlay = {
       "game", "bot", "option", "seats", "games", "jobs", "records", "secret_file", "seed",
-      "decision_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
+      "decision_ms", "time_bank_ms", "fault_policy", "decision_cap", "auto_moves", "max_restarts",
       "on_bot_failure", "connect_timeout_ms", "max_live_bots", "bot_idle_ms", "duplicate",
       "fresh_bots_per_rotation", "gauntlet", "standings_every", "resume", "fail_on_forfeit",
       "record_format", "compress", "html", "show_notes", "progress", "serve", "spectator_delay_s",
@@ -121,7 +121,7 @@ const std::vector<CommandHelp>& Commands() {
        "  (default 0), the bots fill the others in order (the last one repeated);\n"
        "  --decision_ms defaults to 10 minutes. Type a move's number; q leaves.",
        join({"game", "bot", "option", "seats", "seat", "records", "seed", "secret_file",
-             "decision_ms", "fault_policy", "decision_cap", "auto_moves", "record_format", "compress",
+             "decision_ms", "time_bank_ms", "fault_policy", "decision_cap", "auto_moves", "record_format", "compress",
              "connect_timeout_ms", "max_restarts", "log_file"},
             kSandbox)},
       {"check-bot",

@@ -82,6 +82,8 @@ class Resim {
     }
     header_ = &h;
     fault_rng_ = Rng(DeriveSeed(h.seed(), 1));
+    bank_left_us_.assign(std::max(0, h.num_seats()),
+                         std::max<int64_t>(0, h.time_control().time_bank_ms()) * 1000);
     Options opts(h.options().begin(), h.options().end());
     auto game = CreateGame(h.game(), opts, h.num_seats());
     if (!game.ok()) return Err(std::string(game.status().message()));
@@ -216,7 +218,8 @@ class Resim {
   // A fault's kind and detail agree (the detail starts with the kind's
   // words), and the time it took fits the header's time control.
   absl::Status CheckFault(v1::FaultKind kind, const std::string& detail,
-                          int64_t think_us, const std::string& what) {
+                          int64_t think_us, const std::string& what,
+                          int64_t bank_spent_us = 0) {
     if (kind == v1::FAULT_KIND_UNSPECIFIED || !v1::FaultKind_IsValid(kind)) {
       return Err(absl::StrCat(what, " names no fault kind"));
     }
@@ -224,7 +227,7 @@ class Resim {
       return Err(absl::StrCat(what, " is a ", v1::FaultKind_Name(kind),
                               " fault but its detail reads '", detail, "'"));
     }
-    const int64_t limit_us = header_->time_control().decision_ms() * 1000;
+    const int64_t limit_us = header_->time_control().decision_ms() * 1000 + bank_spent_us;
     if (kind == v1::FAULT_KIND_TIMEOUT && think_us >= 0 &&
         (limit_us <= 0 || think_us + kTimeSlackUs < limit_us)) {
       return Err(absl::StrCat(what, " is a timeout after ", think_us,
@@ -249,6 +252,7 @@ class Resim {
     if (absl::Status s = CheckRecordedNote(a.note(), a.note_cut_bytes()); !s.ok()) {
       return Err(absl::StrCat(who, ": ", s.message()));
     }
+    if (absl::Status s = CheckBank(a, who); !s.ok()) return s;
     switch (a.source()) {
       case v1::SeatAction::SOURCE_REFEREE_ONLY_MOVE:
         if (header_->auto_moves() == v1::AUTO_MOVES_NONE) {
@@ -265,10 +269,13 @@ class Resim {
         if (a.fault() != v1::FAULT_KIND_UNSPECIFIED || !a.fault_detail().empty()) {
           return Err(absl::StrCat(who, " is the bot's but carries a fault"));
         }
-        if (limit_us > 0 && a.think_us() > limit_us + kTimeSlackUs) {
+        if (limit_us > 0 && a.think_us() > limit_us + a.bank_spent_us() + kTimeSlackUs) {
           return Err(absl::StrCat(who, " took ", a.think_us(),
-                                  " us, over the time control's ", limit_us,
-                                  " us"));
+                                  " us, over the time control's ", limit_us, " us",
+                                  a.bank_spent_us() > 0
+                                      ? absl::StrCat(" and the ", a.bank_spent_us(),
+                                                     " us it spent of its time bank")
+                                      : ""));
         }
         break;
       case v1::SeatAction::SOURCE_REFEREE_FAULT: {
@@ -277,7 +284,7 @@ class Resim {
                                        "the header's fault policy forfeits"));
         }
         if (absl::Status s = CheckFault(a.fault(), a.fault_detail(),
-                                        a.think_us(), who);
+                                        a.think_us(), who, a.bank_spent_us());
             !s.ok()) {
           return s;
         }
@@ -298,6 +305,41 @@ class Resim {
                               next_decision_id_ + 1));
     }
     ++next_decision_id_;
+    return absl::OkStatus();
+  }
+
+  // The time bank's accounting (docs/records.md): what a decision spent is
+  // at least 0, none without a bank or a request, at most what its seat had
+  // left and at most how far it ran past the decision time, and all that
+  // was left for a timeout. Counts the spending.
+  absl::Status CheckBank(const v1::SeatAction& a, const std::string& who) {
+    const int64_t spent = a.bank_spent_us();
+    if (spent == 0 && a.fault() != v1::FAULT_KIND_TIMEOUT) return absl::OkStatus();
+    if (a.seat() < 0 || a.seat() >= static_cast<int>(bank_left_us_.size())) {
+      return Err(absl::StrCat(who, ": no such seat"));
+    }
+    int64_t& left = bank_left_us_[a.seat()];
+    if (spent < 0) return Err(absl::StrCat(who, " spends ", spent, " us of its time bank"));
+    if (spent > 0 && (header_->time_control().time_bank_ms() <= 0 || a.decision_id() == 0)) {
+      return Err(absl::StrCat(who, " spends ", spent, " us of a time bank, but ",
+                              a.decision_id() == 0 ? "it answers no request"
+                                                   : "the header's time control has none"));
+    }
+    if (spent > left) {
+      return Err(absl::StrCat(who, " spends ", spent, " us of its time bank, but only ",
+                              left, " us were left"));
+    }
+    const int64_t over_us = a.think_us() - header_->time_control().decision_ms() * 1000;
+    if (a.fault() != v1::FAULT_KIND_TIMEOUT && spent > 0 && spent > over_us) {
+      return Err(absl::StrCat(who, " spends ", spent, " us of its time bank, but it ran only ",
+                              std::max<int64_t>(0, over_us), " us past the decision time"));
+    }
+    if (a.fault() == v1::FAULT_KIND_TIMEOUT && spent != left) {
+      return Err(absl::StrCat(who, " is a timeout that spent ", spent,
+                              " us of its time bank, but a timeout spends all that was "
+                              "left: ", left, " us"));
+    }
+    left -= spent;
     return absl::OkStatus();
   }
 
@@ -393,6 +435,7 @@ class Resim {
   const std::vector<v1::RecordLine>& lines_;
   const v1::RecordHeader* header_ = nullptr;
   Rng fault_rng_{0};
+  std::vector<int64_t> bank_left_us_;  // per seat, in us (CheckBank)
   uint64_t next_decision_id_ = 0;
   const std::string source_;
   const Visitor& v_;

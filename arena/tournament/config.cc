@@ -56,7 +56,7 @@ namespace {
 
 // Bounds past which a config value is surely a mistake (docs/config.md).
 constexpr int kMaxMatches = 100'000'000;   // rounding up to whole deal groups stays in int
-constexpr int64_t kMaxWaitMs = 3'600'000;  // connect_timeout_ms, time_control.decision_ms: 1 hour
+constexpr int64_t kMaxWaitMs = 3'600'000;  // connect_timeout_ms, time_control's: 1 hour
 constexpr int kMaxRestarts = 100;          // restarts per bot process
 
 // "config field FIELD: WHAT", with the code of the error it comes from.
@@ -209,6 +209,11 @@ absl::Status ValidateConfig(v1::TournamentConfig* c) {
   if (c->jobs() == 0) c->set_jobs(1);
   if (absl::Status s = CheckRange("time_control.decision_ms", c->time_control().decision_ms(),
                                   "0 means the default, 10 s", kMaxWaitMs, " ms: an hour");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckRange("time_control.time_bank_ms", c->time_control().time_bank_ms(),
+                                  "0 means no time bank", kMaxWaitMs, " ms: an hour");
       !s.ok()) {
     return s;
   }

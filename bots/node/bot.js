@@ -68,7 +68,11 @@ function main() {
     const answer = (r) => {
       const index = choose(starts.get(`${r.match_id}/${r.seat}`), r);
       const decision = { match_id: r.match_id, decision_id: r.decision_id, action_index: index };
-      if (notes) decision.note = `node: random ${index} of ${r.legal_actions.length}`;
+      // time_bank_ms: what is left of this seat's time bank (docs/protocol.md).
+      if (notes) {
+        decision.note = `node: random ${index} of ${r.legal_actions.length}; ` +
+            `time ${r.deadline_ms} ms + bank ${r.time_bank_ms} ms`;
+      }
       call.write({ decision });
       ++decisions;
     };

@@ -122,7 +122,8 @@ def answer(request, notes):
     message = decide(request)
     if notes and not message.decision.note:
         message.decision.note = (f"python: random {message.decision.action_index} "
-                                 f"of {len(request.legal_actions)}")
+                                 f"of {len(request.legal_actions)}; time "
+                                 f"{request.deadline_ms} ms + bank {request.time_bank_ms} ms")
     return message
 
 

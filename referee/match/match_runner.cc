@@ -101,8 +101,8 @@ class MatchImpl : public Match {
       if (sl.decision_id != decision_id || sl.seat != seat) continue;
       if (sl.answered || sl.left != absl::InfinitePast()) return;
       sl.left = at;
-      sl.deadline = std::min(at, sl.queued + absl::Milliseconds(decision_ms_)) +
-                    absl::Milliseconds(decision_ms_);
+      sl.clock_from = std::min(at, sl.queued + absl::Milliseconds(decision_ms_));
+      sl.deadline = sl.clock_from + absl::Milliseconds(decision_ms_) + sl.bank;
       DeadlineTimer::Shared().NoteLag(at - sl.queued);
       return;
     }
@@ -119,6 +119,7 @@ class MatchImpl : public Match {
       }
       if (slot == nullptr || slot->answered) return false;
       slot->answered = true;
+      slot->answered_at = MonoNow();
       slot->reply = std::move(reply);
       // Told under mu_, so that it comes before Finish (and `done_`): the
       // caller's state it touches may be gone after that.
@@ -153,6 +154,11 @@ class MatchImpl : public Match {
     absl::Time queued;                      // given to the link
     absl::Time left = absl::InfinitePast();  // left for the bot, if told
     absl::Time deadline;                    // it times out then
+    // Its clock: from when it ran (the leaving, the send, or a restart),
+    // with the seat's time bank as it stood at the request.
+    absl::Time clock_from;
+    absl::Duration bank;
+    absl::Time answered_at = absl::InfinitePast();  // OnReply's time
     int restarts = 0;                       // clock restarts (the lag rule)
     absl::Duration referee_lag;             // the time they gave back
   };
@@ -194,8 +200,11 @@ class MatchImpl : public Match {
       }
       sl.queued = sent;
       // Until the link says the request has left: a decision time from
-      // when it leaves, if it leaves within a decision time.
-      sl.deadline = reports_leaving_ ? deadline + decision_time : deadline;
+      // when it leaves, if it leaves within a decision time. The seat's
+      // time bank comes after the decision time.
+      sl.bank = absl::Microseconds(bank_left_us_[sl.seat]);
+      sl.clock_from = reports_leaving_ ? deadline : sent;
+      sl.deadline = sl.clock_from + decision_time + sl.bank;
       OutMessage message;
       v1::DecisionRequest* request = message->mutable_decision_request();
       request->set_match_id(spec_.match_id);
@@ -203,6 +212,7 @@ class MatchImpl : public Match {
       request->set_decision_id(sl.decision_id = ++next_decision_id_);
       request->set_step(step);
       request->set_deadline_ms(decision_ms_);
+      request->set_time_bank_ms(bank_left_us_[sl.seat] / 1000);
       request->set_simultaneous(acting.size() > 1);
       AddEvents(sl.seat, request->mutable_view());
       state_->FillView(sl.seat, request->mutable_view());
@@ -272,7 +282,8 @@ class MatchImpl : public Match {
             // The answer may be in, unread behind the referee's own lag.
             ++sl.restarts;
             sl.referee_lag += now - sl.deadline;
-            sl.deadline = now + absl::Milliseconds(decision_ms_);
+            sl.clock_from = now;
+            sl.deadline = now + absl::Milliseconds(decision_ms_) + sl.bank;
             rearm = std::min(rearm, sl.deadline);
             continue;
           }
@@ -285,6 +296,10 @@ class MatchImpl : public Match {
           sl.reply.think_us = absl::ToInt64Microseconds(now - from);
           sl.reply.detail = absl::StrCat(
               "no answer within ", absl::FormatDuration(absl::Milliseconds(decision_ms_)));
+          if (sl.bank > absl::ZeroDuration()) {
+            absl::StrAppend(&sl.reply.detail, " and its time bank's ",
+                            absl::FormatDuration(sl.bank));
+          }
           if (sl.restarts > 0) {
             absl::StrAppend(&sl.reply.detail, " (its clock restarted ", sl.restarts,
                             " times, ", absl::ToInt64Milliseconds(sl.referee_lag),
@@ -302,6 +317,20 @@ class MatchImpl : public Match {
       return;
     }
     if (drive) Drive();
+  }
+
+  // What a request of the step just closed spent of its seat's time bank:
+  // the time it ran past the decision time, counted on its clock (from the
+  // leaving, or the restart) and never more than the bot's own think time,
+  // at most the bank; all of the bank for a timeout.
+  int64_t BankSpentUs(const Slot& sl) const {
+    if (sl.bank <= absl::ZeroDuration() || sl.decision_id == 0) return 0;
+    if (sl.timed_out) return absl::ToInt64Microseconds(sl.bank);
+    if (sl.answered_at == absl::InfinitePast()) return 0;  // no reply came
+    const int64_t used = std::min(absl::ToInt64Microseconds(sl.answered_at - sl.clock_from),
+                                  sl.reply.think_us);
+    return std::clamp<int64_t>(used - decision_ms_ * 1000, 0,
+                               absl::ToInt64Microseconds(sl.bank));
   }
 
   // Resolves the open step from its answers. Returns false if the match
@@ -361,6 +390,10 @@ class MatchImpl : public Match {
                                     " is not in [0, ", num, ")");
       }
       sa->set_think_us(reply.think_us);
+      if (const int64_t spent = BankSpentUs(sl); spent > 0) {
+        bank_left_us_[seat] -= spent;
+        sa->set_bank_spent_us(spent);
+      }
       if (reply.ok) {
         actions_[i] = reply.action;
         sa->set_action(reply.action);
@@ -579,6 +612,9 @@ class MatchImpl : public Match {
   static constexpr size_t kKeptPendingBytes = 16 * 1024;
   std::string full_, redacted_;  // FlushEvents' buffers
   const int64_t decision_ms_;  // the time control's, or the default
+  // Per seat: what is left of its time bank, in us (the driving thread's).
+  std::vector<int64_t> bank_left_us_ =
+      std::vector<int64_t>(n_, std::max<int64_t>(0, spec_.time_control.time_bank_ms()) * 1000);
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;
   std::vector<int> actions_;

@@ -93,7 +93,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
     p.num_legal = num_legal;
     p.sent = MonoNow();
     p.left = false;
-    p.deadline_ms = request.deadline_ms();
+    p.deadline_ms = request.deadline_ms() + request.time_bank_ms();  // all it may take
     if (cid == 0) {
       if (!away.grace) pending_.erase(decision_id);
     } else {
