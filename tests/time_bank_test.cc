@@ -32,7 +32,14 @@ using ::testing::HasSubstr;
 class TimedLink : public SeatLink {
  public:
   bool ReportsLeaving() const override { return true; }
-  void Start(int, const v1::MatchStart&) override {}
+  void Start(int, const v1::MatchStart& start) override {
+    absl::MutexLock lock(&mu_);
+    start_bank_ms_ = start.time_control().time_bank_ms();
+  }
+  int64_t start_bank_ms() {
+    absl::MutexLock lock(&mu_);
+    return start_bank_ms_;
+  }
   void Send(int seat, OutMessage m, int) override {
     absl::MutexLock lock(&mu_);
     queue_.push_back({seat, m->decision_request().decision_id(),
@@ -68,12 +75,14 @@ class TimedLink : public SeatLink {
  private:
   absl::Mutex mu_;
   std::vector<Request> queue_ ABSL_GUARDED_BY(mu_);
+  int64_t start_bank_ms_ ABSL_GUARDED_BY(mu_) = -1;
 };
 
 struct Played {
   MatchOutcome outcome;
   std::vector<v1::RecordLine> lines;
   std::vector<TimedLink::Request> requests;  // in order
+  int64_t start_bank_ms = -1;                // MatchStart's time control
 };
 
 // A 2-seat match (Quäsenbö unless said) of at most 60 decisions at decision_ms 100 and the given bank, the k-th
@@ -112,6 +121,7 @@ Played Play(int64_t bank_ms, const std::function<absl::Duration(int k, int seat)
     link->LeaveAndAnswer(r, think(k, r.seat));
   }
   EXPECT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(60)));
+  played.start_bank_ms = link->start_bank_ms();
   auto lines = ParseRecordLines(records->lines(), "bank");
   EXPECT_TRUE(lines.ok()) << lines.status();
   if (lines.ok()) played.lines = *std::move(lines);
@@ -138,6 +148,7 @@ TEST(TimeBank, ABankThatCoversTheSlowDecisionsLosesNothing) {
   const Played p = Play(/*bank_ms=*/2000, OneInTenSlow, v1::FAULT_POLICY_FORFEIT, "pesten");
   EXPECT_TRUE(p.outcome.faults.empty());
   EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT);
+  EXPECT_EQ(p.start_bank_ms, 2000);  // MatchStart gives the whole bank
   const std::vector<v1::SeatAction> actions = Actions(p.lines);
   ASSERT_GE(actions.size(), 20u);
   ASSERT_EQ(actions.size(), p.requests.size());

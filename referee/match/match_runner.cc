@@ -70,6 +70,7 @@ class MatchImpl : public Match {
     for (const auto& b : spec_.seat_bots) start.add_seat_bots(b);
     state_->FillRules(start.mutable_rules());
     start.mutable_time_control()->set_decision_ms(decision_ms_);
+    start.mutable_time_control()->set_time_bank_ms(spec_.time_control.time_bank_ms());
     start.set_seed_commitment(commitment);
     timing_.seats.resize(n_);
     reports_leaving_ = link_->ReportsLeaving();
