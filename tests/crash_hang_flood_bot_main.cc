@@ -16,10 +16,15 @@
 //       (its deadline_ms and 200 ms more): a bot that is late now and then
 //   crash_hang_flood_bot --mode=answer_after --n=100
 //       answers every decision 100 ms after it came
+//   crash_hang_flood_bot --mode=spin --n=20 --alloc_mb=150
+//       touches 150 MiB at its start, then answers every decision after
+//       spinning 20 ms of its own CPU time (a CPU-heavy bot of known cost)
 //   crash_hang_flood_bot --mode=flood --n=300
 //       sends n decisions for no match at once (a flood of invalid messages)
 //       on each stream; once the referee cuts it off, waits 3 s and connects
 //       again, for as long as it runs
+#include <time.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -36,11 +41,23 @@
 #include "grpcpp/grpcpp.h"
 
 ABSL_FLAG(std::string, mode, "crash_after",
-          "crash_after, hang_after, hold_until, slow_every, answer_after or flood");
+          "crash_after, hang_after, hold_until, slow_every, answer_after, spin or flood");
 ABSL_FLAG(int, n, 3, "decisions answered before misbehaving");
 ABSL_FLAG(bool, stderr_garbage, false,
           "crash_after: write bytes that are not UTF-8 and terminal escapes to "
           "stderr before crashing");
+ABSL_FLAG(int, alloc_mb, 0, "spin: MiB to allocate and touch at the start");
+
+namespace {
+
+// This thread's CPU time, in ms.
+double ThreadCpuMs() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
@@ -103,6 +120,18 @@ int main(int argc, char** argv) {
       holding = false;
     }
     return holding ? 4 : 0;
+  }
+  if (mode == "spin") {
+    std::vector<char> held(static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_alloc_mb))) << 20);
+    for (size_t i = 0; i < held.size(); i += 4096) held[i] = 1;
+    volatile uint64_t sink = 0;
+    while (stream->Read(&m)) {
+      if (!m.has_decision_request()) continue;
+      const double until = ThreadCpuMs() + static_cast<double>(n);
+      while (ThreadCpuMs() < until) sink = sink + 1;
+      answer(m.decision_request());
+    }
+    return held.empty() || held[0] == 1 ? 0 : 1;
   }
   if (mode == "slow_every" || mode == "answer_after") {
     int64_t seen = 0;

@@ -130,5 +130,55 @@ TEST(EntrantProcesses, ProcessesStartAheadOfTheirMatchesWithinTheBound) {
   for (const auto& row : st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
 }
 
+// Each entrant's CPU time and peak memory in the standings, sandboxed and
+// with --sandbox none: a bot that spins 20 ms of CPU for each decision and
+// holds 150 MiB shows at least its spinning (its answers times 20 ms) and
+// not much more, and at least 150 MiB; the random bot far less of both.
+// Each has a fresh process per rotation of the deals: 2 here.
+// The figures are in entrants.json too, and `arena standings` keeps them.
+TEST(EntrantProcesses, StandingsShowEachEntrantsCpuTimeAndPeakMemory) {
+  for (const std::string sandbox : {"bwrap", "none"}) {
+    SCOPED_TRACE(sandbox);
+    testing::Workdir w(absl::StrCat("resources-", sandbox));
+    const std::string dir = w.path() + "/r";
+    Cmd r = Sh(absl::StrCat(
+        kBin, "/arena tournament --game quasenbo --seats 2 --games 12 --jobs 2",
+        " --progress=false --sandbox ", sandbox, " --records ", dir,
+        " --bot rnd=", kBin, "/random_bot --bot spin='", kBin,
+        "/crash_hang_flood_bot --mode=spin --n=20 --alloc_mb=150'"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const v1::Standings st = testing::ReadStandings(dir);
+    const v1::StandingRow* spin = testing::RowOf(st, "spin");
+    const v1::StandingRow* rnd = testing::RowOf(st, "rnd");
+    ASSERT_NE(spin, nullptr);
+    ASSERT_NE(rnd, nullptr);
+    EXPECT_EQ(spin->faults(), 0);
+    const double spun = spin->answers() * 0.020;
+    EXPECT_GE(spun, 1.0) << spin->answers();  // enough to measure
+    EXPECT_EQ(spin->processes(), 2);
+    EXPECT_GE(spin->cpu_seconds(), spun * 0.98);
+    EXPECT_LE(spin->cpu_seconds(), spun * 1.25 + 0.5);
+    EXPECT_GE(spin->peak_rss_kib(), 150 << 10);
+    EXPECT_LT(spin->peak_rss_kib(), 400 << 10);  // not arena's, nor bwrap's plus
+    EXPECT_EQ(rnd->processes(), 2);
+    EXPECT_GT(rnd->cpu_seconds(), 0);
+    EXPECT_LT(rnd->cpu_seconds(), spin->cpu_seconds() / 2);
+    EXPECT_GT(rnd->peak_rss_kib(), 0);
+    EXPECT_LT(rnd->peak_rss_kib(), 100 << 10);
+    const std::string entrants = testing::ReadFile(dir + "/entrants.json");
+    EXPECT_THAT(entrants, HasSubstr("\"cpu_seconds\""));
+    EXPECT_THAT(r.output, HasSubstr("peak RSS MiB"));
+    // Rebuilt from the records and entrants.json: the same figures.
+    Cmd again = Sh(absl::StrCat(kBin, "/arena standings ", dir));
+    ASSERT_EQ(again.code, 0) << again.output;
+    const v1::StandingRow* rebuilt = testing::RowOf(testing::ReadStandings(dir), "spin");
+    ASSERT_NE(rebuilt, nullptr);
+    EXPECT_DOUBLE_EQ(rebuilt->cpu_seconds(), spin->cpu_seconds());
+    EXPECT_EQ(rebuilt->peak_rss_kib(), spin->peak_rss_kib());
+    Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", dir));
+    EXPECT_EQ(v.code, 0) << v.output;
+  }
+}
+
 }  // namespace
 }  // namespace arena

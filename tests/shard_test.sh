@@ -9,7 +9,8 @@
 # and every think_us: the bots' timing differs between runs). The standings
 # files (standings.json, standings.csv, head_to_head.csv) are compared byte
 # for byte, ratings and bootstrap intervals included, but for the bots'
-# think times in standings.json (think_ms_*), which are timing too.
+# think times in standings.json (think_ms_*), which are timing too, and
+# their processes' counts, CPU seconds and peak RSS (each run's own).
 # The same with independent deals (3 shards), standings and slices only.
 # Also tries the hostile inputs: malformed and out-of-range --shard, a shard
 # without a kept secret, a resume with another shard, a folder merged twice.
@@ -39,6 +40,9 @@ done
 
 "$PY" - "$T" "$BIN" <<'PY' || fail "shards differ from the unsharded run"
 import glob, json, os, subprocess, sys
+# Of each run's own processes (how many, their CPU and memory): a shard's
+# are its own, so the merged ones add up four runs'.
+RUN_ONLY = ("processes", "cpu_seconds", "peak_rss_kib")
 t, bin_dir = sys.argv[1], sys.argv[2]
 
 def strip(x):
@@ -89,11 +93,14 @@ for i in range(4):
 for f in ("standings.json", "standings.csv", "head_to_head.csv"):
     a = open(os.path.join(t, "full", f), "rb").read()
     b = open(os.path.join(t, "merged", f), "rb").read()
-    if f == "standings.json":  # think times are timing: left out
-        a, b = (json.dumps([{k: v for k, v in r.items() if not k.startswith("think_ms_")}
-                            for r in json.loads(x)["rows"]] + [
-                           {k: v for k, v in json.loads(x).items() if k != "rows"}])
-                for x in (a, b))
+    if f == "standings.json":  # timing and the bots' processes: left out
+        def strip(x):
+            st = json.loads(x)
+            for r in st["rows"] + st.get("entrants", []):
+                for k in [k for k in r if k.startswith("think_ms_") or k in RUN_ONLY]:
+                    del r[k]
+            return json.dumps(st)
+        a, b = strip(a), strip(b)
     assert a == b, f"merged {f} differs from the unsharded run's"
 st = json.load(open(os.path.join(t, "merged", "standings.json")))
 assert st["matches_played"] == 18 and st["matches_planned"] == 18, st
@@ -117,14 +124,15 @@ done
 for f in standings.csv head_to_head.csv; do
   cmp -s "$T/ifull/$f" "$T/imerged/$f" || fail "independent deals: merged $f differs"
 done
-# standings.json but for the think times (timing).
+# standings.json but for the think times (timing) and the bots' processes.
 /usr/bin/python3 - "$T/ifull/standings.json" "$T/imerged/standings.json" <<'PY' \
   || fail "independent deals: merged standings.json differs"
 import json, sys
 def strip(path):
     st = json.load(open(path))
-    for r in st["rows"]:
-        for k in [k for k in r if k.startswith("think_ms_")]:
+    for r in st["rows"] + st.get("entrants", []):
+        for k in [k for k in r if k.startswith("think_ms_") or
+                  k in ("processes", "cpu_seconds", "peak_rss_kib")]:
             del r[k]
     return st
 sys.exit(0 if strip(sys.argv[1]) == strip(sys.argv[2]) else 1)

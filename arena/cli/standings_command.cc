@@ -79,7 +79,7 @@ int RunStandings(const StandingsCommandOptions& options) {
     if (!st.ok()) return Fail(st.status());
     // What the run knew of its bot processes, beyond the records.
     if (auto entrants = ReadEntrants(dir); entrants.ok()) {
-      for (const auto& e : *entrants) *st->add_entrants() = e;
+      SetEntrants(*entrants, &*st);
       MergeEntrants(*entrants, &all_entrants);
     } else if (!absl::IsNotFound(entrants.status())) {
       std::cerr << "arena: skipped " << entrants.status().message() << "\n";
@@ -93,7 +93,7 @@ int RunStandings(const StandingsCommandOptions& options) {
     all.SetContext(combined);
     auto st = all.Build();
     if (!st.ok()) return Fail(st.status());
-    for (const auto& e : all_entrants) *st->add_entrants() = e;
+    SetEntrants(all_entrants, &*st);
     if (dirs.size() > 1) {
       std::cout << "all " << dirs.size() << " folders:\n" << StandingsTable(*st);
     }

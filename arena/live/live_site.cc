@@ -567,7 +567,7 @@ void LiveSite::RebuildStandings(bool full) {
     spdlog::warn("live standings: {}", st.status().ToString());
     return;
   }
-  for (const auto& e : entrants) *st->add_entrants() = e;
+  SetEntrants(entrants, &*st);
   // standings.json's fields, without its indentation: the stream carries
   // it to every open page.
   std::string json = MessageJson(*st);

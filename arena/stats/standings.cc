@@ -150,6 +150,20 @@ std::string ThinkTimeLines(const v1::Standings& st, int w) {
   return out;
 }
 
+// Each bot's processes, when arena started them (entrants.json).
+std::string ResourceLines(const v1::Standings& st, int w) {
+  bool any = false;
+  for (const auto& r : st.rows()) any = any || r.processes() > 0;
+  if (!any) return "";
+  std::string out = absl::StrFormat("processes:      %-*s %9s %9s %13s\n", w, "bot",
+                                    "started", "CPU s", "peak RSS MiB");
+  for (const auto& r : st.rows()) {
+    out += absl::StrFormat("                %-*s %9d %9.2f %13.1f\n", w, r.bot(),
+                           r.processes(), r.cpu_seconds(), r.peak_rss_kib() / 1024.0);
+  }
+  return out;
+}
+
 }  // namespace
 
 struct StandingsAccumulator::Impl {
@@ -523,6 +537,7 @@ std::string StandingsTable(const v1::Standings& st) {
   }
   out += SurelyAheadLine(st);
   out += ThinkTimeLines(st, w);
+  out += ResourceLines(st, w);
   const int n = st.rows_size();
   if (n >= 2 && n <= 8) {
     out += "likelihood of superiority (row stronger than column):\n";
@@ -727,6 +742,26 @@ void MergeEntrants(const std::vector<v1::EntrantReport>& from,
     }
     if (it->log().empty()) it->set_log(e.log());
     for (const auto& x : e.exits()) it->add_exits(x);
+    it->set_processes(it->processes() + e.processes());
+    it->set_cpu_seconds(it->cpu_seconds() + e.cpu_seconds());
+    it->set_peak_rss_kib(std::max(it->peak_rss_kib(), e.peak_rss_kib()));
+  }
+}
+
+void SetEntrants(const std::vector<v1::EntrantReport>& entrants, v1::Standings* st) {
+  st->clear_entrants();
+  std::map<std::string, const v1::EntrantReport*> by_bot;
+  for (const auto& e : entrants) {
+    *st->add_entrants() = e;
+    by_bot[e.bot()] = &e;
+  }
+  const v1::EntrantReport none;
+  for (auto& row : *st->mutable_rows()) {
+    auto it = by_bot.find(row.bot());
+    const v1::EntrantReport& e = it == by_bot.end() ? none : *it->second;
+    row.set_processes(e.processes());
+    row.set_cpu_seconds(e.cpu_seconds());
+    row.set_peak_rss_kib(e.peak_rss_kib());
   }
 }
 

@@ -148,9 +148,15 @@ absl::StatusOr<std::vector<v1::EntrantReport>> ReadEntrants(const std::string& d
 std::vector<std::string> FailedEntrants(const v1::Standings& standings);
 
 // Adds `from` into `into` by bot (several runs or shards of one tournament):
-// restarts and exits add up; withdrawn if withdrawn in any, with that reason.
+// restarts, exits, processes and CPU seconds add up; the peak RSS is the
+// largest; withdrawn if withdrawn in any, with that reason.
 void MergeEntrants(const std::vector<v1::EntrantReport>& from,
                    std::vector<v1::EntrantReport>* into);
+// The standings' entrants become `entrants`, and each row's processes, CPU
+// seconds and peak RSS its entrant's (0 for a bot without one): figures
+// that are in no record, kept in entrants.json (processes and CPU add up
+// over several runs or shards; the peak is the largest).
+void SetEntrants(const std::vector<v1::EntrantReport>& entrants, v1::Standings* st);
 
 
 }  // namespace arena

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -127,6 +128,7 @@ absl::Status BotProcess::Start() {
   ::close(log_fd);
   if (devnull >= 0) ::close(devnull);
   pid_ = pid;
+  usage_.Started();
   stopping_ = false;
   quiet_stop_ = false;
   unexpected_end_ = false;
@@ -139,8 +141,10 @@ absl::Status BotProcess::Start() {
 bool BotProcess::RunningLocked() {
   if (pid_ <= 0) return false;
   int status = 0;
-  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  struct rusage ru {};
+  const pid_t r = ::wait4(pid_, &status, WNOHANG, &ru);
   if (r == 0) return true;
+  usage_.Reaped(r == pid_ ? &ru : nullptr);
   if (r == pid_) {
     if (WIFEXITED(status)) {
       exit_status_ = absl::StrCat("exited with code ", WEXITSTATUS(status));
@@ -221,6 +225,7 @@ void BotProcess::Stop(absl::Duration grace, bool quietly) {
   quiet_stop_ = quietly;
   if (!RunningLocked()) return;
   const pid_t pid = pid_;
+  usage_.Sample(pid);  // the last look at its tree before it goes
   ::kill(-pid, SIGTERM);
   const absl::Time until = absl::Now() + grace;
   // Checked after 1 ms, then ever less often up to every 20 ms: a bot
@@ -237,7 +242,8 @@ void BotProcess::Stop(absl::Duration grace, bool quietly) {
   if (!RunningLocked()) return;
   ::kill(-pid, SIGKILL);
   int status;
-  ::waitpid(pid, &status, 0);
+  struct rusage ru {};
+  usage_.Reaped(::wait4(pid, &status, 0, &ru) == pid ? &ru : nullptr);
   exit_status_ = "killed by signal 9 (Killed) after SIGTERM";
   spdlog::log(quietly ? spdlog::level::debug : spdlog::level::info,
               "bot {} (pid {}) killed after a grace of {}", name_, pid,
@@ -249,7 +255,19 @@ void BotProcess::Terminate() {
   absl::MutexLock lock(&mu_);
   if (pid_ <= 0) return;
   stopping_ = true;
-  if (RunningLocked()) ::kill(-pid_, SIGTERM);
+  if (!RunningLocked()) return;
+  usage_.Sample(pid_);
+  ::kill(-pid_, SIGTERM);
+}
+
+void BotProcess::SampleUsage() {
+  absl::MutexLock lock(&mu_);
+  if (RunningLocked()) usage_.Sample(pid_);
+}
+
+UsageTally BotProcess::usage() const {
+  absl::MutexLock lock(&mu_);
+  return usage_;
 }
 
 void BotProcess::ExpectEnd() {

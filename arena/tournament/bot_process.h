@@ -66,6 +66,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "arena/tournament/process_usage.h"
 #include "arena/tournament/sandbox.h"
 #include "arena/v1/config.pb.h"
 #include "referee/service/bot_hub.h"
@@ -101,6 +102,12 @@ class BotProcess {
   // The last lines its latest process wrote to its log (at most
   // `max_bytes`), for error messages.
   std::string LogTail(size_t max_bytes = 2000) const;
+  // Reads the CPU time and peak memory of the live process's tree now
+  // (arena/tournament/process_usage.h); Stop and Terminate do it too, right
+  // before they signal it, and its reaping adds its rusage.
+  void SampleUsage();
+  // Its processes so far: how many were started, their CPU and peak RSS.
+  UsageTally usage() const;
 
  private:
   // Reaps the process if it ended; true if it still runs.
@@ -116,6 +123,7 @@ class BotProcess {
   bool unexpected_end_ ABSL_GUARDED_BY(mu_) = false;  // not yet polled
   pid_t pid_ ABSL_GUARDED_BY(mu_) = -1;
   int64_t log_start_ ABSL_GUARDED_BY(mu_) = 0;  // log size at the latest Start
+  UsageTally usage_ ABSL_GUARDED_BY(mu_);
 };
 
 struct SupervisorOptions {
@@ -189,8 +197,13 @@ class BotSupervisor {
   // process will do), replacing the last such list (see the top of this
   // file). Returns at once.
   void Expect(const std::vector<std::pair<std::string, int64_t>>& upcoming);
-  // What the run knew of each bot, in name order.
+  // What the run knew of each bot, in name order, with its processes'
+  // CPU time and peak memory (final once StopAll has reaped them).
   std::vector<v1::EntrantReport> Reports() const;
+  // Reads every live process's CPU time and peak memory now (the watcher
+  // does every kUsageEvery, and StopWatching once more).
+  void SampleUsage();
+  static constexpr absl::Duration kUsageEvery = absl::Milliseconds(500);
   ProcessCounts Counts() const;
   // Stops noticing processes that end (call before the referee closes the
   // streams, which ends the bots' processes as expected).

@@ -1,6 +1,7 @@
 // BotSupervisor (arena/tournament/bot_process.h): starts, watches, restarts,
 // withdraws and, on demand, starts ahead and stops bot processes.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -565,9 +566,14 @@ void BotSupervisor::LogMinute(ProcessCounts* last) {
   *last = c;
 }
 
+void BotSupervisor::SampleUsage() {
+  for (auto& [name, e] : bots_) e->process->SampleUsage();
+}
+
 void BotSupervisor::WatchLoop() {
   ProcessCounts last;  // at the last summary line (on demand)
   absl::Time next_summary = MonoNow() + absl::Minutes(1);
+  absl::Time next_sample = MonoNow();
   for (;;) {
     {
       absl::MutexLock lock(&watch_mu_);
@@ -585,6 +591,10 @@ void BotSupervisor::WatchLoop() {
       e->mu.Unlock();
     }
     if (on_demand_) StopIdle();
+    if (MonoNow() >= next_sample) {
+      SampleUsage();
+      next_sample = MonoNow() + kUsageEvery;
+    }
     if (on_demand_ && MonoNow() >= next_summary) {
       LogMinute(&last);
       next_summary = MonoNow() + absl::Minutes(1);
@@ -737,6 +747,11 @@ std::vector<v1::EntrantReport> BotSupervisor::Reports() const {
     r.set_reason(e->reason);
     r.set_log(e->process->log_path());
     for (const auto& x : e->exits) r.add_exits(x);
+    const UsageTally u = e->process->usage();
+    r.set_processes(u.processes());
+    r.set_cpu_seconds(std::round(u.cpu_seconds() * 1000) / 1000);  // to the ms
+    r.set_peak_rss_kib(static_cast<int32_t>(
+        std::min<int64_t>(u.peak_rss_kib(), std::numeric_limits<int32_t>::max())));
     out.push_back(std::move(r));
   }
   return out;
@@ -753,6 +768,9 @@ void BotSupervisor::StopWatching() {
   }
   if (watcher_.joinable()) watcher_.join();
   if (starter_.joinable()) starter_.join();
+  // The last look at every live process's usage before the streams close
+  // (a bot then ends by itself, unsignalled: its end is not sampled).
+  SampleUsage();
 }
 
 void BotSupervisor::StopAll(absl::Duration own_exit) {

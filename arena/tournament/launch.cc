@@ -301,6 +301,19 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   std::vector<std::string> names;
   for (const auto& b : config.bots()) names.push_back(b.name());
   std::vector<v1::EntrantReport> absent;  // referee: bots that never came
+  // The reports written to entrants.json, and returned: their logs named
+  // within the records folder, so that they hold wherever the folder is
+  // moved (and shards of one tournament agree).
+  auto entrants_file = [&](std::vector<v1::EntrantReport> reports) {
+    const std::string prefix = absl::StrCat(config.records_dir(), "/");
+    for (auto& r : reports) {
+      if (absl::StartsWith(r.log(), prefix)) r.set_log(r.log().substr(prefix.size()));
+    }
+    if (absl::Status s = WriteEntrants(reports, config.records_dir()); !s.ok()) {
+      spdlog::error("{}", s.ToString());
+    }
+    return reports;
+  };
   absl::Status startup;
   if (options.start_bots) {
     const std::string logs = absl::StrCat(config.records_dir(), "/logs");
@@ -422,18 +435,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     // again here, so that a flood of connections cannot make them fail.
     reserve.Release();
     if (result.ok()) {
-      std::vector<v1::EntrantReport> reports =
-          options.start_bots ? supervisor.Reports() : absent;
-      // Logs named within the records folder, so that the report holds
-      // wherever the folder is moved (and shards of one tournament agree).
-      const std::string prefix = absl::StrCat(config.records_dir(), "/");
-      for (auto& r : reports) {
-        if (absl::StartsWith(r.log(), prefix)) r.set_log(r.log().substr(prefix.size()));
-      }
-      if (absl::Status s = WriteEntrants(reports, config.records_dir()); !s.ok()) {
-        spdlog::error("{}", s.ToString());
-      }
-      for (auto& r : reports) *result->add_entrants() = std::move(r);
+      SetEntrants(entrants_file(options.start_bots ? supervisor.Reports() : absent),
+                  &*result);
       if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
         spdlog::error("{}", s.ToString());
         // (A full disk is latched and said below, with what was recorded.)
@@ -457,6 +460,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   // A bot ends when its stream does (the SDKs do): a moment for that before
   // SIGTERM, so that the log shows how each one exited.
   supervisor.StopAll(absl::Seconds(2));
+  // The processes are all reaped now: their CPU time and peak memory are
+  // final (the kept ones' too), so entrants.json and the standings that
+  // show them are written again.
+  if (result.ok() && options.start_bots) {
+    SetEntrants(entrants_file(supervisor.Reports()), &*result);
+    if (absl::Status s = WriteStandings(*result, config.records_dir()); !s.ok()) {
+      spdlog::error("{}", s.ToString());
+    }
+  }
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   return result;
 }

@@ -340,6 +340,17 @@ std::string TournamentMarkdown(const v1::Standings& st) {
                             r.think_ms_p95(), r.think_ms_max(), r.fault_kinds().timeout());
     }
   }
+  bool any_process = false;
+  for (const auto& r : st.rows()) any_process |= r.processes() > 0;
+  if (any_process) {
+    out +=
+        "\n#### Processes\n\n| bot | processes | CPU s | peak RSS MiB |\n"
+        "|---|---:|---:|---:|\n";
+    for (const auto& r : st.rows()) {
+      absl::StrAppendFormat(&out, "| %s | %d | %.2f | %.1f |\n", MarkdownEscape(r.bot()),
+                            r.processes(), r.cpu_seconds(), r.peak_rss_kib() / 1024.0);
+    }
+  }
   bool any_fault = false;
   for (const auto& r : st.rows()) any_fault |= r.faults() > 0 || r.forfeits() > 0 || r.withdrawn();
   if (any_fault) {

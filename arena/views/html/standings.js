@@ -198,7 +198,7 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
                    'mean_score', 'mean_placement', 'forfeits', 'faults', 'fault_kinds', 'los',
                    'withdrawn', 'withdrawn_reason', 'rank_low', 'rank_high', 'surely_ahead_count',
                    'surely_behind_count', 'surely_ahead_of', 'answers', 'think_ms_median',
-                   'think_ms_p95', 'think_ms_max'];
+                   'think_ms_p95', 'think_ms_max', 'processes', 'cpu_seconds', 'peak_rss_kib'];
     const all = ST.rows || [];
     const hasRanks = rows.some((r) => finite(r.rank_low) !== null && finite(r.rank_high) !== null);
     const pct = Math.round((finite(ST.interval_level) || 0.95) * 100);
@@ -232,11 +232,15 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
       all.some((r) => Number(r.answers || 0) > 0) ? ['think ms', (r) => (Number(r.answers || 0) > 0
         ? `${fmt(r.think_ms_median || 0, 2)} / ${fmt(r.think_ms_p95 || 0, 2)} / ${fmt(r.think_ms_max || 0, 2)}`
         : '\u2013'), 'num'] : null,
+      all.some((r) => Number(r.processes || 0) > 0) ? ['CPU s / peak MiB', (r) => (Number(r.processes || 0) > 0
+        ? `${fmt(r.cpu_seconds || 0, 2)} / ${fmt((r.peak_rss_kib || 0) / 1024, 1)}`
+        : '\u2013'), 'num'] : null,
       ...extra.map((k) => [words(k), (r) => plainWords(r[k]), '']),
     ].filter(Boolean);
     const tips = {'ahead / behind': `bots this one is surely stronger / weaker than (${pct}%, Holm-corrected; the names in each cell's tooltip)`,
                   [`${pct}% ranks`]: `the rank's ${pct}% interval, from the bootstrap`,
-                  'think ms': 'time to answer, median / 95th percentile / longest, in ms, over the answers that came in time'};
+                  'think ms': 'time to answer, median / 95th percentile / longest, in ms, over the answers that came in time',
+                  'CPU s / peak MiB': 'CPU seconds (user + system) of the bot\'s processes, summed, and the largest peak resident set of one of its programs, in MiB (from the kernel\'s accounting)'};
     const t = el('table', {id}, el('tr', {}, cols.map(([h, , c]) => el('th', {class: c === 'num' ? 'num' : null, title: tips[h]}, h))));
     rows.forEach((r, i) => t.appendChild(el('tr', {'data-bot': r.bot}, cols.map(([h, f, c]) =>
       el('td', {class: c || null, 'data-col': h}, f(r, i))))));
