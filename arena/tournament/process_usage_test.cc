@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -21,13 +22,29 @@
 namespace arena {
 namespace {
 
-// Python that touches `mb` MiB, burns `cpu_s` seconds of CPU, then sleeps
-// `sleep_s` seconds and exits.
+// Python that touches `mb` MiB, burns `cpu_s` seconds of CPU, says "burnt",
+// then sleeps `sleep_s` seconds and exits.
 std::string Burner(int mb, double cpu_s, double sleep_s) {
   return absl::StrCat(
       "/usr/bin/python3 -c 'import time\nb=bytearray(", mb,
       "<<20)\nfor i in range(0,len(b),4096): b[i]=1\nt=time.process_time()\n"
-      "while time.process_time()-t<", cpu_s, ": pass\ntime.sleep(", sleep_s, ")'");
+      "while time.process_time()-t<", cpu_s, ": pass\nprint(\"burnt\", flush=True)\n"
+      "time.sleep(", sleep_s, ")'");
+}
+
+// Waits (at most a minute, on a busy machine) until the log at `path` holds
+// `burns` lines "burnt".
+bool AwaitBurnt(const std::string& path, int burns) {
+  const absl::Time until = absl::Now() + absl::Minutes(1);
+  while (absl::Now() < until) {
+    std::ifstream in(path);
+    std::string line;
+    int seen = 0;
+    while (std::getline(in, line)) seen += line == "burnt" ? 1 : 0;
+    if (seen >= burns) return true;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  return false;
 }
 
 // Waits until `p` ends (sampling it as the supervisor's watcher does), at
@@ -69,8 +86,13 @@ TEST(ReadTreeUsage, CountsEveryProcessOfTheTree) {
             static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  absl::SleepFor(absl::Seconds(1.5));
-  const TreeUsage u = ReadTreeUsage(pid);
+  // Until both have done their work (a busy machine may take a while).
+  TreeUsage u;
+  const absl::Time until = absl::Now() + absl::Minutes(1);
+  do {
+    absl::SleepFor(absl::Milliseconds(100));
+    u = ReadTreeUsage(pid);
+  } while ((u.cpu_seconds < 0.35 || u.peak_rss_kib < (120 << 10)) && absl::Now() < until);
   for (pid_t p : ProcessTree(pid)) ::kill(p, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   EXPECT_EQ(u.processes, 3);
@@ -116,7 +138,7 @@ TEST_F(BotProcessUsage, SandboxedBotStoppedByArena) {
   }
   auto p = Bot(Burner(200, 1.0, 60), true);
   ASSERT_TRUE(p->Start().ok());
-  absl::SleepFor(absl::Seconds(2.5));  // not sampled meanwhile
+  ASSERT_TRUE(AwaitBurnt(dir_ + "/b.log", 1));  // not sampled meanwhile
   p->Stop(absl::Seconds(2));
   const UsageTally u = p->usage();
   EXPECT_EQ(u.processes(), 1);
@@ -125,7 +147,7 @@ TEST_F(BotProcessUsage, SandboxedBotStoppedByArena) {
   EXPECT_GE(u.peak_rss_kib(), 200 << 10);
   // A second process of the same bot adds up.
   ASSERT_TRUE(p->Start().ok());
-  absl::SleepFor(absl::Seconds(2.5));
+  ASSERT_TRUE(AwaitBurnt(dir_ + "/b.log", 2));
   p->Stop(absl::Seconds(2));
   EXPECT_EQ(p->usage().processes(), 2);
   EXPECT_GE(p->usage().cpu_seconds(), 1.9);
