@@ -201,7 +201,8 @@ class BotSupervisor {
   // CPU time and peak memory (final once StopAll has reaped them).
   std::vector<v1::EntrantReport> Reports() const;
   // Reads every live process's CPU time and peak memory now (the watcher
-  // does every kUsageEvery, and StopWatching once more).
+  // does every kUsageEvery, or every 5 ms times the processes live when
+  // that is longer, and StopWatching once more).
   void SampleUsage();
   static constexpr absl::Duration kUsageEvery = absl::Milliseconds(500);
   ProcessCounts Counts() const;
