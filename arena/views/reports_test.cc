@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "arena/common/json_file.h"
 #include "arena/common/public_text.h"
+#include "arena/stats/standings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -266,6 +267,46 @@ TEST(Reports, AWithdrawalReasonNamesNoPathOfTheOrganisersMachine) {
     EXPECT_THAT(text, HasSubstr("exec: bot: not found")) << text;
     EXPECT_THAT(text, HasSubstr("alice")) << text;
   }
+}
+
+// Each bot's processes (entrants.json) reach its row, the text standings
+// and the CI markdown; two runs' reports add up but for the peak.
+TEST(Reports, EachBotsProcessesAreInTheRowsTheTextAndTheMarkdown) {
+  v1::Standings st;
+  st.set_game("quasenbo");
+  for (const char* bot : {"heavy", "light", "self"}) st.add_rows()->set_bot(bot);
+  std::vector<v1::EntrantReport> entrants(2);
+  entrants[0].set_bot("heavy");
+  entrants[0].set_processes(2);
+  entrants[0].set_cpu_seconds(12.5);
+  entrants[0].set_peak_rss_kib(300 << 10);
+  entrants[1].set_bot("light");
+  entrants[1].set_processes(1);
+  entrants[1].set_cpu_seconds(0.25);
+  entrants[1].set_peak_rss_kib(20 << 10);
+  std::vector<v1::EntrantReport> other = {entrants[0]};
+  other[0].set_peak_rss_kib(100 << 10);
+  MergeEntrants(other, &entrants);
+  EXPECT_EQ(entrants[0].processes(), 4);
+  EXPECT_DOUBLE_EQ(entrants[0].cpu_seconds(), 25);
+  EXPECT_EQ(entrants[0].peak_rss_kib(), 300 << 10);
+  SetEntrants(entrants, &st);
+  ASSERT_EQ(st.entrants_size(), 2);
+  EXPECT_EQ(st.rows(0).processes(), 4);
+  EXPECT_DOUBLE_EQ(st.rows(0).cpu_seconds(), 25);
+  EXPECT_EQ(st.rows(1).peak_rss_kib(), 20 << 10);
+  EXPECT_EQ(st.rows(2).processes(), 0);  // arena did not start it
+  const std::string text = StandingsTable(st);
+  EXPECT_THAT(text, HasSubstr("peak RSS MiB"));
+  EXPECT_THAT(text, HasSubstr("heavy         4     25.00         300.0")) << text;
+  const std::string md = TournamentMarkdown(st);
+  EXPECT_THAT(md, HasSubstr("#### Processes")) << md;
+  EXPECT_THAT(md, HasSubstr("| heavy | 4 | 25.00 | 300.0 |")) << md;
+  EXPECT_THAT(md, HasSubstr("| light | 1 | 0.25 | 20.0 |")) << md;
+  // Without any process arena started: no such table.
+  SetEntrants({}, &st);
+  EXPECT_THAT(TournamentMarkdown(st), Not(HasSubstr("Processes")));
+  EXPECT_THAT(StandingsTable(st), Not(HasSubstr("peak RSS")));
 }
 
 // A gate that stops mid deal group counts whole groups only: the reports say
