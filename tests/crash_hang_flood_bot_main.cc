@@ -18,11 +18,15 @@
 //       answers every decision 100 ms after it came
 //   crash_hang_flood_bot --mode=spin --n=20 --alloc_mb=150
 //       touches 150 MiB at its start, then answers every decision after
-//       spinning 20 ms of its own CPU time (a CPU-heavy bot of known cost)
+//       spinning 20 ms of its own CPU time (a CPU-heavy bot of known cost);
+//       after each answer it writes to stderr what the kernel says of it:
+//       "spin-usage TOKEN cpu_ms=N hwm_kib=N" (TOKEN: this process's own,
+//       its getrusage user + system time, its /proc/self/status VmHWM)
 //   crash_hang_flood_bot --mode=flood --n=300
 //       sends n decisions for no match at once (a flood of invalid messages)
 //       on each stream; once the referee cuts it off, waits 3 s and connects
 //       again, for as long as it runs
+#include <sys/resource.h>
 #include <time.h>
 
 #include <chrono>
@@ -34,6 +38,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -49,6 +56,23 @@ ABSL_FLAG(bool, stderr_garbage, false,
 ABSL_FLAG(int, alloc_mb, 0, "spin: MiB to allocate and touch at the start");
 
 namespace {
+
+// The process's CPU time (getrusage: user + system, every thread) in ms
+// and its VmHWM in KiB, as one line for its log.
+std::string UsageLine(uint64_t token) {
+  struct rusage ru;
+  ::getrusage(RUSAGE_SELF, &ru);
+  const long cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000L +
+                      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000L;
+  long hwm = 0;
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) hwm = std::atol(line.c_str() + 6);
+  }
+  return "spin-usage " + std::to_string(token) + " cpu_ms=" + std::to_string(cpu_ms) +
+         " hwm_kib=" + std::to_string(hwm) + "\n";
+}
 
 // This thread's CPU time, in ms.
 double ThreadCpuMs() {
@@ -125,11 +149,14 @@ int main(int argc, char** argv) {
     std::vector<char> held(static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_alloc_mb))) << 20);
     for (size_t i = 0; i < held.size(); i += 4096) held[i] = 1;
     volatile uint64_t sink = 0;
+    const uint64_t token = std::random_device{}();
     while (stream->Read(&m)) {
       if (!m.has_decision_request()) continue;
       const double until = ThreadCpuMs() + static_cast<double>(n);
       while (ThreadCpuMs() < until) sink = sink + 1;
       answer(m.decision_request());
+      const std::string usage = UsageLine(token);
+      (void)!::write(2, usage.data(), usage.size());
     }
     return held.empty() || held[0] == 1 ? 0 : 1;
   }
