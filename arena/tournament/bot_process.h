@@ -47,6 +47,12 @@
 // them to connect: their Ensure waits for the connection if it has not
 // come yet.
 //
+// Each entrant's processes are tallied (arena/tournament/process_usage.h):
+// how many were started, their CPU seconds and peak memory, read from /proc
+// while they run (the watcher, every kUsageEvery or less often with many
+// live), right before arena signals one, in StopWatching, and from wait4
+// when one is reaped; Reports() carries them to entrants.json.
+//
 // Thread safety: BotProcess and BotSupervisor may be used from any thread.
 #ifndef ARENA_ARENA_TOURNAMENT_BOT_PROCESS_H_
 #define ARENA_ARENA_TOURNAMENT_BOT_PROCESS_H_
