@@ -42,6 +42,6 @@ cat "$T/ref.log" | tail -4
 /usr/bin/python3 -c "import json,sys; r={x['bot']: x for x in json.load(open(sys.argv[1]))['rows']}; assert r['node']['matches'] == 4, r" \
   "$T/records/standings.json" || fail "the node bot did not play 4 matches"
 "$BIN/arena" verify "$T/records" || fail "records do not verify"
-"$BIN/arena" cat "$T/records"/*.rec | grep -q '"note":"node: random [0-9]* of [0-9]*"' ||
+"$BIN/arena" cat "$T/records"/*.rec | grep -q '"note":"node: random [0-9]* of [0-9]*; time [0-9]* ms + bank 0 ms"' ||
   fail "no note of the node bot in the records"
 echo PASS

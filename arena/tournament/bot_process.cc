@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "referee/clock/mono_clock.h"
 #include "referee/records/bot_note.h"
 #include "spdlog/spdlog.h"
 
@@ -227,12 +228,12 @@ void BotProcess::Stop(absl::Duration grace, bool quietly) {
   const pid_t pid = pid_;
   usage_.Sample(pid);  // the last look at its tree before it goes
   ::kill(-pid, SIGTERM);
-  const absl::Time until = absl::Now() + grace;
+  const absl::Time until = MonoNow() + grace;
   // Checked after 1 ms, then ever less often up to every 20 ms: a bot
   // ends on SIGTERM within a few milliseconds, and a start ahead of need
   // often waits for such a stop to have room.
   absl::Duration poll = absl::Milliseconds(1);
-  while (absl::Now() < until) {
+  while (MonoNow() < until) {
     if (!RunningLocked()) return;
     mu_.Unlock();
     absl::SleepFor(poll);
