@@ -55,6 +55,7 @@
 #include "arena/cli/play_command.h"
 #include "arena/cli/logging.h"
 #include "arena/cli/stop_signals.h"
+#include "arena/cli/ladder_command.h"
 #include "arena/cli/tournament_command.h"
 #include "arena/cli/record_commands.h"
 #include "arena/cli/replay_bot_command.h"
@@ -62,6 +63,7 @@
 #include "arena/cli/serve_command.h"
 #include "arena/cli/standings_command.h"
 #include "arena/live/http_server.h"
+#include "arena/tournament/config.h"
 #include "arena/tournament/launch.h"
 #include "arena/tournament/resume.h"
 #include "arena/views/html.h"
@@ -174,6 +176,14 @@ ABSL_FLAG(std::string, shard, "",
 ABSL_FLAG(std::string, resume, "",
           "DIR: resume the tournament in DIR (its manifest.json gives the "
           "config); plays only the matches without a complete, verified record");
+ABSL_FLAG(std::string, entrant, "", "ladder submit, withdraw: the entrant's name");
+ABSL_FLAG(std::string, command, "", "ladder submit: the bot's command line");
+ABSL_FLAG(int64_t, matches, 0, "ladder run: stop after this many rated matches (0: never)");
+ABSL_FLAG(int64_t, freeze_at, 0,
+          "ladder run: close submissions after this many rated matches (0: only "
+          "when the file DIR/freeze appears)");
+ABSL_FLAG(int, final_top, 0, "ladder run: at the freeze, a final of the top N (0: none)");
+ABSL_FLAG(int, final_matches, 0, "ladder run: the final's budget (0: 200 a finalist)");
 ABSL_FLAG(bool, fail_on_forfeit, false, "tournament: exit 1 if any match was forfeited");
 ABSL_FLAG(std::string, candidate, "", "gate: NAME=COMMAND of the bot under test");
 ABSL_FLAG(std::string, baseline, "", "gate: NAME=COMMAND of the bot to beat");
@@ -508,6 +518,48 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   return RunTournamentCommand(po, *std::move(c), std::move(lo));
 }
 
+// `arena ladder submit|withdraw|run DIR`: the options from the flags; the
+// rest is arena/cli/ladder_command.h's.
+int LadderCommand(const std::vector<char*>& args, const std::vector<std::string>& options) {
+  const std::string sub = args.size() > 2 ? args[2] : "";
+  if (args.size() != 4 || (sub != "submit" && sub != "withdraw" && sub != "run")) {
+    return Fail(absl::InvalidArgumentError("usage: arena ladder submit|withdraw|run DIR ..."));
+  }
+  const std::string dir = args[3];
+  if (sub != "run" && absl::GetFlag(FLAGS_entrant).empty()) {
+    return Fail(absl::InvalidArgumentError(absl::StrCat("ladder ", sub, " needs --entrant NAME")));
+  }
+  if (sub == "submit") {
+    if (absl::GetFlag(FLAGS_command).empty()) {
+      return Fail(absl::InvalidArgumentError("ladder submit needs --command CMD"));
+    }
+    return RunLadderSubmit(dir, absl::GetFlag(FLAGS_entrant), absl::GetFlag(FLAGS_command));
+  }
+  if (sub == "withdraw") return RunLadderWithdraw(dir, absl::GetFlag(FLAGS_entrant));
+  if (absl::GetFlag(FLAGS_game).empty()) {
+    return Fail(absl::InvalidArgumentError("ladder run needs --game G"));
+  }
+  absl::SetFlag(&FLAGS_records, absl::StrCat(dir, "/records"));  // each segment's, below
+  auto c = ConfigFromFlags({}, options);
+  if (!c.ok()) return Fail(c.status());
+  LadderRunOptions lo;
+  lo.dir = dir;
+  lo.base = *std::move(c);
+  if (absl::Status s = FillLaunchOptions(&lo.launch); !s.ok()) return Fail(s);
+  lo.launch.connect_timeout = ConnectTimeout(lo.base);
+  lo.matches = absl::GetFlag(FLAGS_matches);
+  lo.freeze_at = absl::GetFlag(FLAGS_freeze_at);
+  lo.final_top = absl::GetFlag(FLAGS_final_top);
+  lo.final_matches = absl::GetFlag(FLAGS_final_matches);
+  lo.seed = absl::GetFlag(FLAGS_seed);
+  lo.base.set_seed(0);  // each segment's deals from a secret of its own
+  if (lo.matches < 0 || lo.freeze_at < 0 || lo.final_top < 0 || lo.final_matches < 0) {
+    return Fail(absl::InvalidArgumentError(
+        "--matches, --freeze_at, --final_top and --final_matches: 0 or more"));
+  }
+  return RunLadder(std::move(lo));
+}
+
 // `arena gate`: the gate's options, config and sandbox from the flags; the
 // rest is RunGate's (arena/cli/gate_command.h).
 int GateCommand(const std::vector<std::string>& options) {
@@ -581,7 +633,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[1];
-  if (cmd == "match" || cmd == "tournament" || cmd == "gate") {
+  if (cmd == "match" || cmd == "tournament" || cmd == "gate" || cmd == "ladder") {
     // SIGINT and SIGTERM stop the run at once, say what was recorded and
     // exit 128 + the signal (stop_signals.h): blocked here, before any
     // thread starts, and taken by the watcher's thread alone.
@@ -714,6 +766,10 @@ int main(int argc, char** argv) {
     if (rb->decision_ms_given) rb->decision_ms = absl::GetFlag(FLAGS_decision_ms);
     rb->inherit_env = absl::GetFlag(FLAGS_inherit_env);
     return RunReplayBot(*rb);
+  }
+  if (cmd == "ladder") {
+    if (absl::Status s = OnlyFlagsOf("ladder", bots, options); !s.ok()) return Fail(s);
+    return LadderCommand(args, options);
   }
   if (cmd == "games") {
     if (args.size() > 2) {

@@ -35,6 +35,7 @@ const char kUsage[] =
     "  arena serve DIR [--serve HOST:PORT]   (the live site; or --serve on tournament)\n"
     "  arena play --game G --bot NAME=COMMAND ... [--seat S]   (you, at the terminal, against bots)\n"
     "  arena check-bot --game G[,G2...] --bot NAME=COMMAND   (a bot's checklist before a contest)\n"
+    "  arena ladder submit|withdraw|run DIR ...   (a ladder: bots submitted while it runs)\n"
     "tournament and match also take --junit FILE and --summary_md FILE (CI reports).\n"
     "Repeat --bot and --option once per value. A usage error (an unknown flag, a\n"
     "flag of another command, a value that does not parse) exits 2.";
@@ -115,6 +116,21 @@ const std::vector<CommandHelp>& Commands() {
        {"serve", "spectator_delay_s", "serve_max_connections", "serve_updates_per_s",
         "show_notes", "log_file"}},
       {"games", "arena games\n  The games and their options.", {"log_file"}},
+      {"ladder",
+       "arena ladder submit DIR --entrant NAME --command CMD   (a new version)\n"
+       "arena ladder withdraw DIR --entrant NAME\n"
+       "arena ladder run DIR --game G [--seats N] [--jobs J] [--matches M]\n"
+       "                 [--freeze_at M] [--final_top N] [--final_matches K]\n"
+       "  A ladder over folder DIR: submissions taken while it runs, online\n"
+       "  ratings, DIR/leaderboard.json after every match; at the freeze (M rated\n"
+       "  matches or a file DIR/freeze) a final of the top N (docs/ladder.md).\n"
+       "  A restart rebuilds everything from DIR.",
+       join({"entrant", "command", "game", "option", "seats", "jobs", "matches", "freeze_at",
+             "final_top", "final_matches", "seed", "decision_ms", "time_bank_ms",
+             "fault_policy", "decision_cap", "auto_moves", "record_format", "compress",
+             "max_restarts", "connect_timeout_ms", "max_live_bots", "bot_idle_ms",
+             "log_file"},
+            kSandbox)},
       {"play",
        "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"
        "  You at the terminal against bots, in one recorded match: --seat is yours\n"
