@@ -172,6 +172,11 @@ TEST(TimeBank, ABankThatCoversTheSlowDecisionsLosesNothing) {
     spent_us[a.seat()] += a.bank_spent_us();
   }
   EXPECT_GE(slow, 2);
+  // The match's timing (the standings' source during a run) adds up the same.
+  ASSERT_EQ(p.outcome.timing.seats.size(), 2u);
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_EQ(p.outcome.timing.seats[s].think.bank_spent_us(), spent_us[s]) << s;
+  }
   EXPECT_TRUE(VerifyRecord(p.lines, "bank").ok()) << VerifyRecord(p.lines, "bank");
 }
 

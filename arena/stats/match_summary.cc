@@ -49,9 +49,9 @@ absl::StatusOr<MatchSummary> SummarizeRecord(
         const bool answered = a.source() == v1::SeatAction::SOURCE_BOT ||
                               (a.source() == v1::SeatAction::SOURCE_REFEREE_FAULT &&
                                a.fault() == v1::FAULT_KIND_ILLEGAL);
-        if (answered && a.seat() >= 0 && a.seat() < static_cast<int>(m.think.size())) {
-          m.think[a.seat()].Add(a.think_us());
-        }
+        if (a.seat() < 0 || a.seat() >= static_cast<int>(m.think.size())) continue;
+        if (answered) m.think[a.seat()].Add(a.think_us());
+        m.think[a.seat()].AddBankSpent(a.bank_spent_us());
       }
     } else if (l.has_forfeit()) {
       m.faults.push_back({l.forfeit().seat(), l.forfeit().fault()});

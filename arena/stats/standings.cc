@@ -140,12 +140,16 @@ std::string ThinkTimeLines(const v1::Standings& st, int w) {
   bool any = false;
   for (const auto& r : st.rows()) any = any || r.answers() > 0;
   if (!any) return "";
-  std::string out = absl::StrFormat("think time, ms: %-*s %9s %9s %9s %9s %8s\n", w, "bot",
+  bool bank = false;  // a column for the time banks, when any was spent
+  for (const auto& r : st.rows()) bank = bank || r.bank_spent_ms() > 0;
+  std::string out = absl::StrFormat("think time, ms: %-*s %9s %9s %9s %9s %8s", w, "bot",
                                     "median", "95%", "longest", "answers", "timeouts");
+  out += bank ? absl::StrFormat(" %10s\n", "bank spent") : "\n";
   for (const auto& r : st.rows()) {
-    out += absl::StrFormat("                %-*s %9.2f %9.2f %9.2f %9d %8d\n", w, r.bot(),
+    out += absl::StrFormat("                %-*s %9.2f %9.2f %9.2f %9d %8d", w, r.bot(),
                            r.think_ms_median(), r.think_ms_p95(), r.think_ms_max(),
                            r.answers(), r.fault_kinds().timeout());
+    out += bank ? absl::StrFormat(" %10.1f\n", r.bank_spent_ms()) : "\n";
   }
   return out;
 }
@@ -458,6 +462,7 @@ absl::StatusOr<v1::Standings> StandingsAccumulator::Build() const {
     row->set_think_ms_median(t.think.QuantileUs(0.5) / 1000);
     row->set_think_ms_p95(t.think.QuantileUs(0.95) / 1000);
     row->set_think_ms_max(static_cast<double>(t.think.max_us()) / 1000);
+    row->set_bank_spent_ms(static_cast<double>(t.think.bank_spent_us()) / 1000);
     *row->mutable_fault_kinds() = t.faults;
     row->set_faults(t.faults.timeout() + t.faults.illegal() +
                     t.faults.disconnected() + t.faults.unavailable() +

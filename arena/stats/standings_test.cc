@@ -572,6 +572,29 @@ TEST(Standings, ThinkTimesOfTheAnswersInTimeFromTheRecords) {
   const std::string text = StandingsTable(*st);
   EXPECT_THAT(text, HasSubstr("think time, ms:"));
   EXPECT_THAT(text, HasSubstr("100.00"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("bank spent")));  // no bank: no column
+
+  // With time banks: what each bot's decisions spent, summed over its
+  // matches, timeouts included (alice: 1.2 + 40 ms; bob: 0.8 ms).
+  auto banked_first = first;
+  auto banked_second = second;
+  banked_first[2].mutable_decision()->mutable_actions(0)->set_bank_spent_us(1200);
+  banked_first[3].mutable_decision()->mutable_actions(1)->set_bank_spent_us(800);
+  banked_second[1].mutable_decision()->mutable_actions(0)->set_bank_spent_us(40000);
+  std::vector<MatchSummary> banked;
+  for (const auto* lines : {&banked_first, &banked_second}) {
+    auto m = SummarizeRecord(*lines, "x");
+    ASSERT_TRUE(m.ok()) << m.status();
+    banked.push_back(*m);
+  }
+  auto with_bank = BuildStandings(ctx, banked);
+  ASSERT_TRUE(with_bank.ok()) << with_bank.status();
+  row.clear();
+  for (const auto& r : with_bank->rows()) row[r.bot()] = &r;
+  EXPECT_DOUBLE_EQ(row["alice"]->bank_spent_ms(), 41.2);
+  EXPECT_DOUBLE_EQ(row["bob"]->bank_spent_ms(), 0.8);
+  EXPECT_THAT(StandingsTable(*with_bank), HasSubstr("bank spent"));
+  EXPECT_THAT(StandingsTable(*with_bank), HasSubstr("41.2"));
 }
 
 TEST(Standings, FilesAreReplacedWhole) {

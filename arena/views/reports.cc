@@ -331,13 +331,17 @@ std::string TournamentMarkdown(const v1::Standings& st) {
   bool any_answer = false;
   for (const auto& r : st.rows()) any_answer |= r.answers() > 0;
   if (any_answer) {
-    out +=
-        "\n#### Think time\n\n| bot | answers in time | median ms | 95% ms | longest ms | "
-        "timeouts |\n|---|---:|---:|---:|---:|---:|\n";
+    bool bank = false;  // a column for the time banks, when any was spent
+    for (const auto& r : st.rows()) bank |= r.bank_spent_ms() > 0;
+    out += "\n#### Think time\n\n| bot | answers in time | median ms | 95% ms | longest ms | "
+           "timeouts |";
+    out += bank ? " bank spent ms |\n|---|---:|---:|---:|---:|---:|---:|\n"
+                : "\n|---|---:|---:|---:|---:|---:|\n";
     for (const auto& r : st.rows()) {
-      absl::StrAppendFormat(&out, "| %s | %d | %.2f | %.2f | %.2f | %d |\n",
+      absl::StrAppendFormat(&out, "| %s | %d | %.2f | %.2f | %.2f | %d |",
                             MarkdownEscape(r.bot()), r.answers(), r.think_ms_median(),
                             r.think_ms_p95(), r.think_ms_max(), r.fault_kinds().timeout());
+      out += bank ? absl::StrFormat(" %.1f |\n", r.bank_spent_ms()) : "\n";
     }
   }
   bool any_process = false;

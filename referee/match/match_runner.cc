@@ -321,13 +321,13 @@ class MatchImpl : public Match {
   }
 
   // What a request of the step just closed spent of its seat's time bank:
-  // the time it ran past the decision time, counted on its clock (from the
-  // leaving, or the restart) and never more than the bot's own think time,
-  // at most the bank; all of the bank for a timeout.
+  // the time it ran past the decision time on its clock (from the leaving,
+  // or the restart), never more than its think time, at most the bank; all
+  // of the bank for a timeout; nothing without a reply.
   int64_t BankSpentUs(const Slot& sl) const {
     if (sl.bank <= absl::ZeroDuration() || sl.decision_id == 0) return 0;
     if (sl.timed_out) return absl::ToInt64Microseconds(sl.bank);
-    if (sl.answered_at == absl::InfinitePast()) return 0;  // no reply came
+    if (sl.answered_at == absl::InfinitePast()) return 0;
     const int64_t used = std::min(absl::ToInt64Microseconds(sl.answered_at - sl.clock_from),
                                   sl.reply.think_us);
     return std::clamp<int64_t>(used - decision_ms_ * 1000, 0,
@@ -391,10 +391,9 @@ class MatchImpl : public Match {
                                     " is not in [0, ", num, ")");
       }
       sa->set_think_us(reply.think_us);
-      if (const int64_t spent = BankSpentUs(sl); spent > 0) {
-        bank_left_us_[seat] -= spent;
-        sa->set_bank_spent_us(spent);
-      }
+      const int64_t spent = BankSpentUs(sl);  // timed where recorded: not at a forfeit
+      bank_left_us_[seat] -= spent;
+      sa->set_bank_spent_us(spent);
       if (reply.ok) {
         actions_[i] = reply.action;
         sa->set_action(reply.action);
@@ -402,6 +401,7 @@ class MatchImpl : public Match {
         sa->set_label(state_->ActionLabel(seat, reply.action));
         sa->set_note(std::move(reply.note));
         sa->set_note_cut_bytes(reply.note_cut_bytes);
+        timing_.seats[seat].think.AddBankSpent(spent);
         continue;
       }
       faults_.push_back({seat, reply.fault});
@@ -423,6 +423,7 @@ class MatchImpl : public Match {
         sa->set_fault(reply.fault);
         sa->set_fault_detail(detail);
         sa->set_label(state_->ActionLabel(seat, a));
+        timing_.seats[seat].think.AddBankSpent(spent);
         continue;
       }
       // Forfeit: the rest of this step is not played.
@@ -613,8 +614,7 @@ class MatchImpl : public Match {
   static constexpr size_t kKeptPendingBytes = 16 * 1024;
   std::string full_, redacted_;  // FlushEvents' buffers
   const int64_t decision_ms_;  // the time control's, or the default
-  // Per seat: what is left of its time bank, in us (the driving thread's).
-  std::vector<int64_t> bank_left_us_ =
+  std::vector<int64_t> bank_left_us_ =  // per seat, us (the driving thread's)
       std::vector<int64_t>(n_, std::max<int64_t>(0, spec_.time_control.time_bank_ms()) * 1000);
   size_t recorded_events_ = 0;
   uint64_t next_decision_id_ = 0;

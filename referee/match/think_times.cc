@@ -32,6 +32,7 @@ void ThinkTimes::Merge(const ThinkTimes& other) {
   for (const auto& [b, n] : other.buckets_) buckets_[b] += n;
   count_ += other.count_;
   max_us_ = std::max(max_us_, other.max_us_);
+  bank_spent_us_ += other.bank_spent_us_;
 }
 
 double ThinkTimes::QuantileUs(double q) const {

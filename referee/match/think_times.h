@@ -20,6 +20,9 @@ class ThinkTimes {
  public:
   void Add(int64_t think_us);
   void Merge(const ThinkTimes& other);
+  // What the answers (and timeouts) spent of their time banks, summed.
+  void AddBankSpent(int64_t us) { bank_spent_us_ += us; }
+  int64_t bank_spent_us() const { return bank_spent_us_; }
 
   int64_t count() const { return count_; }
   int64_t max_us() const { return max_us_; }
@@ -29,13 +32,15 @@ class ThinkTimes {
   double QuantileUs(double q) const;
 
   bool operator==(const ThinkTimes& o) const {
-    return count_ == o.count_ && max_us_ == o.max_us_ && buckets_ == o.buckets_;
+    return count_ == o.count_ && max_us_ == o.max_us_ && buckets_ == o.buckets_ &&
+           bank_spent_us_ == o.bank_spent_us_;
   }
 
  private:
   std::map<int32_t, int64_t> buckets_;  // bucket -> answers
   int64_t count_ = 0;
   int64_t max_us_ = 0;
+  int64_t bank_spent_us_ = 0;
 };
 
 }  // namespace arena

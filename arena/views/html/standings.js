@@ -198,7 +198,8 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
                    'mean_score', 'mean_placement', 'forfeits', 'faults', 'fault_kinds', 'los',
                    'withdrawn', 'withdrawn_reason', 'rank_low', 'rank_high', 'surely_ahead_count',
                    'surely_behind_count', 'surely_ahead_of', 'answers', 'think_ms_median',
-                   'think_ms_p95', 'think_ms_max', 'processes', 'cpu_seconds', 'peak_rss_kib'];
+                   'think_ms_p95', 'think_ms_max', 'processes', 'cpu_seconds', 'peak_rss_kib',
+                   'bank_spent_ms'];
     const all = ST.rows || [];
     const hasRanks = rows.some((r) => finite(r.rank_low) !== null && finite(r.rank_high) !== null);
     const pct = Math.round((finite(ST.interval_level) || 0.95) * 100);
@@ -232,6 +233,8 @@ window.arenaRenderIndex = (ST, MATCHES, SUM, PLAN) => {
       all.some((r) => Number(r.answers || 0) > 0) ? ['think ms', (r) => (Number(r.answers || 0) > 0
         ? `${fmt(r.think_ms_median || 0, 2)} / ${fmt(r.think_ms_p95 || 0, 2)} / ${fmt(r.think_ms_max || 0, 2)}`
         : '\u2013'), 'num'] : null,
+      all.some((r) => Number(r.bank_spent_ms || 0) > 0) ? ['bank spent ms',
+        (r) => fmt(r.bank_spent_ms || 0, 1), 'num'] : null,
       all.some((r) => Number(r.processes || 0) > 0) ? ['CPU s / peak MiB', (r) => (Number(r.processes || 0) > 0
         ? `${fmt(r.cpu_seconds || 0, 2)} / ${fmt((r.peak_rss_kib || 0) / 1024, 1)}`
         : '\u2013'), 'num'] : null,
