@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "arena/cli/command.h"
 #include "arena/cli/ladder_state.h"
+#include "arena/cli/standings_command.h"
 #include "arena/cli/stop_signals.h"
 #include "arena/common/json_file.h"
 #include "arena/tournament/config.h"
@@ -191,7 +192,20 @@ int Rebuild(const std::string& dir, LadderState* state) {
     if (!ReadJsonFile(path, &seg).ok()) continue;
     const std::vector<std::string> names(seg.submissions().begin(), seg.submissions().end());
     state->Scan(/*frozen=*/false, &names);
-    state->ReplaySegment(LadderSegmentDir(dir, n));
+    const std::string seg_dir = LadderSegmentDir(dir, n);
+    if (!seg.finished()) {
+      // Killed while it played: its unfinished matches never happened; its
+      // standings come again from its records.
+      fs::remove_all(absl::StrCat(seg_dir, "/.inprogress"), ec);
+      if (fs::exists(absl::StrCat(seg_dir, "/manifest.json"), ec)) {
+        StandingsCommandOptions so;
+        so.dirs = {seg_dir};
+        if (RunStandings(so) != 0) spdlog::error("ladder: the standings of {}", seg_dir);
+      }
+      seg.set_finished(true);
+      if (absl::Status s = WriteJsonFile(path, seg); !s.ok()) spdlog::error("{}", s.ToString());
+    }
+    state->ReplaySegment(seg_dir);
     for (const auto& f : seg.failures()) state->Fail(f.bot(), f.reason());
     next = std::max(next, n + 1);
   }
@@ -350,6 +364,7 @@ int RunLadder(LadderRunOptions options) {
       r->set_bot(bot);
       r->set_reason(why);
     }
+    marker.set_finished(true);
     if (absl::Status s = WriteJsonFile(SegmentFile(dir, segment), marker); !s.ok()) return Fail(s);
     ++segment;
   }

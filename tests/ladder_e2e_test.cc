@@ -1,0 +1,287 @@
+// `arena ladder` end to end, with real processes: the arena binary, the
+// bundled bots in arena's sandbox. A ladder of three entrants runs; a new
+// version submitted mid-run plays at once and its predecessor no more; a
+// missing program and a malformed file are rejected with their reasons and
+// the ladder goes on; a withdrawn entrant stops playing; kill -9 and a
+// restart lose and double nothing; every record verifies.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/v1/ladder.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "referee/records/record.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using testing::kBin;
+using testing::Sh;
+namespace fs = std::filesystem;
+
+template <typename M>
+M ReadJson(const std::string& path) {
+  M m;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    (void)google::protobuf::util::JsonStringToMessage(testing::ReadFile(path), &m);
+  }
+  return m;
+}
+
+// Polls `ok` every 50 ms for up to `limit`; whether it came true.
+template <typename F>
+bool WaitFor(F ok, absl::Duration limit) {
+  const absl::Time until = absl::Now() + limit;
+  while (absl::Now() < until) {
+    if (ok()) return true;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  return ok();
+}
+
+class Ladder {
+ public:
+  explicit Ladder(const std::string& work) : work_(work), dir_(work + "/l") {
+    // The sandbox's socket folder goes into TMPDIR: here, so that a kill -9
+    // leaves nothing in the system's temp folder.
+    fs::create_directories(work_ + "/tmp");
+    fs::permissions(work_ + "/tmp", fs::perms(0755));
+  }
+  ~Ladder() { Kill(); }
+  const std::string& dir() const { return dir_; }
+
+  std::string Submit(const std::string& entrant, const std::string& command) {
+    auto r = Sh(absl::StrCat(kBin, "/arena ladder submit ", dir_, " --entrant ", entrant,
+                             " --command '", command, "'"));
+    EXPECT_EQ(r.code, 0) << r.output;
+    return fs::path(std::string(absl::StripAsciiWhitespace(r.output))).filename().string();
+  }
+  std::string Withdraw(const std::string& entrant) {
+    auto r = Sh(absl::StrCat(kBin, "/arena ladder withdraw ", dir_, " --entrant ", entrant));
+    EXPECT_EQ(r.code, 0) << r.output;
+    return fs::path(std::string(absl::StripAsciiWhitespace(r.output))).filename().string();
+  }
+  std::string Command(const std::string& extra) const {
+    return absl::StrCat("TMPDIR=", work_, "/tmp ", kBin, "/arena ladder run ", dir_,
+                        " --game quasenbo --seats 2 --jobs 2 --seed 7 ", extra);
+  }
+  // Starts `arena ladder run` in the background.
+  void Start() {
+    auto r = Sh(absl::StrCat(Command(""), " >>", work_, "/run.log 2>&1 & echo $!"));
+    ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(r.output), &pid_)) << r.output;
+  }
+  void Kill() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      Sh(absl::StrCat("while kill -0 ", pid_, " 2>/dev/null; do sleep 0.05; done"));
+    }
+    pid_ = 0;
+  }
+  std::string Log() const { return testing::ReadFile(work_ + "/run.log"); }
+
+  v1::LadderLeaderboard Board() const {
+    return ReadJson<v1::LadderLeaderboard>(dir_ + "/leaderboard.json");
+  }
+  v1::LadderEntrants Entrants() const {
+    return ReadJson<v1::LadderEntrants>(dir_ + "/entrants.json");
+  }
+  const v1::LadderRow* Row(const std::string& bot, v1::LadderLeaderboard* b) const {
+    *b = Board();
+    for (const auto& r : b->rows()) {
+      if (r.bot() == bot) return &r;
+    }
+    return nullptr;
+  }
+  int64_t Matches(const std::string& bot) const {
+    v1::LadderLeaderboard b;
+    const v1::LadderRow* r = Row(bot, &b);
+    return r == nullptr ? -1 : r->matches();
+  }
+  // The segments' folders, in order.
+  std::vector<std::string> Segments() const {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_ + "/records", ec)) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  // The first segment that began after submission `file` was taken.
+  int SegmentAfter(const std::string& file) const {
+    for (int n = 0;; ++n) {
+      const std::string p = absl::StrFormat("%s/segments/segment-%06d.json", dir_, n);
+      if (!fs::exists(p)) return -1;
+      auto seg = ReadJson<v1::LadderSegment>(p);
+      for (const auto& s : seg.submissions()) {
+        if (s == file) return n;
+      }
+    }
+  }
+  // Every record's bots by seat, by match id, from segment `from` on.
+  std::map<std::string, std::vector<std::string>> Records(int from = 0) const {
+    std::map<std::string, std::vector<std::string>> out;
+    const auto segs = Segments();
+    for (size_t i = std::max(0, from); i < segs.size(); ++i) {
+      for (const std::string& f : testing::RecordFiles(segs[i])) {
+        auto lines = ReadRecordFileWithoutEvents(f);
+        EXPECT_TRUE(lines.ok()) << f;
+        if (!lines.ok() || lines->empty()) continue;
+        const auto& h = lines->front().header();
+        EXPECT_TRUE(out.emplace(h.match_id(), std::vector<std::string>(h.seat_bots().begin(),
+                                                                      h.seat_bots().end()))
+                        .second)
+            << "match " << h.match_id() << " twice";
+      }
+    }
+    return out;
+  }
+  size_t RecordCount() const {
+    size_t n = 0;
+    for (const auto& s : Segments()) n += testing::RecordFiles(s).size();
+    return n;
+  }
+
+ private:
+  std::string work_, dir_;
+  int pid_ = 0;
+};
+
+bool Plays(const std::map<std::string, std::vector<std::string>>& records, const std::string& bot) {
+  for (const auto& [id, bots] : records) {
+    if (std::find(bots.begin(), bots.end(), bot) != bots.end()) return true;
+  }
+  return false;
+}
+
+TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
+  testing::Workdir w("ladder");
+  Ladder ladder(w.path());
+  const std::string bin = kBin;
+  ladder.Submit("alice", bin + "/random_bot");
+  ladder.Submit("bob", bin + "/quasenbo_bot");
+  ladder.Submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
+  ladder.Start();
+  ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= 20; }, absl::Seconds(30)))
+      << ladder.Log();
+  EXPECT_EQ(ladder.Board().rows_size(), 3);
+
+  // A new version of bob; a missing program; a malformed file.
+  const std::string v2 = ladder.Submit("bob", bin + "/quasenbo_bot --epsilon 0.1");
+  ladder.Submit("dave", w.path() + "/no_such_bot");
+  {
+    const std::string tmp = ladder.dir() + "/submissions/.broken";
+    std::ofstream(tmp) << "{\"entrant\": \"eve\", \"action\": ";
+    fs::rename(tmp, ladder.dir() + "/submissions/zz-broken.json");
+  }
+  // bob.v2 plays at once (within 10 s).
+  ASSERT_TRUE(WaitFor([&] { return ladder.Matches("bob.v2") >= 1; }, absl::Seconds(10)))
+      << ladder.Log();
+  {
+    v1::LadderLeaderboard b;
+    EXPECT_EQ(ladder.Row("bob.v1", &b), nullptr) << "a retired version stays on the board";
+  }
+  ASSERT_TRUE(WaitFor([&] { return ladder.Entrants().submissions_size() == 6; },
+                      absl::Seconds(10)))
+      << ladder.Log();
+  const v1::LadderEntrants e = ladder.Entrants();
+  std::map<std::string, v1::LadderSubmissionReport> by_file;
+  for (const auto& s : e.submissions()) by_file[s.file()] = s;
+  ASSERT_EQ(by_file.size(), 6u);
+  EXPECT_EQ(by_file["zz-broken.json"].state(), v1::SUBMISSION_STATE_REJECTED);
+  EXPECT_TRUE(absl::StrContains(by_file["zz-broken.json"].reason(), "malformed"))
+      << by_file["zz-broken.json"].reason();
+  bool dave_rejected = false;
+  for (const auto& [f, s] : by_file) {
+    if (s.entrant() != "dave") continue;
+    dave_rejected = s.state() == v1::SUBMISSION_STATE_REJECTED &&
+                    absl::StrContains(s.reason(), "does not exist");
+  }
+  EXPECT_TRUE(dave_rejected) << e.DebugString();
+  EXPECT_TRUE(absl::StrContains(ladder.Log(), "rejected: the program"));
+  // From the segment that took bob.v2 on, bob.v1 has no match.
+  const int after_v2 = ladder.SegmentAfter(v2);
+  ASSERT_GE(after_v2, 1);
+  const auto since_v2 = ladder.Records(after_v2);
+  EXPECT_TRUE(Plays(since_v2, "bob.v2"));
+  EXPECT_FALSE(Plays(since_v2, "bob.v1"));
+  EXPECT_TRUE(Plays(ladder.Records(), "bob.v1"));  // its records stay
+
+  // carol withdrawn: no match of hers once the ladder took it.
+  const std::string wd = ladder.Withdraw("carol");
+  ASSERT_TRUE(WaitFor([&] { return ladder.SegmentAfter(wd) >= 0; }, absl::Seconds(10)));
+  const int after_wd = ladder.SegmentAfter(wd);
+  ASSERT_TRUE(WaitFor([&] { return ladder.Records(after_wd).size() >= 10; }, absl::Seconds(20)))
+      << ladder.Log();
+  EXPECT_FALSE(Plays(ladder.Records(after_wd), "carol.v1"));
+  EXPECT_EQ(ladder.Matches("carol.v1"), -1);
+
+  // A bot that cannot start: tried, rejected with its reason; the ladder goes on.
+  const std::string bad = ladder.Submit("frank", "/bin/false");
+  auto frank = [&] {
+    const v1::LadderEntrants all = ladder.Entrants();
+    for (const auto& s : all.submissions()) {
+      if (s.file() == bad) return s;
+    }
+    return v1::LadderSubmissionReport();
+  };
+  ASSERT_TRUE(WaitFor([&] { return frank().state() == v1::SUBMISSION_STATE_REJECTED; },
+                      absl::Seconds(30)))
+      << ladder.Log();
+  EXPECT_TRUE(absl::StrContains(frank().reason(), "failed as a program")) << frank().reason();
+  const int64_t at_rejection = ladder.Board().matches();
+  ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= at_rejection + 10; },
+                      absl::Seconds(20)))
+      << ladder.Log();
+  EXPECT_EQ(ladder.Matches("frank.v1"), -1);
+
+  // kill -9 mid-match, then a restart with 12 more matches to play.
+  ladder.Kill();
+  const v1::LadderLeaderboard before = ladder.Board();
+  const size_t recorded = ladder.RecordCount();
+  EXPECT_LE(before.matches(), static_cast<int64_t>(recorded)) << "a rated match has no record";
+  const size_t total = recorded + 12;
+  auto r = Sh(absl::StrCat(ladder.Command(absl::StrCat("--matches ", total)), " >>", w.path(),
+                           "/run.log 2>&1"));
+  ASSERT_EQ(r.code, 0) << ladder.Log();
+  EXPECT_EQ(ladder.RecordCount(), total);
+  EXPECT_EQ(ladder.Records().size(), total);  // no match id twice
+  const v1::LadderLeaderboard after = ladder.Board();
+  EXPECT_EQ(after.matches(), static_cast<int64_t>(total));
+  for (const auto& row : before.rows()) {
+    v1::LadderLeaderboard b;
+    const v1::LadderRow* now = ladder.Row(row.bot(), &b);
+    ASSERT_NE(now, nullptr) << row.bot();
+    EXPECT_GE(now->matches(), row.matches()) << row.bot();
+  }
+  // A restart with nothing left to play rebuilds the same leaderboard.
+  r = Sh(absl::StrCat(ladder.Command(absl::StrCat("--matches ", total)), " >>", w.path(),
+                      "/run.log 2>&1"));
+  ASSERT_EQ(r.code, 0) << ladder.Log();
+  EXPECT_EQ(ladder.RecordCount(), total);
+  EXPECT_EQ(ladder.Board().SerializeAsString(), after.SerializeAsString())
+      << ladder.Board().DebugString() << "\n" << after.DebugString();
+
+  // Every segment's records verify (with their standings).
+  for (const std::string& seg : ladder.Segments()) {
+    auto v = Sh(absl::StrCat(kBin, "/arena verify ", seg));
+    EXPECT_EQ(v.code, 0) << seg << "\n" << v.output;
+  }
+}
+
+}  // namespace
+}  // namespace arena
