@@ -82,8 +82,8 @@ class Ladder {
                         " --game quasenbo --seats 2 --jobs 2 --seed 7 ", extra);
   }
   // Starts `arena ladder run` in the background.
-  void Start() {
-    auto r = Sh(absl::StrCat(Command(""), " >>", work_, "/run.log 2>&1 & echo $!"));
+  void Start(const std::string& extra = "") {
+    auto r = Sh(absl::StrCat(Command(extra), " >>", work_, "/run.log 2>&1 & echo $!"));
     ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(r.output), &pid_)) << r.output;
   }
   void Kill() {
@@ -92,6 +92,12 @@ class Ladder {
       Sh(absl::StrCat("while kill -0 ", pid_, " 2>/dev/null; do sleep 0.05; done"));
     }
     pid_ = 0;
+  }
+  // Waits up to `limit` for the background run to end by itself.
+  bool Ended(absl::Duration limit) {
+    const bool ended = WaitFor([&] { return ::kill(pid_, 0) != 0; }, limit);
+    if (ended) pid_ = 0;
+    return ended;
   }
   std::string Log() const { return testing::ReadFile(work_ + "/run.log"); }
 
@@ -281,6 +287,48 @@ TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
     auto v = Sh(absl::StrCat(kBin, "/arena verify ", seg));
     EXPECT_EQ(v.code, 0) << seg << "\n" << v.output;
   }
+}
+
+// DIR/freeze closes submissions; the final of the top 2 follows, each
+// rank with its interval, and its records verify.
+TEST(LadderE2E, FreezeFileClosesSubmissionsThenTheFinal) {
+  testing::Workdir w("ladder-final");
+  Ladder ladder(w.path());
+  const std::string bin = kBin;
+  ladder.Submit("alice", bin + "/random_bot");
+  ladder.Submit("bob", bin + "/quasenbo_bot");
+  ladder.Submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
+  ladder.Start("--final_top 2 --final_matches 30");
+  ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= 10; }, absl::Seconds(30)))
+      << ladder.Log();
+  std::ofstream(ladder.dir() + "/freeze") << "";
+  const std::string late = ladder.Submit("dave", bin + "/quasenbo_bot");
+  ASSERT_TRUE(ladder.Ended(absl::Seconds(60))) << ladder.Log();
+  EXPECT_TRUE(ladder.Board().frozen());
+  bool refused = false;
+  const v1::LadderEntrants entrants = ladder.Entrants();
+  for (const auto& s : entrants.submissions()) {
+    if (s.file() == late) {
+      refused = s.state() == v1::SUBMISSION_STATE_REJECTED &&
+                absl::StrContains(s.reason(), "closed");
+    }
+  }
+  EXPECT_TRUE(refused) << entrants.DebugString();
+  const std::string final_dir = ladder.dir() + "/final";
+  const size_t played = testing::RecordFiles(final_dir).size();
+  EXPECT_GE(played, 2u);   // the adaptive schedule may stop before its budget
+  EXPECT_LE(played, 30u);
+  const v1::Standings st = testing::ReadStandings(final_dir);
+  ASSERT_EQ(st.rows_size(), 2);
+  const v1::LadderLeaderboard board = ladder.Board();
+  std::set<std::string> top = {board.rows(0).bot(), board.rows(1).bot()};
+  for (const auto& row : st.rows()) {
+    EXPECT_TRUE(top.count(row.bot())) << row.bot();
+    EXPECT_GE(row.rank_low(), 1);
+    EXPECT_LE(row.rank_low(), row.rank_high());
+  }
+  auto v = Sh(absl::StrCat(kBin, "/arena verify ", final_dir));
+  EXPECT_EQ(v.code, 0) << v.output;
 }
 
 }  // namespace
