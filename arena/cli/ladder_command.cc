@@ -355,8 +355,9 @@ int RunLadder(LadderRunOptions options) {
         if (e.withdrawn()) failed.emplace(e.bot(), e.reason());
       }
     } else if (!StopRequested()) {
-      spdlog::error("ladder: segment {}: {}", segment, result.status().ToString());
-      absl::SleepFor(absl::Seconds(1));
+      // It could not run at all (the sandbox, the folder, the disk): the
+      // next segment would not either. A restart goes on from here.
+      return Fail(result.status());
     }
     for (const auto& [bot, why] : failed) {
       state.Fail(bot, why);
