@@ -136,7 +136,8 @@ class LadderPlanner : public Planner {
     next_ = static_cast<int64_t>(schedule_.matches.size());
   }
   void Wrote() {
-    const bool frozen = options_.freeze_at > 0 && state_->matches() >= options_.freeze_at;
+    const bool frozen = FreezeFileExists(dir_) ||
+                        (options_.freeze_at > 0 && state_->matches() >= options_.freeze_at);
     if (absl::Status s = state_->WriteLeaderboard(frozen); !s.ok()) {
       spdlog::error("ladder: {}", s.ToString());
     }
