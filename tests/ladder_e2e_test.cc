@@ -174,13 +174,20 @@ bool Plays(const std::map<std::string, std::vector<std::string>>& records, const
   return false;
 }
 
-TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
-  testing::Workdir w("ladder");
-  Ladder ladder(w.path());
+// The field both tests start from: random_bot, and quasenbo_bot at two
+// strengths.
+void SubmitThreeEntrants(Ladder& ladder) {
   const std::string bin = kBin;
   ladder.Submit("alice", bin + "/random_bot");
   ladder.Submit("bob", bin + "/quasenbo_bot");
   ladder.Submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
+}
+
+TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
+  testing::Workdir w("ladder");
+  Ladder ladder(w.path());
+  const std::string bin = kBin;
+  SubmitThreeEntrants(ladder);
   ladder.Start();
   ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= 20; }, absl::Seconds(30)))
       << ladder.Log();
@@ -295,9 +302,7 @@ TEST(LadderE2E, FreezeFileClosesSubmissionsThenTheFinal) {
   testing::Workdir w("ladder-final");
   Ladder ladder(w.path());
   const std::string bin = kBin;
-  ladder.Submit("alice", bin + "/random_bot");
-  ladder.Submit("bob", bin + "/quasenbo_bot");
-  ladder.Submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
+  SubmitThreeEntrants(ladder);
   ladder.Start("--final_top 2 --final_matches 30");
   ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= 10; }, absl::Seconds(30)))
       << ladder.Log();
