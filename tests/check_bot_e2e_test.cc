@@ -256,11 +256,17 @@ TEST(CheckBot, TheReRunCommandWorksAsPrintedWithAnotherPython3FirstOnPath) {
                                                         std::filesystem::perms::others_exec |
                                                         std::filesystem::perms::group_read |
                                                         std::filesystem::perms::others_read);
-    // The bundled Python bot, crashing at its first request; the stubs are
-    // the build's (bin/../python).
+    // The bundled Python bot, crashing at its first request, with the
+    // build's stubs (bin/../python) copied beside it, as an author ships
+    // a bot: the sandbox shows a bot its own folder, not a checkout that
+    // lies in another temporary folder.
+    std::filesystem::copy(std::string(kBin) + "/../python", dir.path(),
+                          std::filesystem::copy_options::recursive);
+    std::filesystem::copy_file(std::string(ARENA_SOURCE_DIR) + "/bots/python/random_bot.py",
+                               dir.path() + "/random_bot.py");
     std::ofstream(dir.path() + "/my_bot_broken.py")
         << "import os, sys\n"
-        << "sys.path[:0] = ['" << kBin << "/../python', '" << ARENA_SOURCE_DIR << "/bots/python']\n"
+        << "sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]\n"
         << "import random_bot\n"
         << "def decide(request):\n"
         << "    print('my_bot_broken: decision %d? giving up' % request.decision_id,\n"
