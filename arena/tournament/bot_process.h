@@ -36,7 +36,10 @@
 // starts, so the bots of a match being prepared are not stopped while the
 // others are ensured. Such stops are not crashes: they count neither as
 // restarts nor as exits. With no more bots than max_live, every process lives
-// through the tournament as above.
+// through the tournament as above, unless fresh_per_deal: then the
+// processes are managed as on demand (Ensure with a deal replaces a process
+// that played it, the starter starts the next ones ahead), but none is
+// stopped for being idle, since there is room for all.
 //
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
@@ -149,6 +152,10 @@ struct SupervisorOptions {
   absl::Duration idle_timeout = absl::Seconds(5);
   // On demand: SIGTERM to SIGKILL when an idle process is stopped.
   absl::Duration stop_grace = absl::Seconds(1);
+  // Duplicate deals with a fresh process per deal: processes on demand
+  // (Ensure with a deal) even when every bot fits in max_live, instead of
+  // RenewAll between rotations, which waits for every match to end.
+  bool fresh_per_deal = false;
 };
 
 // What a supervisor's bot processes came to (for the log and tests).
@@ -365,6 +372,7 @@ class BotSupervisor {
   std::map<std::string, std::unique_ptr<Entry>> bots_;  // fixed after Add
   const std::shared_ptr<Pool> pool_ = std::make_shared<Pool>();
   bool on_demand_ = false;  // set by StartAll
+  bool room_for_all_ = false;  // on demand with no more bots than max_live
   absl::Mutex watch_mu_;
   bool stop_watch_ ABSL_GUARDED_BY(watch_mu_) = false;
   std::thread watcher_;

@@ -231,7 +231,7 @@ void BotSupervisor::StopIdle() {
     const absl::Time now = MonoNow();
     for (auto& [name, s] : pool_->slots) {
       if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
-          (pool_->Stale(s) || (now - s.last_used >= options_.idle_timeout &&
+          (pool_->Stale(s) || (!room_for_all_ && now - s.last_used >= options_.idle_timeout &&
                                !pool_->NeededSoon(name, options_.max_live)))) {
         s.stopping = true;
         picked.push_back(name);
@@ -403,8 +403,15 @@ absl::Status BotSupervisor::StartAll() {
   for (const auto& [name, e] : bots_) names.push_back(name);
   const size_t group =
       options_.max_live > 0 ? static_cast<size_t>(options_.max_live) : names.size();
-  on_demand_ = names.size() > group;
-  if (!on_demand_) {
+  room_for_all_ = names.size() <= group;
+  on_demand_ = !room_for_all_ || options_.fresh_per_deal;
+  if (room_for_all_) {
+    if (on_demand_) {
+      spdlog::info("{} bots: each bot's process is replaced by a fresh one before a "
+                   "match of a deal it has played (duplicate deals), once its "
+                   "matches are over; the next ones are started ahead",
+                   names.size());
+    }
     if (absl::Status s = StartGroup(names); !s.ok()) return s;
   } else {
     const bool every_bot = options_.on_failure == v1::BOT_FAILURE_POLICY_ABORT;
@@ -502,8 +509,15 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   bool room = true;
   bool start = false;
   std::string victim;  // needed later than `bot`: stopped for it
-  // (Not if it is in a match or held for one.)
-  if (!e.withdrawn) StopStale(bot, e, deal, /*own_pin=*/false);
+  // (Not if it is in a match or held for one, nor once the entry is used
+  // up: `order` is a copy, and the match it named may be over by now.)
+  bool current;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    auto next = pool_->next_deal.find(bot);
+    current = next != pool_->next_deal.end() && next->second == deal;
+  }
+  if (!e.withdrawn && current) StopStale(bot, e, deal, /*own_pin=*/false);
   for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
     // (A crashed one's next start is a restart: its Ensure makes it.)
     if (!victim.empty()) {
@@ -613,6 +627,12 @@ bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (deal >= 0) {
     absl::MutexLock lock(&pool_->mu);
     pool_->slots[bot].deals.insert(deal);
+    // Expect's entry for this match is used up: until the next Expect, the
+    // bot's next deal is not known. Left in place, it would call the process
+    // just ensured for it unfit, and the starter would replace it (or the
+    // pool stop it for room) for a match it is about to play or has played.
+    auto next = pool_->next_deal.find(bot);
+    if (next != pool_->next_deal.end() && next->second == deal) pool_->next_deal.erase(next);
   }
   return true;
 }

@@ -222,7 +222,10 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   HubOptions hub_options = options.hub;
   // Entrants on demand: thousands of connects and disconnects, which the
   // supervisor sums up instead (a line a minute, and at the end).
-  if (options.start_bots && config.bots_size() > max_live) {
+  // So do fresh processes per deal (duplicate deals): a few a match.
+  const bool fresh_per_deal = options.start_bots && options.fresh_bots_per_rotation &&
+                              config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
+  if (options.start_bots && (config.bots_size() > max_live || fresh_per_deal)) {
     hub_options.connections_at_info = false;
   }
   BotHub hub(ids, hub_options);
@@ -277,6 +280,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                       : config.on_bot_failure();
   so.max_live = max_live;
   so.idle_timeout = options.bot_idle_timeout;
+  so.fresh_per_deal = fresh_per_deal;
   BotSupervisor supervisor(&hub, so);
   // A stop (arena/tournament/run_stop.h) kills the bots: their end is not
   // theirs to be charged with (no CRASHED fault, no restart), so the

@@ -540,23 +540,41 @@ int MostSightingsOfADeal(const AttackLog& log, const std::map<std::string, std::
 
 // Duplicate deals (the default) play every deal once per seat rotation. A
 // bot process that met a deal before would know the other seats' hands, so
-// every rotation gets fresh bot processes in fresh sandboxes.
+// a bot's process is replaced by a fresh one (in a fresh sandbox) before a
+// match of a deal it has played: with every process kept (the field within
+// the bound), and with entrants on demand (a bound of one match's bots for
+// four entrants, where processes are also stopped to make room).
 TEST(Security, NoBotProcessMeetsADealTwice) {
-  for (bool fresh : {true, false}) {
-    const std::string records = WorkDir(absl::StrCat("rotations-", fresh)) + "/records";
-    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games 16 --jobs 2",
-                            " --fresh_bots_per_rotation=", fresh ? "true" : "false",
+  struct Case {
+    const char* name;
+    bool fresh;
+    int groups;  // of 2 matches each
+  };
+  const std::string randoms = absl::StrCat(" --bot r1=", kBin, "/random_bot --bot r2=", kBin,
+                                           "/random_bot");
+  for (const Case& c : {Case{"kept", true, 8}, Case{"on-demand", true, 12},
+                        Case{"control", false, 8}}) {
+    SCOPED_TRACE(c.name);
+    const bool on_demand = std::string(c.name) == "on-demand";
+    const std::string records = WorkDir(absl::StrCat("rotations-", c.name)) + "/records";
+    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games ", 2 * c.groups,
+                            " --jobs 2", " --fresh_bots_per_rotation=", c.fresh ? "true" : "false",
+                            on_demand ? absl::StrCat(" --max_live_bots 2", randoms) : "",
                             " --records ", records, " --bot 'hostile=", kBin,
                             "/hostile_bot --attack_proc=false' --bot victim=", kBin,
                             "/random_bot"));
     ASSERT_EQ(r.code, 0) << r.output;
     AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
     const auto groups = DealGroups(records);
-    ASSERT_EQ(groups.size(), 16u);
+    ASSERT_EQ(groups.size(), 2u * c.groups);
     std::set<std::string> distinct;
     for (const auto& [m, d] : groups) distinct.insert(d);
-    ASSERT_EQ(distinct.size(), 8u) << "16 matches in deal groups of 2";
-    if (fresh) {
+    ASSERT_EQ(distinct.size(), static_cast<size_t>(c.groups)) << "deal groups of 2";
+    if (on_demand) {
+      EXPECT_THAT(r.output, HasSubstr("at most 2 bot processes at once"));
+      EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
+      EXPECT_GE(log.played.size(), 2u) << log.text;
+    } else if (c.fresh) {
       EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
       EXPECT_EQ(log.played.size(), 2u) << "one process per rotation";
     } else {
