@@ -1,5 +1,6 @@
-// BotSupervisor (arena/tournament/bot_process.h): starts, watches, restarts,
-// withdraws and, on demand, starts ahead and stops bot processes.
+// BotSupervisor (arena/tournament/bot_process.h): starts, watches, restarts
+// and withdraws bot processes; on demand, Ensure's part (the pool and the
+// starts ahead are in bot_supervisor_demand.cc).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -65,153 +66,12 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
   pool_->slots[name];
 }
 
-void BotSupervisor::Pool::Take(Slot& s) {
-  s.live = true;
-  Fresh(s);
-  s.last_used = MonoNow();  // idle from its start, not from before
-  ++live;
-  counts.peak_live = std::max(counts.peak_live, live);
-}
-
-bool BotSupervisor::Pool::NeededSoon(const std::string& bot, int horizon) const {
-  return NextUse(bot) < horizon;
-}
-
-int BotSupervisor::Pool::NextUse(const std::string& bot) const {
-  auto slot = slots.find(bot);
-  auto deal = next_deal.find(bot);
-  if (slot != slots.end() &&
-      Unfit(slot->second, deal == next_deal.end() ? -1 : deal->second)) {
-    return std::numeric_limits<int>::max();  // needs a fresh one anyway
-  }
-  auto it = next_use.find(bot);
-  return it == next_use.end() ? std::numeric_limits<int>::max() : it->second;
-}
-
-BotSupervisor::Pool::Slot* BotSupervisor::Pool::Victim(const std::string& self,
-                                                       std::string* name, bool oldest_pin) {
-  Slot* best = nullptr;
-  int best_use = 0;
-  bool freeing = false;  // a process is being stopped: its slot comes free
-  for (auto& [n, s] : slots) {
-    freeing = freeing || (s.live && s.stopping);
-    if (n == self || !s.live || s.stopping || s.matches > 0 || s.pinned) continue;
-    const int use = NextUse(n);
-    if (best == nullptr || use > best_use ||
-        (use == best_use && s.last_used < best->last_used)) {
-      best = &s;
-      best_use = use;
-      *name = n;
-    }
-  }
-  if (best != nullptr || live_matches > 0 || freeing || !oldest_pin) return best;
-  // Every live process without a match is pinned, none is being stopped and
-  // no match can end to free one: the oldest pin is one whose match never
-  // started (the bots of the match being prepared are pinned last, and
-  // fewer than a match's seats, which max_live is at least).
-  for (auto& [n, s] : slots) {
-    if (n == self || !s.live || s.stopping || s.matches > 0) continue;
-    if (best == nullptr || s.pinned_at < best->pinned_at) {
-      best = &s;
-      *name = n;
-    }
-  }
-  return best;
-}
-
-void BotSupervisor::TakeSlot(const std::string& bot) {
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  if (!s.live) pool_->Take(s);
-}
-
-void BotSupervisor::FreeSlot(const std::string& bot) {
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  if (!s.live) return;
-  s.live = false;
-  --pool_->live;
-}
-
-bool BotSupervisor::Live(const std::string& bot) const {
-  absl::MutexLock lock(&pool_->mu);
-  return pool_->slots[bot].live;
-}
-
 ProcessCounts BotSupervisor::Counts() const {
   absl::MutexLock lock(&pool_->mu);
   ProcessCounts c = pool_->counts;
   c.on_demand = on_demand_;
   c.max_live = options_.max_live;
   return c;
-}
-
-bool BotSupervisor::StopPicked(const std::string& bot, Entry& e,
-                               absl::Time pinned_at,
-                               int64_t ProcessCounts::*counter,
-                               const std::string& why) {
-  {
-    absl::MutexLock lock(&pool_->mu);
-    Pool::Slot& s = pool_->slots[bot];
-    const absl::Time pin = s.pinned ? s.pinned_at : absl::InfinitePast();
-    if (!s.live || s.matches > 0 || pin != pinned_at || e.withdrawn) {
-      s.stopping = false;
-      return false;
-    }
-  }
-  spdlog::debug("stopping bot {}: {}", bot, why);
-  e.process->Stop(options_.stop_grace, /*quietly=*/true);
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  s.stopping = false;
-  s.live = false;
-  --pool_->live;
-  ++(pool_->counts.*counter);
-  return true;
-}
-
-void BotSupervisor::MakeRoom(const std::string& bot) {
-  Pool& pool = *pool_;
-  for (;;) {
-    std::string victim;
-    absl::Time pinned_at;
-    {
-      absl::MutexLock lock(&pool.mu);
-      Pool::Slot& self = pool.slots[bot];
-      if (self.live) return;
-      auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool.mu) {
-        std::string unused;
-        return pool.live < options_.max_live || pool.Victim(bot, &unused) != nullptr;
-      };
-      if (!ready()) {
-        spdlog::debug("bot {} waits for room: {} processes live, each in a match",
-                      bot, pool.live);
-      }
-      pool.mu.Await(absl::Condition(&ready));
-      if (pool.live < options_.max_live) {
-        pool.Take(self);
-        ++pool.counts.demand_starts;
-        return;
-      }
-      Pool::Slot* v = pool.Victim(bot, &victim);
-      v->stopping = true;
-      pinned_at = v->pinned ? v->pinned_at : absl::InfinitePast();
-    }
-    Entry& v = *bots_.at(victim);
-    // Not waited for: whoever holds it (the watcher, a restart) lets go
-    // soon, and two makers of room must not wait on each other.
-    if (v.mu.TryLock()) {
-      StopPicked(victim, v, pinned_at, &ProcessCounts::evictions,
-                 absl::StrCat("no live match; its place goes to bot ", bot));
-      v.mu.Unlock();
-    } else {
-      {
-        absl::MutexLock lock(&pool.mu);
-        pool.slots[victim].stopping = false;
-      }
-      absl::SleepFor(absl::Milliseconds(5));
-    }
-  }
 }
 
 bool BotSupervisor::StartOnDemand(const std::string& bot, Entry& e) {
@@ -222,42 +82,6 @@ bool BotSupervisor::StartOnDemand(const std::string& bot, Entry& e) {
   }
   if (AwaitConnection(bot, e, before)) return true;
   return Revive(bot, e, NotConnectedReason(*e.process, options_.connect_timeout));
-}
-
-void BotSupervisor::StopIdle() {
-  std::vector<std::string> picked;
-  {
-    absl::MutexLock lock(&pool_->mu);
-    const absl::Time now = MonoNow();
-    for (auto& [name, s] : pool_->slots) {
-      if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
-          (pool_->Stale(s) || (!room_for_all_ && now - s.last_used >= options_.idle_timeout &&
-                               !pool_->NeededSoon(name, options_.max_live)))) {
-        s.stopping = true;
-        picked.push_back(name);
-      }
-    }
-  }
-  for (const std::string& name : picked) {
-    Entry& e = *bots_.at(name);
-    if (e.mu.TryLock()) {
-      bool stale;
-      {
-        absl::MutexLock lock(&pool_->mu);
-        stale = pool_->Stale(pool_->slots[name]);
-      }
-      StopPicked(name, e, absl::InfinitePast(),
-                 stale ? &ProcessCounts::renewals : &ProcessCounts::idle_stops,
-                 stale ? "a new rotation of the deals (a fresh one starts for its next match)"
-                       : absl::StrCat("no match for ",
-                                      absl::FormatDuration(options_.idle_timeout),
-                                      " (it starts again for its next one)"));
-      e.mu.Unlock();
-    } else {
-      absl::MutexLock lock(&pool_->mu);
-      pool_->slots[name].stopping = false;
-    }
-  }
 }
 
 void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string& how) {
@@ -464,122 +288,6 @@ absl::Status BotSupervisor::StartAll() {
   return absl::OkStatus();
 }
 
-void BotSupervisor::Expect(const std::vector<std::pair<std::string, int64_t>>& upcoming) {
-  if (!on_demand_) return;
-  absl::MutexLock lock(&pool_->mu);
-  pool_->next_use.clear();
-  pool_->next_deal.clear();
-  pool_->order.clear();
-  for (const auto& [bot, deal] : upcoming) {
-    if (static_cast<int>(pool_->order.size()) >= options_.max_live) break;
-    if (pool_->next_use.emplace(bot, static_cast<int>(pool_->order.size())).second) {
-      pool_->next_deal[bot] = deal;
-      pool_->order.emplace_back(bot, deal);
-    }
-  }
-  ++pool_->expected;
-}
-
-void BotSupervisor::StartAheadLoop() {
-  int64_t seen = 0;
-  for (;;) {
-    std::vector<std::pair<std::string, int64_t>> order;
-    {
-      absl::MutexLock lock(&pool_->mu);
-      auto woken = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
-        return pool_->stop_starter || pool_->expected != seen;
-      };
-      pool_->mu.Await(absl::Condition(&woken));
-      if (pool_->stop_starter) return;
-      seen = pool_->expected;
-      order = pool_->order;
-    }
-    for (const auto& [bot, deal] : order) {
-      if (!StartAhead(bot, deal)) break;
-    }
-  }
-}
-
-bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
-  auto it = bots_.find(bot);
-  if (it == bots_.end()) return true;
-  Entry& e = *it->second;
-  // One being ensured, restarted or stopped is left to whoever does it.
-  if (!e.mu.TryLock()) return true;
-  bool room = true;
-  bool start = false;
-  std::string victim;  // needed later than `bot`: stopped for it
-  // (Not if it is in a match or held for one, nor once the entry is used
-  // up: `order` is a copy, and the match it named may be over by now.)
-  bool current;
-  {
-    absl::MutexLock lock(&pool_->mu);
-    auto next = pool_->next_deal.find(bot);
-    current = next != pool_->next_deal.end() && next->second == deal;
-  }
-  if (!e.withdrawn && current) StopStale(bot, e, deal, /*own_pin=*/false);
-  for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
-    // (A crashed one's next start is a restart: its Ensure makes it.)
-    if (!victim.empty()) {
-      Entry& v = *bots_.at(victim);
-      if (v.mu.TryLock()) {
-        StopPicked(victim, v, absl::InfinitePast(), &ProcessCounts::evictions,
-                   absl::StrCat("needed later than bot ", bot, ", started ahead of its match"));
-        v.mu.Unlock();
-      } else {
-        absl::MutexLock lock(&pool_->mu);
-        pool_->slots[victim].stopping = false;
-      }
-      victim.clear();
-    }
-    absl::MutexLock lock(&pool_->mu);
-    Pool::Slot& s = pool_->slots[bot];
-    room = s.live || pool_->live < options_.max_live;
-    if (!s.live && room) {
-      pool_->Take(s);
-      ++pool_->counts.ahead_starts;
-      start = true;
-    }
-    if (s.live || tries > 0) break;
-    Pool::Slot* v = pool_->Victim(bot, &victim, /*oldest_pin=*/false);
-    if (v == nullptr || pool_->NextUse(victim) <= pool_->NextUse(bot)) break;
-    v->stopping = true;
-  }
-  if (start) {
-    e.connections = hub_->Connections(bot);
-    if (e.process->Start().ok()) {
-      e.ahead = true;
-    } else {
-      FreeSlot(bot);  // its Ensure starts it, and counts a failure
-    }
-  }
-  e.mu.Unlock();
-  return room;
-}
-
-void BotSupervisor::LogMinute(ProcessCounts* last) {
-  ProcessCounts c;
-  int live;
-  {
-    absl::MutexLock lock(&pool_->mu);
-    c = pool_->counts;
-    live = pool_->live;
-  }
-  const int64_t started = c.ahead_starts + c.demand_starts - last->ahead_starts -
-                          last->demand_starts;
-  const int64_t idle = c.idle_stops - last->idle_stops;
-  const int64_t room = c.evictions - last->evictions;
-  const int64_t renewed = c.renewals - last->renewals;
-  if (started + idle + room + renewed > 0) {
-    spdlog::info("bot processes in the last minute: {} started ({} ahead of their "
-                 "matches), {} stopped ({} idle, {} for room, {} before a deal they had played); "
-                 "{} live now",
-                 started, c.ahead_starts - last->ahead_starts, idle + room + renewed, idle,
-                 room, renewed, live);
-  }
-  *last = c;
-}
-
 void BotSupervisor::SampleUsage() {
   for (auto& [name, e] : bots_) e->process->SampleUsage();
 }
@@ -697,36 +405,6 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
   return Revive(bot, e, why);
 }
 
-void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
-  absl::MutexLock lock(&pool_->mu);
-  const Pool::Slot& s = pool_->slots[bot];
-  // (Nor while another Ensure holds it for a match not started yet.)
-  auto playable = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
-    return !pool_->Unfit(s, deal) || (s.matches == 0 && s.pins <= 1);
-  };
-  pool_->mu.Await(absl::Condition(&playable));
-}
-
-void BotSupervisor::StopStale(const std::string& bot, Entry& e, int64_t deal,
-                              bool own_pin) {
-  {
-    absl::MutexLock lock(&pool_->mu);
-    const Pool::Slot& s = pool_->slots[bot];
-    // Pinned by another Ensure (or, from the starter, by any): kept.
-    if (!pool_->Unfit(s, deal) || s.matches > 0 || s.pins > (own_pin ? 1 : 0)) return;
-  }
-  spdlog::debug("stopping bot {}: its next match is of a deal it played (or a new "
-                "rotation began); a fresh one starts", bot);
-  e.ahead = false;
-  e.process->Stop(options_.stop_grace, /*quietly=*/true);
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  if (!s.live) return;
-  s.live = false;
-  --pool_->live;
-  ++pool_->counts.renewals;
-}
-
 void BotSupervisor::RenewAll() {
   if (on_demand_) {
     absl::MutexLock lock(&pool_->mu);
@@ -800,8 +478,11 @@ void BotSupervisor::StopWatching() {
 }
 
 void BotSupervisor::StopAll(absl::Duration own_exit) {
-  StopWatching();
+  // Their ends are expected before anything reaps them (StopWatching reads
+  // their usage, which reaps one that has ended): a bot ends by itself once
+  // the referee has closed its stream, and that is not a crash.
   for (auto& [name, e] : bots_) e->process->ExpectEnd();
+  StopWatching();
   const absl::Time until = MonoNow() + own_exit;
   for (auto& [name, e] : bots_) {
     while (e->process->Running() && MonoNow() < until) {
