@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -40,6 +42,17 @@ inline Cmd Sh(const std::string& cmd) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   const int status = ::pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Polls `ok` every 50 ms for up to `limit`; whether it came true.
+template <typename F>
+bool WaitFor(F ok, absl::Duration limit) {
+  const absl::Time until = absl::Now() + limit;
+  while (absl::Now() < until) {
+    if (ok()) return true;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  return ok();
 }
 
 // The finished records (*.rec, *.jsonl, *.jsonl.zst) in `dir`, sorted by name.

@@ -141,7 +141,7 @@ ABSL_FLAG(bool, show_notes, false,
           "finished matches' replay pages; never in a match in progress");
 ABSL_FLAG(std::string, serve, "",
           "serve: the address to serve at (default 127.0.0.1:8080); match, "
-          "tournament: also serve the live site at HOST:PORT while it runs "
+          "tournament, ladder run: also serve the live site at HOST:PORT while it runs "
           "(docs/live.md; 0.0.0.0 only behind a proxy with TLS and auth)");
 ABSL_FLAG(double, spectator_delay_s, 0,
           "serve, tournament --serve: show matches in progress this many seconds late");
@@ -454,16 +454,22 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
 // `arena match` and `arena tournament`: the config from the flags (or the
 // manifest of the folder to resume) and the sandbox from the flags; the rest
 // is RunTournamentCommand's (arena/cli/tournament_command.h).
-// The live server's bounds from the flags (the address is the caller's:
-// `serve` has a default, `tournament` serves only when asked).
-absl::StatusOr<ServeOptions> ServeBoundsFromFlags() {
-  ServeOptions so;
-  so.max_connections = absl::GetFlag(FLAGS_serve_max_connections);
-  so.max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
-  if (so.max_updates_per_second < 1) {
+// The live server's and site's options from the flags; the address is
+// --serve's, else `fallback` (`serve` has a default; `tournament` and
+// `ladder run` serve only when asked).
+absl::Status ServeFromFlags(const std::string& fallback, ServeOptions* so, LiveOptions* live) {
+  so->max_connections = absl::GetFlag(FLAGS_serve_max_connections);
+  so->max_updates_per_second = absl::GetFlag(FLAGS_serve_updates_per_s);
+  if (so->max_updates_per_second < 1) {
     return absl::InvalidArgumentError("--serve_updates_per_s: 1 or more");
   }
-  return so;
+  if (absl::GetFlag(FLAGS_spectator_delay_s) < 0) {
+    return absl::InvalidArgumentError("--spectator_delay_s: 0 or more seconds");
+  }
+  so->address = absl::GetFlag(FLAGS_serve).empty() ? fallback : absl::GetFlag(FLAGS_serve);
+  live->spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
+  live->show_notes = absl::GetFlag(FLAGS_show_notes);
+  return absl::OkStatus();
 }
 
 int TournamentCommand(bool single, const std::vector<std::string>& bots,
@@ -495,12 +501,7 @@ int TournamentCommand(bool single, const std::vector<std::string>& bots,
   po.fail_on_forfeit = absl::GetFlag(FLAGS_fail_on_forfeit);
   po.junit = absl::GetFlag(FLAGS_junit);
   po.summary_md = absl::GetFlag(FLAGS_summary_md);
-  auto serve = ServeBoundsFromFlags();
-  if (!serve.ok()) return Fail(serve.status());
-  po.serve = *std::move(serve);
-  po.serve.address = absl::GetFlag(FLAGS_serve);
-  po.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
-  po.live.show_notes = absl::GetFlag(FLAGS_show_notes);
+  if (absl::Status s = ServeFromFlags("", &po.serve, &po.live); !s.ok()) return Fail(s);
   po.program = program;
   // What the manifest does not keep, for the resume command said on SIGINT
   // and SIGTERM: the launch flags given.
@@ -553,6 +554,10 @@ int LadderCommand(const std::vector<char*>& args, const std::vector<std::string>
   lo.final_matches = absl::GetFlag(FLAGS_final_matches);
   lo.seed = absl::GetFlag(FLAGS_seed);
   lo.base.set_seed(0);  // each segment's deals from a secret of its own
+  if (auto s = ServeFromFlags("", &lo.serve.serve, &lo.serve.live); !s.ok()) return Fail(s);
+  // Matches in progress are watchable with --serve unless --live_records=false.
+  lo.launch.live_records =
+      absl::GetFlag(FLAGS_live_records).value_or(!lo.serve.serve.address.empty());
   if (lo.matches < 0 || lo.freeze_at < 0 || lo.final_top < 0 || lo.final_matches < 0) {
     return Fail(absl::InvalidArgumentError(
         "--matches, --freeze_at, --final_top and --final_matches: 0 or more"));
@@ -716,17 +721,11 @@ int main(int argc, char** argv) {
           "serve takes one records folder: arena serve DIR [--serve HOST:PORT]"));
     }
     if (absl::Status s = OnlyFlagsOf("serve", bots, options); !s.ok()) return Fail(s);
-    if (absl::GetFlag(FLAGS_spectator_delay_s) < 0) {
-      return Fail(absl::InvalidArgumentError("--spectator_delay_s: 0 or more seconds"));
-    }
-    auto serve = ServeBoundsFromFlags();
-    if (!serve.ok()) return Fail(serve.status());
     ServeCommandOptions so;
     so.dir = args[2];
-    so.serve = *std::move(serve);
-    so.serve.address = absl::GetFlag(FLAGS_serve).empty() ? "127.0.0.1:8080" : absl::GetFlag(FLAGS_serve);
-    so.live.spectator_delay = absl::Seconds(absl::GetFlag(FLAGS_spectator_delay_s));
-    so.live.show_notes = absl::GetFlag(FLAGS_show_notes);
+    if (absl::Status s = ServeFromFlags("127.0.0.1:8080", &so.serve, &so.live); !s.ok()) {
+      return Fail(s);
+    }
     return RunServe(so);
   }
   if (cmd == "play") {

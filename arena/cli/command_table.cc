@@ -121,6 +121,7 @@ const std::vector<CommandHelp>& Commands() {
        "arena ladder withdraw DIR --entrant NAME\n"
        "arena ladder run DIR --game G [--seats N] [--jobs J] [--matches M]\n"
        "                 [--freeze_at M] [--final_top N] [--final_matches K]\n"
+       "                 [--serve HOST:PORT]\n"
        "  A ladder over folder DIR: submissions taken while it runs, online\n"
        "  ratings, DIR/leaderboard.json after every match; at the freeze (M rated\n"
        "  matches or a file DIR/freeze) a final of the top N (docs/ladder.md).\n"
@@ -129,7 +130,8 @@ const std::vector<CommandHelp>& Commands() {
              "final_top", "final_matches", "seed", "decision_ms", "time_bank_ms",
              "fault_policy", "decision_cap", "auto_moves", "record_format", "compress",
              "max_restarts", "connect_timeout_ms", "max_live_bots", "bot_idle_ms",
-             "log_file"},
+             "serve", "spectator_delay_s", "serve_max_connections", "serve_updates_per_s",
+             "show_notes", "live_records", "log_file"},
             kSandbox)},
       {"play",
        "arena play --game G --bot NAME=COMMAND [--bot ...] [--seat S] [flags]\n"

@@ -299,6 +299,8 @@ int RunLadder(LadderRunOptions options) {
   options.base.set_deal_mode(v1::DEAL_MODE_INDEPENDENT);
   if (options.base.jobs() <= 0) options.base.set_jobs(1);
   LadderState state(dir, options.base.game(), seats);
+  auto site = ServeLadder(dir, options.serve, &state);  // before Rebuild: it plots what is rated
+  if (!site.ok()) return Fail(site.status());
   int segment = Rebuild(dir, &state);
   const uint64_t seed =
       options.seed != 0 ? options.seed : static_cast<uint64_t>(absl::ToUnixNanos(absl::Now()));

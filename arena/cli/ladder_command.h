@@ -31,6 +31,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "arena/cli/ladder_serve.h"
 #include "arena/tournament/launch.h"
 #include "arena/v1/config.pb.h"
 
@@ -48,6 +49,7 @@ struct LadderRunOptions {
   int final_matches = 0;    // the final's budget (0: 200 a finalist)
   absl::Duration poll = absl::Milliseconds(300);  // looking for submissions
   uint64_t seed = 0;        // matchmaking's noise (0: from the clock)
+  LadderServeOptions serve;  // the live site (address "": none)
 };
 
 int RunLadderSubmit(const std::string& dir, const std::string& entrant,

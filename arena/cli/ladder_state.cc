@@ -223,6 +223,7 @@ void LadderState::Apply(const MatchSummary& m) {
   if (m.placements.size() != seating.size()) return;
   field_.Record(seating, m.placements);
   ++matches_;
+  if (on_rated_) on_rated_(seating);
 }
 
 void LadderState::ReplaySegment(const std::string& seg) {

@@ -20,6 +20,7 @@
 #ifndef ARENA_ARENA_CLI_LADDER_STATE_H_
 #define ARENA_ARENA_CLI_LADDER_STATE_H_
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -66,6 +67,11 @@ class LadderState {
   void ReplaySegment(const std::string& segment_dir);
   // One match's result (its bots by seat are version bot names).
   void Apply(const MatchSummary& m);
+  // Called after each match Apply rated, with its versions by seat (the
+  // live site's rating history: arena/cli/ladder_serve.h).
+  void set_on_rated(std::function<void(const std::vector<int>& seating)> f) {
+    on_rated_ = std::move(f);
+  }
   // The version of `bot` failed as a program: it is retired and its
   // submission rejected with `reason`.
   void Fail(const std::string& bot, const std::string& reason);
@@ -98,6 +104,7 @@ class LadderState {
   std::vector<std::string> taken_;
   v1::LadderEntrants entrants_;
   int64_t matches_ = 0;
+  std::function<void(const std::vector<int>&)> on_rated_;
 };
 
 }  // namespace arena

@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 
 #include <iostream>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "arena/cli/command.h"
+#include "arena/cli/ladder_serve.h"
 
 namespace arena {
 
@@ -23,8 +25,19 @@ int RunServe(const ServeCommandOptions& options) {
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  LiveSite site(options.dir, options.live);
-  auto server = LiveServer::Start(&site, options.serve);
+  // A ladder's folder: its page (no rating history: that is the ladder
+  // process's, `arena ladder run --serve`), else the records folder's site.
+  LadderServeOptions lo;
+  lo.live = options.live;
+  std::unique_ptr<LadderServer> ladder;
+  std::unique_ptr<LiveSite> site;
+  if (IsLadderDir(options.dir)) {
+    ladder = std::make_unique<LadderServer>(options.dir, lo);
+  } else {
+    site = std::make_unique<LiveSite>(options.dir, options.live);
+  }
+  auto server = ladder ? LiveServer::Start(&ladder->site(), options.serve)
+                       : LiveServer::Start(site.get(), options.serve);
   if (!server.ok()) return Fail(server.status());
   std::cout << "arena serve: http://" << (*server)->address() << "/ (" << options.dir << ")"
             << std::endl;

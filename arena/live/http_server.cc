@@ -77,7 +77,14 @@ std::shared_ptr<const std::string> SseEvent(absl::string_view json) {
 class Session;
 
 struct LiveServer::Impl {
-  LiveSite* site = nullptr;
+  LiveSite* fixed = nullptr;  // the site served, or:
+  SiteFront* front = nullptr;  // a front, and its live site of the moment
+  std::shared_ptr<LiveSite> site() const {
+    // The fixed site outlives the server: an owner-less pointer to it.
+    return front != nullptr ? front->live()
+                            : std::shared_ptr<LiveSite>(std::shared_ptr<void>(), fixed);
+  }
+  bool Poll(bool last) const { return front != nullptr ? front->Poll(last) : fixed->Poll(last); }
   ServeOptions options;
   // Before io: sessions destroyed with io's handlers still count down.
   std::atomic<int> open{0};
@@ -210,12 +217,18 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Route(const std::string& target) {
-    LiveSite* site = server_->site;
+    std::shared_ptr<LiveSite> site = server_->site();
     const size_t q = target.find('?');
     const std::string path = target.substr(0, q);
     const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
     auto not_found = [&] { Respond(http::status::not_found, "text/plain", "not found\n"); };
     using Lane = PageWorkers::Lane;
+    if (server_->front != nullptr) {
+      if (std::optional<SiteFront::Route> r = server_->front->RouteOf(path)) {
+        Offload(Lane::kLight, r->key, r->cacheable, path, std::move(r->build));
+        return;
+      }
+    }
     if (path == "/" || path == "/index.html") {
       const int64_t version = site->version();
       {
@@ -226,9 +239,9 @@ class Session : public std::enable_shared_from_this<Session> {
         }
       }
       LiveServer::Impl* server = server_;
-      Offload(Lane::kLight, absl::StrCat("index@", version), false, path, [server, version] {
+      Offload(Lane::kLight, absl::StrCat("index@", version), false, path, [server, site, version] {
         Page page;
-        page.body = server->site->IndexPage();
+        page.body = site->IndexPage();
         auto built = std::make_shared<const Page>(page);
         absl::MutexLock lock(&server->index_mu);
         if (version > server->index_version) {
@@ -437,8 +450,9 @@ class Session : public std::enable_shared_from_this<Session> {
     server_->streams.push_back(shared_from_this());
     if (kind == Kind::kSite) {
       ++server_->site_streams;
-      version = server_->site->version();
-      Push(SseEvent(server_->site->UpdateJson(&page)));
+      std::shared_ptr<LiveSite> site = server_->site();
+      version = site->version();
+      Push(SseEvent(site->UpdateJson(&page)));
     } else {
       server_->RefreshMatch(match_id);
     }
@@ -502,6 +516,7 @@ void LiveServer::Impl::Accept() {
 
 void LiveServer::Impl::Broadcast() {
   broadcast_pending = false;
+  std::shared_ptr<LiveSite> site = this->site();
   const int64_t version = site->version();
   // Pages in the same state get the same bytes (and then hold the same).
   std::map<std::tuple<int64_t, int64_t, int64_t>,
@@ -538,7 +553,7 @@ void LiveServer::Impl::RefreshMatch(const std::string& match_id) {
     return;
   }
   match_builds.insert(match_id);
-  LiveSite* s = site;
+  std::shared_ptr<LiveSite> s = site();
   const bool queued = workers->Submit(
       PageWorkers::Lane::kHeavy, "", false,
       [s, match_id] {
@@ -623,7 +638,19 @@ LiveServer::~LiveServer() { Stop(); }
 absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
                                                               const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
-  impl->site = site;
+  impl->fixed = site;
+  return Start(std::move(impl), options);
+}
+
+absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(SiteFront* front,
+                                                              const ServeOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->front = front;
+  return Start(std::move(impl), options);
+}
+
+absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(std::unique_ptr<Impl> impl,
+                                                              const ServeOptions& options) {
   impl->options = options;
   PageWorkersOptions wo;
   wo.heavy_threads = options.page_threads;
@@ -667,7 +694,7 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
   const tcp::endpoint bound = impl->acceptor.local_endpoint();
   impl->address = absl::StrCat(ip.is_v6() ? "[" : "", bound.address().to_string(),
                                ip.is_v6() ? "]" : "", ":", bound.port());
-  site->Poll();
+  impl->Poll(/*last=*/false);
   Impl* p = impl.get();
   p->Accept();
   p->Heartbeat();
@@ -687,10 +714,10 @@ absl::StatusOr<std::unique_ptr<LiveServer>> LiveServer::Start(LiveSite* site,
     // (PushInterval); one seen in between waits for its turn.
     bool unsent = false;
     absl::Time pushed = absl::InfinitePast();
-    while (!WaitForNotificationMono(&p->stop, p->site->options().poll)) {
-      unsent |= p->site->Poll();
+    while (!WaitForNotificationMono(&p->stop, p->site()->options().poll)) {
+      unsent |= p->Poll(/*last=*/false);
       const absl::Duration every =
-          PushInterval(p->site->options().push_every, p->site_streams.load(),
+          PushInterval(p->site()->options().push_every, p->site_streams.load(),
                        p->options.max_updates_per_second);
       if (unsent && MonoNow() - pushed >= every &&
           !p->broadcast_pending.exchange(true)) {
@@ -714,7 +741,7 @@ void LiveServer::Stop() {
   p->stop.Notify();
   if (p->poll_thread.joinable()) p->poll_thread.join();
   // The last records are shown, and pushed, before the streams close.
-  p->site->Poll(/*last=*/true);
+  p->Poll(/*last=*/true);
   asio::post(p->io, [p] {
     p->Broadcast();
     beast::error_code ec;

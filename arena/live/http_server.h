@@ -31,18 +31,21 @@
 // Read-only; binds 127.0.0.1 unless told otherwise.
 //
 // Thread safety: Start and Stop from one thread; the server runs on its own
-// threads until Stop (or destruction). `site` must outlive the server.
+// threads until Stop (or destruction). `site` (or `front`) must outlive the
+// server.
 #ifndef ARENA_ARENA_LIVE_HTTP_SERVER_H_
 #define ARENA_ARENA_LIVE_HTTP_SERVER_H_
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/live/live_site.h"
+#include "arena/live/page_workers.h"
 
 namespace arena {
 
@@ -86,11 +89,39 @@ struct ServeOptions {
 // second between them.
 absl::Duration PushInterval(absl::Duration push_every, int streams, int max_updates_per_second);
 
+// A site in front of the live site, for a contest of several records
+// folders one after another (a ladder's segments: arena/live/ladder_site.h):
+// pages of its own at some paths, and the live site whose match routes
+// (/live/, /replays/) are served now, which may change from one request to
+// the next. The front's pages are built on a worker, like every page.
+class SiteFront {
+ public:
+  struct Route {
+    // Requests of the same non-empty key share one build; a cacheable
+    // page is kept (PageWorkers), so a key must name what the page shows.
+    std::string key;
+    bool cacheable = false;
+    std::function<Page()> build;
+  };
+  virtual ~SiteFront() = default;
+  // The live site of the matches served now; never null.
+  virtual std::shared_ptr<LiveSite> live() const = 0;
+  // On the server's polling thread only (and once at Start and Stop):
+  // reads what changed, polling live() too; whether anything shown did.
+  virtual bool Poll(bool last) = 0;
+  // The front's page at `path` (the query left out), or nullopt: the live
+  // site's routes then. On the thread serving connections: must not block.
+  virtual std::optional<Route> RouteOf(const std::string& path) const = 0;
+};
+
 class LiveServer {
  public:
   // Binds and starts serving, and polling `site` every site->options().poll.
   // Errors: an address that does not parse or cannot be bound.
   static absl::StatusOr<std::unique_ptr<LiveServer>> Start(LiveSite* site,
+                                                           const ServeOptions& options);
+  // The same for a front (`front` must outlive the server).
+  static absl::StatusOr<std::unique_ptr<LiveServer>> Start(SiteFront* front,
                                                            const ServeOptions& options);
   ~LiveServer();
   LiveServer(const LiveServer&) = delete;
@@ -111,6 +142,8 @@ class LiveServer {
 
  private:
   explicit LiveServer(std::unique_ptr<Impl> impl);
+  static absl::StatusOr<std::unique_ptr<LiveServer>> Start(std::unique_ptr<Impl> impl,
+                                                           const ServeOptions& options);
   std::unique_ptr<Impl> impl_;
 };
 

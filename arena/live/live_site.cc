@@ -669,6 +669,16 @@ std::string LiveSite::UpdateJson(PageState* page) const {
   return out + "]}";
 }
 
+std::vector<std::string> LiveSite::LiveIds(int max) const {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::string> out;
+  for (const auto& [id, m] : live_) {
+    if (static_cast<int>(out.size()) >= max) break;
+    if (m->ended_at == absl::InfiniteFuture() && !page_of_id_.count(id)) out.push_back(id);
+  }
+  return out;
+}
+
 absl::StatusOr<std::string> LiveSite::LiveMatchJson(const std::string& match_id, bool* ended) {
   *ended = false;
   std::shared_ptr<LiveMatch> unread;

@@ -183,6 +183,9 @@ class LiveSite {
   absl::StatusOr<std::string> LiveMatchJson(const std::string& match_id, bool* ended);
   // The page name of a finished match's replay, or "" if none.
   std::string FinishedPage(const std::string& match_id) const;
+  // The ids of the matches in progress (those the update's "live" lists),
+  // at most `max`.
+  std::vector<std::string> LiveIds(int max) const;
 
  private:
   struct Folder;

@@ -1,0 +1,230 @@
+// The ladder's live site (`arena ladder run DIR --serve`), end to end: a
+// real ladder of sandboxed bots, its pages fetched over HTTP while it runs.
+// The leaderboard on the page is leaderboard.json's, row by row; each
+// version's plot has a point per rated match (or per bucket, once
+// downsampled); refused submissions show their reasons; a hostile entrant
+// name and command are text, never markup; a match in progress has its
+// live page. Then `arena serve DIR` of the same folder shows the page too.
+#include <signal.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arena/live/ladder_site.h"
+#include "arena/v1/ladder.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "tests/e2e_util.h"
+
+namespace arena {
+namespace {
+
+using testing::kBin;
+using testing::Sh;
+using testing::WaitFor;
+
+template <typename M>
+M ReadJson(const std::string& path) {
+  M m;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    (void)google::protobuf::util::JsonStringToMessage(testing::ReadFile(path), &m);
+  }
+  return m;
+}
+
+// The port a process printed "... http://127.0.0.1:PORT/ ..." with, or 0.
+int PortIn(const std::string& log) {
+  const size_t at = log.find("http://127.0.0.1:");
+  if (at == std::string::npos) return 0;
+  const size_t from = at + 17, slash = log.find('/', from);
+  int port = 0;
+  if (slash == std::string::npos || !absl::SimpleAtoi(log.substr(from, slash - from), &port)) {
+    return 0;
+  }
+  return port;
+}
+
+// The body of a 200 answer, or "" (with a failure).
+std::string Body(int port, const std::string& target) {
+  const std::string r = testing::Get(port, target);
+  EXPECT_TRUE(absl::StartsWith(r, "HTTP/1.1 200")) << target << ": " << r.substr(0, 200);
+  const size_t body = r.find("\r\n\r\n");
+  return body == std::string::npos ? "" : r.substr(body + 4);
+}
+
+// The number of points of `bot`'s plot on the page, and its bucket.
+int PlotPoints(const std::string& page, const std::string& bot, int* bucket) {
+  const std::string svg = absl::StrCat("data-bot=\"", bot, "\" data-bucket=\"");
+  const size_t at = page.find(svg);
+  if (at == std::string::npos) return -1;
+  const size_t b = at + svg.size();
+  if (!absl::SimpleAtoi(page.substr(b, page.find('"', b) - b), bucket)) return -1;
+  const std::string line = "<polyline points=\"";
+  const size_t p = page.find(line, at);
+  if (p == std::string::npos) return -1;
+  const size_t from = p + line.size();
+  const std::vector<std::string> points =
+      absl::StrSplit(page.substr(from, page.find('"', from) - from), ' ', absl::SkipEmpty());
+  return static_cast<int>(points.size());
+}
+
+TEST(LadderSite, ServesTheLeaderboardHistorySubmissionsAndLiveMatches) {
+  testing::Workdir w("ladder-site");
+  const std::string bin = kBin, dir = w.path() + "/l", log = w.path() + "/run.log";
+  std::filesystem::create_directories(w.path() + "/tmp");
+  std::filesystem::permissions(w.path() + "/tmp", std::filesystem::perms(0755));
+  auto submit = [&](const std::string& entrant, const std::string& command) {
+    auto r = Sh(absl::StrCat(bin, "/arena ladder submit ", dir, " --entrant '", entrant,
+                             "' --command '", command, "'"));
+    EXPECT_EQ(r.code, 0) << r.output;
+  };
+  submit("alice", bin + "/random_bot");
+  submit("bob", bin + "/quasenbo_bot");
+  submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
+  // Hostile: markup in an entrant's name and in a command (both refused).
+  submit("<b>x", bin + "/random_bot");
+  submit("dave", "/nope/<script>alert(1)</script>");
+  // Three seats: every match is the whole field's, until one leaves.
+  auto r = Sh(absl::StrCat("TMPDIR=", w.path(), "/tmp ", bin, "/arena ladder run ", dir,
+                           " --game quasenbo --seats 3 --jobs 1 --seed 7 --serve 127.0.0.1:0 >",
+                           log, " 2>&1 & echo $!"));
+  int pid = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(r.output), &pid)) << r.output;
+  int port = 0;
+  ASSERT_TRUE(WaitFor([&] { return (port = PortIn(testing::ReadFile(log))) > 0; },
+                      absl::Seconds(10)))
+      << testing::ReadFile(log);
+
+  // A match in progress is listed, and its live page answers (or, if it
+  // ended meanwhile, sends to its replay).
+  std::string live_id;
+  WaitFor(
+      [&] {
+        const std::string page = testing::Get(port, "/");
+        const size_t at = page.find("<a href=\"live/");
+        if (at == std::string::npos) return false;
+        const size_t from = at + 14;
+        live_id = page.substr(from, page.find(".html", from) - from);
+        return true;
+      },
+      absl::Seconds(15));
+  ASSERT_FALSE(live_id.empty()) << testing::ReadFile(log);
+  const std::string live = testing::Get(port, absl::StrCat("/live/", live_id, ".html"));
+  EXPECT_TRUE(absl::StartsWith(live, "HTTP/1.1 200") || absl::StartsWith(live, "HTTP/1.1 302"))
+      << live.substr(0, 300);
+
+  // Enough matches; then carol leaves and two versions cannot fill three
+  // seats: the ladder waits, its leaderboard still.
+  ASSERT_TRUE(WaitFor([&] { return ReadJson<v1::LadderLeaderboard>(dir + "/leaderboard.json")
+                                       .matches() >= 20; },
+                      absl::Seconds(20)));
+  Sh(absl::StrCat(bin, "/arena ladder withdraw ", dir, " --entrant carol"));
+  v1::LadderLeaderboard board;
+  std::string page;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        board = ReadJson<v1::LadderLeaderboard>(dir + "/leaderboard.json");
+        if (board.rows_size() != 2) return false;
+        page = Body(port, "/");
+        // The page of this leaderboard, and its file unchanged since.
+        return absl::StrContains(page, absl::StrCat("<p id=\"summary\">", board.matches(),
+                                                     " rated matches")) &&
+               ReadJson<v1::LadderLeaderboard>(dir + "/leaderboard.json").matches() ==
+                   board.matches();
+      },
+      absl::Seconds(20)))
+      << page;
+
+  // Row by row, as in leaderboard.json, and nothing else ranked.
+  EXPECT_TRUE(absl::StrContains(page, "Ranked by the conservative bound"));
+  for (const v1::LadderRow& row : board.rows()) {
+    const std::string cells = absl::StrFormat(
+        "<tr data-bot=\"%s\"><td class=\"n\">%d</td><td>%s</td><td class=\"n\">%d</td>"
+        "<td class=\"n\">%.3f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>"
+        "<td class=\"n\">%d</td>",
+        row.bot(), row.rank(), row.entrant(), row.version(), row.mu(), row.sigma(),
+        row.conservative(), row.matches());
+    EXPECT_TRUE(absl::StrContains(page, cells)) << cells << "\n" << page;
+    // A point per rated match (per bucket of `bucket` matches, and the
+    // newest, once downsampled).
+    int bucket = 0;
+    const int points = PlotPoints(page, row.bot(), &bucket);
+    ASSERT_GE(bucket, 1) << row.bot();
+    EXPECT_EQ(points, row.matches() / bucket + (row.matches() % bucket != 0 ? 1 : 0))
+        << row.bot() << " " << row.matches();
+    const std::string svg = Body(port, absl::StrCat("/history/", row.bot(), ".svg"));
+    EXPECT_TRUE(absl::StrContains(svg, "<polyline points=")) << svg;
+  }
+  const std::vector<absl::string_view> rows = absl::StrSplit(page, "<tr data-bot=");
+  EXPECT_EQ(rows.size(), 3u);
+  // The retired version's plot is still there; an unknown one is not.
+  EXPECT_TRUE(absl::StrContains(Body(port, "/history/carol.v1.svg"), "<polyline"));
+  EXPECT_TRUE(absl::StartsWith(testing::Get(port, "/history/..%2fleaderboard.json.svg"),
+                               "HTTP/1.1 404"));
+
+  // Submissions: the refused ones with their reasons, as text.
+  EXPECT_TRUE(absl::StrContains(page, "accepted as bob.v1")) << page;
+  EXPECT_TRUE(absl::StrContains(page, "placed (")) << page;
+  EXPECT_TRUE(absl::StrContains(
+      page, "refused: the program /nope/&lt;script&gt;alert(1)&lt;/script&gt; does not exist"))
+      << page;
+  EXPECT_TRUE(absl::StrContains(page, "<td>&lt;b&gt;x</td>")) << page;
+  EXPECT_TRUE(absl::StrContains(page, "refused: invalid entrant name")) << page;
+  EXPECT_FALSE(absl::StrContains(page, "<script")) << page;
+  EXPECT_FALSE(absl::StrContains(page, "<b>x")) << page;
+  // No command line on the page (only a refused one's missing program).
+  EXPECT_FALSE(absl::StrContains(page, "--epsilon")) << page;
+
+  ::kill(pid, SIGTERM);
+  ASSERT_TRUE(WaitFor([&] { return ::kill(pid, 0) != 0; }, absl::Seconds(10)));
+
+  // `arena serve` of the ladder's folder: the same leaderboard.
+  r = Sh(absl::StrCat(bin, "/arena serve ", dir, " --serve 127.0.0.1:0 >", log,
+                      ".serve 2>&1 & echo $!"));
+  ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(r.output), &pid)) << r.output;
+  ASSERT_TRUE(WaitFor([&] { return (port = PortIn(testing::ReadFile(log + ".serve"))) > 0; },
+                      absl::Seconds(10)));
+  board = ReadJson<v1::LadderLeaderboard>(dir + "/leaderboard.json");
+  ASSERT_TRUE(WaitFor([&] {
+    page = Body(port, "/");
+    return absl::StrContains(page, absl::StrCat("<p id=\"summary\">", board.matches()));
+  }, absl::Seconds(10))) << page;
+  EXPECT_TRUE(absl::StrContains(page, "<tr data-bot=\"bob.v1\">")) << page;
+  EXPECT_TRUE(absl::StrContains(page, "refused: the program /nope/&lt;script&gt;")) << page;
+  ::kill(pid, SIGTERM);
+  ASSERT_TRUE(WaitFor([&] { return ::kill(pid, 0) != 0; }, absl::Seconds(10)));
+}
+
+// A long season: a version keeps at most history_points points, evenly
+// spaced buckets, and the newest rating.
+TEST(LadderSite, AVersionsHistoryIsBoundedAndEndsAtItsNewestRating) {
+  LadderSiteOptions o;
+  o.history_points = 16;
+  LadderSite site("/nonexistent-ladder", o);
+  EXPECT_FALSE(site.has_history());
+  for (int m = 1; m <= 1000; ++m) {
+    site.Rated(m, {LadderRatedSeat{"a.v1", 25.0 + m / 1000.0, 8.0 - m / 500.0}});
+  }
+  int bucket = 0;
+  const std::vector<LadderSite::Point> points = site.History("a.v1", &bucket);
+  EXPECT_EQ(bucket, 64);
+  ASSERT_EQ(points.size(), 1000u / 64 + 1);
+  for (size_t i = 0; i + 1 < points.size(); ++i) EXPECT_EQ(points[i].match, (i + 1) * 64);
+  EXPECT_EQ(points.back().match, 1000);
+  EXPECT_FLOAT_EQ(points.back().mu, 26.0f);
+  EXPECT_FLOAT_EQ(points.back().sigma, 6.0f);
+  EXPECT_TRUE(site.has_history());
+  EXPECT_TRUE(site.History("nobody", &bucket).empty());
+}
+
+}  // namespace
+}  // namespace arena
