@@ -7,6 +7,7 @@
 // live page. Then `arena serve DIR` of the same folder shows the page too.
 #include <signal.h>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/common/json_file.h"
 #include "arena/live/ladder_site.h"
 #include "arena/v1/ladder.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -224,6 +226,46 @@ TEST(LadderSite, AVersionsHistoryIsBoundedAndEndsAtItsNewestRating) {
   EXPECT_FLOAT_EQ(points.back().sigma, 6.0f);
   EXPECT_TRUE(site.has_history());
   EXPECT_TRUE(site.History("nobody", &bucket).empty());
+}
+
+// A big field over a long season: the page stays bounded (the top
+// plots_inline rows plotted, each of at most history_points points) and is
+// built in well under a second. Prints its size and build time.
+TEST(LadderSite, ABigFieldsPageStaysBounded) {
+  const testing::TestDir tmp = testing::FreshTempDir("ladder-site-big");
+  v1::LadderLeaderboard board;
+  board.set_game("quasenbo");
+  constexpr int kVersions = 500, kMatchesEach = 600;
+  for (int v = 0; v < kVersions; ++v) {
+    v1::LadderRow* r = board.add_rows();
+    r->set_rank(v + 1);
+    r->set_entrant(absl::StrCat("e", v));
+    r->set_version(1);
+    r->set_bot(absl::StrCat("e", v, ".v1"));
+    r->set_matches(kMatchesEach);
+  }
+  LadderSite site(tmp.path(), LadderSiteOptions{});
+  int64_t match = 0;
+  for (int m = 0; m < kMatchesEach; ++m) {
+    for (int v = 0; v < kVersions; v += 2) {
+      ++match;
+      site.Rated(match, {LadderRatedSeat{board.rows(v).bot(), 25.0 + (m % 7), 8.0 - m / 100.0},
+                         LadderRatedSeat{board.rows(v + 1).bot(), 25.0 - (m % 5), 8.0}});
+    }
+  }
+  board.set_matches(match);
+  ASSERT_TRUE(WriteJsonFile(tmp.path() + "/leaderboard.json", board).ok());
+  ASSERT_TRUE(site.Poll(false));
+  const absl::Time start = absl::Now();
+  const std::string page = site.Page();
+  const absl::Duration took = absl::Now() - start;
+  std::cout << "a page of " << kVersions << " versions, " << kMatchesEach
+            << " matches each: " << page.size() << " bytes, built in " << took << "\n";
+  EXPECT_LT(page.size(), size_t{2} << 20);
+  EXPECT_LT(took, absl::Seconds(1));
+  int bucket = 0;
+  EXPECT_LE(site.History("e0.v1", &bucket).size(), 257u);
+  EXPECT_EQ(bucket, 4);
 }
 
 }  // namespace
