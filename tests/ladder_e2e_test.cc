@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <string>
@@ -138,12 +140,15 @@ class Ladder {
       }
     }
   }
-  // Every record's bots by seat, by match id, from segment `from` on.
+  // Every record's bots by seat, by match id, from segment `from` on (a
+  // segment that played no match has no folder).
   std::map<std::string, std::vector<std::string>> Records(int from = 0) const {
     std::map<std::string, std::vector<std::string>> out;
-    const auto segs = Segments();
-    for (size_t i = std::max(0, from); i < segs.size(); ++i) {
-      for (const std::string& f : testing::RecordFiles(segs[i])) {
+    for (const std::string& seg : Segments()) {
+      int n = -1;
+      EXPECT_TRUE(absl::SimpleAtoi(fs::path(seg).filename().string().substr(8), &n)) << seg;
+      if (n < from) continue;
+      for (const std::string& f : testing::RecordFiles(seg)) {
         auto lines = ReadRecordFileWithoutEvents(f);
         EXPECT_TRUE(lines.ok()) << f;
         if (!lines.ok() || lines->empty()) continue;
@@ -160,6 +165,63 @@ class Ladder {
     size_t n = 0;
     for (const auto& s : Segments()) n += testing::RecordFiles(s).size();
     return n;
+  }
+  // What became of submission `file` (empty: not taken yet).
+  v1::LadderSubmissionReport Report(const std::string& file) const {
+    const v1::LadderEntrants all = Entrants();
+    for (const auto& s : all.submissions()) {
+      if (s.file() == file) return s;
+    }
+    return v1::LadderSubmissionReport();
+  }
+  // Waits up to `limit` for submission `file` to be rejected; its report.
+  v1::LadderSubmissionReport Rejected(const std::string& file, absl::Duration limit) const {
+    EXPECT_TRUE(WaitFor(
+        [&] { return Report(file).state() == v1::SUBMISSION_STATE_REJECTED; }, limit))
+        << file << "\n" << Log();
+    return Report(file);
+  }
+
+  // kill -9 mid-match, then a run in the foreground to `more` matches past
+  // the records left (`flags(total)`: its flags): nothing is lost (every
+  // version keeps its matches) and nothing doubled (one record a rated
+  // match, no match id twice). Returns the total.
+  size_t KillThenPlay(size_t more, const std::function<std::string(size_t)>& flags) {
+    Kill();
+    const v1::LadderLeaderboard before = Board();
+    const size_t recorded = RecordCount();
+    EXPECT_LE(before.matches(), static_cast<int64_t>(recorded)) << "a rated match has no record";
+    const size_t total = recorded + more;
+    auto r = Sh(absl::StrCat(Command(flags(total)), " >>", work_, "/run.log 2>&1"));
+    EXPECT_EQ(r.code, 0) << Log();
+    EXPECT_EQ(RecordCount(), total);
+    EXPECT_EQ(Records().size(), total);  // no match id twice
+    EXPECT_EQ(Board().matches(), static_cast<int64_t>(total));
+    for (const auto& row : before.rows()) {
+      v1::LadderLeaderboard b;
+      const v1::LadderRow* now = Row(row.bot(), &b);
+      EXPECT_NE(now, nullptr) << row.bot();
+      if (now != nullptr) EXPECT_GE(now->matches(), row.matches()) << row.bot();
+    }
+    return total;
+  }
+  // A run with nothing left to play (`extra`: its flags) rebuilds the same
+  // leaderboard and records nothing.
+  void ExpectRebuiltAlike(const std::string& extra) {
+    const v1::LadderLeaderboard board = Board();
+    const size_t recorded = RecordCount();
+    auto r = Sh(absl::StrCat(Command(extra), " >>", work_, "/run.log 2>&1"));
+    EXPECT_EQ(r.code, 0) << Log();
+    EXPECT_EQ(RecordCount(), recorded);
+    EXPECT_EQ(Board().SerializeAsString(), board.SerializeAsString())
+        << Board().DebugString() << "\n" << board.DebugString();
+  }
+  // Every segment's records verify (with their standings).
+  void ExpectEverySegmentVerifies() const {
+    for (const std::string& seg : Segments()) {
+      auto v = Sh(absl::StrCat(kBin, "/arena verify ", seg));
+      EXPECT_EQ(v.code, 0) << seg << "\n" << v.output;
+    }
   }
 
  private:
@@ -245,55 +307,108 @@ TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
 
   // A bot that cannot start: tried, rejected with its reason; the ladder goes on.
   const std::string bad = ladder.Submit("frank", "/bin/false");
-  auto frank = [&] {
-    const v1::LadderEntrants all = ladder.Entrants();
-    for (const auto& s : all.submissions()) {
-      if (s.file() == bad) return s;
-    }
-    return v1::LadderSubmissionReport();
-  };
-  ASSERT_TRUE(WaitFor([&] { return frank().state() == v1::SUBMISSION_STATE_REJECTED; },
-                      absl::Seconds(30)))
-      << ladder.Log();
-  EXPECT_TRUE(absl::StrContains(frank().reason(), "failed as a program")) << frank().reason();
+  const std::string why = ladder.Rejected(bad, absl::Seconds(30)).reason();
+  EXPECT_TRUE(absl::StrContains(why, "failed as a program")) << why;
   const int64_t at_rejection = ladder.Board().matches();
   ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= at_rejection + 10; },
                       absl::Seconds(20)))
       << ladder.Log();
   EXPECT_EQ(ladder.Matches("frank.v1"), -1);
 
-  // kill -9 mid-match, then a restart with 12 more matches to play.
-  ladder.Kill();
-  const v1::LadderLeaderboard before = ladder.Board();
-  const size_t recorded = ladder.RecordCount();
-  EXPECT_LE(before.matches(), static_cast<int64_t>(recorded)) << "a rated match has no record";
-  const size_t total = recorded + 12;
-  auto r = Sh(absl::StrCat(ladder.Command(absl::StrCat("--matches ", total)), " >>", w.path(),
-                           "/run.log 2>&1"));
-  ASSERT_EQ(r.code, 0) << ladder.Log();
-  EXPECT_EQ(ladder.RecordCount(), total);
-  EXPECT_EQ(ladder.Records().size(), total);  // no match id twice
-  const v1::LadderLeaderboard after = ladder.Board();
-  EXPECT_EQ(after.matches(), static_cast<int64_t>(total));
-  for (const auto& row : before.rows()) {
-    v1::LadderLeaderboard b;
-    const v1::LadderRow* now = ladder.Row(row.bot(), &b);
-    ASSERT_NE(now, nullptr) << row.bot();
-    EXPECT_GE(now->matches(), row.matches()) << row.bot();
-  }
-  // A restart with nothing left to play rebuilds the same leaderboard.
-  r = Sh(absl::StrCat(ladder.Command(absl::StrCat("--matches ", total)), " >>", w.path(),
-                      "/run.log 2>&1"));
-  ASSERT_EQ(r.code, 0) << ladder.Log();
-  EXPECT_EQ(ladder.RecordCount(), total);
-  EXPECT_EQ(ladder.Board().SerializeAsString(), after.SerializeAsString())
-      << ladder.Board().DebugString() << "\n" << after.DebugString();
+  // kill -9 mid-match, then a restart with 12 more matches to play; a
+  // restart with nothing left to play rebuilds the same leaderboard.
+  const size_t total =
+      ladder.KillThenPlay(12, [](size_t total) { return absl::StrCat("--matches ", total); });
+  ladder.ExpectRebuiltAlike(absl::StrCat("--matches ", total));
+  ladder.ExpectEverySegmentVerifies();
+}
 
-  // Every segment's records verify (with their standings).
-  for (const std::string& seg : ladder.Segments()) {
-    auto v = Sh(absl::StrCat(kBin, "/arena verify ", seg));
-    EXPECT_EQ(v.code, 0) << seg << "\n" << v.output;
+// Eight entrants; four new versions while the ladder runs: a bot that
+// crashes at once, a missing program, two valid ones. The valid ones play
+// within 10 s of their submission; the bad ones are refused with their
+// reasons and the ladder goes on; kill -9 and a restart lose and double
+// nothing; the freeze, then the final of the top 4, each rank with its
+// interval; every record verifies.
+TEST(LadderE2E, EightEntrantsFourNewVersionsKillNineFreezeAndFinal) {
+  testing::Workdir w("ladder-eight");
+  Ladder ladder(w.path());
+  const std::string bin = kBin;
+  const std::vector<std::string> field = {"ann", "ben", "cat", "dan", "eva", "fay", "gus", "hal"};
+  for (size_t i = 0; i < field.size(); ++i) {
+    ladder.Submit(field[i], i < 6 ? absl::StrCat(bin, "/quasenbo_bot --epsilon ", 0.15 * i)
+                                  : bin + "/random_bot");
   }
+  ladder.Start();
+  ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= 24; }, absl::Seconds(30)))
+      << ladder.Log();
+  EXPECT_EQ(ladder.Board().rows_size(), 8);
+
+  // A valid version (ann's second), then one that crashes at once and one
+  // whose program is missing (hal's second: hal.v1 plays on).
+  const absl::Time t1 = absl::Now();
+  ladder.Submit("ann", bin + "/quasenbo_bot --epsilon 0.05");
+  const std::string crash = ladder.Submit("ivy", w.Script("crash.sh", "exit 1\n"));
+  const std::string missing = ladder.Submit("hal", w.path() + "/no_such_bot");
+  auto plays_within_10s = [&](const std::string& bot, absl::Time submitted) {
+    const bool played = WaitFor([&] { return ladder.Matches(bot) >= 1; },
+                                submitted + absl::Seconds(10) - absl::Now());
+    std::cout << bot << ": first rated match " << absl::Now() - submitted
+              << " after its submission\n";
+    return played;
+  };
+  EXPECT_TRUE(plays_within_10s("ann.v2", t1)) << ladder.Log();
+  const std::string missing_why = ladder.Rejected(missing, absl::Seconds(10)).reason();
+  EXPECT_TRUE(absl::StrContains(missing_why, "does not exist")) << missing_why;
+  const std::string crash_why = ladder.Rejected(crash, absl::Seconds(30)).reason();
+  EXPECT_TRUE(absl::StrContains(crash_why, "failed as a program")) << crash_why;
+  std::cout << "the crashing bot refused " << absl::Now() - t1 << " after its submission\n";
+  const std::string log = ladder.Log();
+  EXPECT_TRUE(absl::StrContains(log, absl::StrCat(missing, " rejected: ", missing_why))) << log;
+  EXPECT_TRUE(absl::StrContains(log, "ivy.v1 rejected: its bot failed as a program")) << log;
+  EXPECT_NE(ladder.Matches("hal.v1"), -1);
+
+  // The second valid version (gus's second), while the ladder goes on.
+  const absl::Time t2 = absl::Now();
+  ladder.Submit("gus", bin + "/quasenbo_bot --epsilon 0.9");
+  EXPECT_TRUE(plays_within_10s("gus.v2", t2)) << ladder.Log();
+  const int64_t at_gus = ladder.Board().matches();
+  ASSERT_TRUE(WaitFor([&] { return ladder.Board().matches() >= at_gus + 10; },
+                      absl::Seconds(20)))
+      << ladder.Log();
+  const v1::LadderLeaderboard board = ladder.Board();
+  EXPECT_EQ(board.rows_size(), 8);
+  for (const std::string bot : {"ann.v2", "gus.v2", "hal.v1"}) {
+    EXPECT_NE(ladder.Matches(bot), -1) << bot;
+  }
+  EXPECT_EQ(ladder.Matches("ivy.v1"), -1);
+  EXPECT_EQ(ladder.Matches("ann.v1"), -1);
+
+  // kill -9 mid-match; the restart plays 12 more, freezes and plays the
+  // final of the top 4; a restart after it rebuilds the same leaderboard.
+  const auto to_freeze = [](size_t total) {
+    return absl::StrCat("--freeze_at ", total, " --final_top 4 --final_matches 40");
+  };
+  const size_t total = ladder.KillThenPlay(12, to_freeze);
+  EXPECT_TRUE(ladder.Board().frozen());
+  ladder.ExpectRebuiltAlike(to_freeze(total));
+  ladder.ExpectEverySegmentVerifies();
+  const std::string final_dir = ladder.dir() + "/final";
+  auto v = Sh(absl::StrCat(kBin, "/arena verify ", final_dir));
+  EXPECT_EQ(v.code, 0) << v.output;
+  // The final's result: the leaderboard's top 4, each rank with its interval.
+  const v1::Standings st = testing::ReadStandings(final_dir);
+  ASSERT_EQ(st.rows_size(), 4);
+  const v1::LadderLeaderboard frozen = ladder.Board();
+  std::set<std::string> top;
+  for (int i = 0; i < 4; ++i) top.insert(frozen.rows(i).bot());
+  for (const auto& row : st.rows()) {
+    EXPECT_TRUE(top.count(row.bot())) << row.bot();
+    EXPECT_GE(row.rank_low(), 1) << row.bot();
+    EXPECT_LE(row.rank_low(), row.rank()) << row.bot();
+    EXPECT_LE(row.rank(), row.rank_high()) << row.bot();
+    EXPECT_LE(row.rank_high(), 4) << row.bot();
+  }
+  EXPECT_TRUE(absl::StrContains(ladder.Log(), "final (")) << ladder.Log();
 }
 
 // DIR/freeze closes submissions; the final of the top 2 follows, each

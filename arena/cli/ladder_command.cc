@@ -28,6 +28,7 @@
 #include "arena/tournament/run_stop.h"
 #include "arena/views/reports.h"
 #include "referee/game_api/rng.h"
+#include "referee/records/record.h"
 #include "spdlog/spdlog.h"
 
 namespace arena {
@@ -36,6 +37,22 @@ namespace {
 
 std::string SegmentFile(const std::string& dir, int segment) {
   return absl::StrFormat("%s/segments/segment-%06d.json", dir, segment);
+}
+
+std::string SecretFile(const std::string& dir, int segment) {
+  return absl::StrFormat("%s/secrets/segment-%06d.secret", dir, segment);
+}
+
+// A segment that played no match (a submission came while its bots
+// started) keeps no records folder: it has nothing to rate or verify (and
+// `arena verify` fails an empty folder). Its marker keeps what it took.
+void DropIfEmpty(const std::string& dir, int segment) {
+  const std::string seg_dir = LadderSegmentDir(dir, segment);
+  std::error_code ec;
+  if (!fs::exists(seg_dir, ec) || !ListRecordFiles(seg_dir).files.empty()) return;
+  spdlog::info("ladder: segment {} played no match; its folder is removed", segment);
+  fs::remove_all(seg_dir, ec);
+  fs::remove(SecretFile(dir, segment), ec);
 }
 
 bool FreezeFileExists(const std::string& dir) {
@@ -206,6 +223,7 @@ int Rebuild(const std::string& dir, LadderState* state) {
       seg.set_finished(true);
       if (absl::Status s = WriteJsonFile(path, seg); !s.ok()) spdlog::error("{}", s.ToString());
     }
+    DropIfEmpty(dir, n);
     state->ReplaySegment(seg_dir);
     for (const auto& f : seg.failures()) state->Fail(f.bot(), f.reason());
     next = std::max(next, n + 1);
@@ -333,7 +351,7 @@ int RunLadder(LadderRunOptions options) {
     v1::TournamentConfig c = options.base;
     if (absl::Status s = SetBots(state, active, &c); !s.ok()) return Fail(s);
     c.set_records_dir(LadderSegmentDir(dir, segment));
-    c.set_secret_file(absl::StrFormat("%s/secrets/segment-%06d.secret", dir, segment));
+    c.set_secret_file(SecretFile(dir, segment));
     const int64_t left = options.matches > 0 ? options.matches - state.matches() : 1000000;
     const int64_t to_freeze =
         options.freeze_at > 0 ? options.freeze_at - state.matches() : left;
@@ -368,6 +386,7 @@ int RunLadder(LadderRunOptions options) {
       r->set_bot(bot);
       r->set_reason(why);
     }
+    DropIfEmpty(dir, segment);
     marker.set_finished(true);
     if (absl::Status s = WriteJsonFile(SegmentFile(dir, segment), marker); !s.ok()) return Fail(s);
     ++segment;
