@@ -194,11 +194,16 @@ bool LadderSite::FollowSegment(bool last) {
       const std::string name = e.path().filename().string();
       if (absl::StartsWith(name, "segment-") && name > newest && !e.is_symlink(ec)) newest = name;
     }
-    if (!newest.empty() && absl::StrCat(dir_, "/records/", newest) != segment_dir_) {
-      segment_dir_ = absl::StrCat(dir_, "/records/", newest);
+    if (!newest.empty()) newest = absl::StrCat(dir_, "/records/", newest);
+    // After the freeze, the final (DIR/final) is what plays.
+    const std::string final_dir = absl::StrCat(dir_, "/final");
+    if (fs::is_directory(fs::symlink_status(final_dir, ec))) newest = final_dir;
+    if (!newest.empty() && newest != segment_dir_) {
+      segment_dir_ = newest;
       auto site = std::make_shared<LiveSite>(segment_dir_, options_.live);
       absl::MutexLock lock(&mu_);
       segment_ = std::move(site);
+      following_final_ = newest == final_dir;
       changed = true;
     }
   }
@@ -270,12 +275,13 @@ std::string LadderSite::Page() const {
   v1::LadderLeaderboard board;
   v1::LadderEntrants entrants;
   std::shared_ptr<LiveSite> segment;
-  bool fed;
+  bool fed, final;
   {
     absl::MutexLock lock(&mu_);
     board = board_;
     entrants = entrants_;
     segment = segment_;
+    final = following_final_;
     fed = fed_;
   }
   std::map<std::string, int64_t> matches_of;  // current versions' matches
@@ -352,6 +358,7 @@ std::string LadderSite::Page() const {
 
   const std::vector<std::string> live = segment->LiveIds(options_.live_shown);
   absl::StrAppend(&out, "<h2>Matches in progress</h2>");
+  if (final) out += "<p class=\"note\">The final's (DIR/final).</p>";
   if (live.empty()) out += "<p id=\"live\">None now.</p>";
   if (!live.empty()) out += "<ul id=\"live\">";
   for (const std::string& id : live) {

@@ -15,7 +15,8 @@
 //  - the newest submissions (DIR/entrants.json): accepted, or refused with
 //    the reason, and each current version's placement progress;
 //  - the matches in progress of the segment playing now (the newest
-//    DIR/records/segment-NNNNNN), linked to their live pages, which the
+//    DIR/records/segment-NNNNNN, or DIR/final once the final has begun),
+//    linked to their live pages, which the
 //    segment's LiveSite serves (arena/live/live_site.h): /live/<id>.html,
 //    then the replay once the match has ended.
 // Everything a bot or a submitter controls (names, reasons, ids) is
@@ -129,6 +130,7 @@ class LadderSite : public SiteFront {
   v1::LadderLeaderboard board_ ABSL_GUARDED_BY(mu_);
   v1::LadderEntrants entrants_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<LiveSite> segment_ ABSL_GUARDED_BY(mu_);
+  bool following_final_ ABSL_GUARDED_BY(mu_) = false;  // segment_ is DIR/final's
   std::map<std::string, Track> history_ ABSL_GUARDED_BY(mu_);  // by bot
   bool fed_ ABSL_GUARDED_BY(mu_) = false;
   int64_t rated_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by Rated()
