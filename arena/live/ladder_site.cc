@@ -160,7 +160,7 @@ std::shared_ptr<LiveSite> LadderSite::live() const {
 
 int64_t LadderSite::version() const {
   absl::MutexLock lock(&mu_);
-  return version_ + rated_version_;
+  return version_;
 }
 
 bool LadderSite::ReadIfChanged(const std::string& name, Stamp* stamp,
@@ -217,18 +217,33 @@ bool LadderSite::Poll(bool last) {
   absl::MutexLock lock(&mu_);
   const bool rated = rated_version_ != seen_rated_;
   seen_rated_ = rated_version_;
-  if (changed) ++version_;
+  if (changed || rated) ++version_;
   return changed || rated;
 }
 
 std::optional<SiteFront::Route> LadderSite::RouteOf(const std::string& path) const {
   if (path == "/" || path == "/index.html") {
     Route r;
-    r.key = absl::StrCat("ladder@", version());
-    r.cacheable = true;
-    r.build = [this] {
+    // Built once a version (a poll that saw a change): the askers
+    // meanwhile join the build, those after get the copy kept here (not
+    // in the workers' cache, which would fill with stale versions).
+    const int64_t v = version();
+    r.key = absl::StrCat("ladder@", v);
+    r.build = [this, v] {
       arena::Page p;
+      {
+        absl::MutexLock lock(&page_mu_);
+        if (page_version_ == v) {
+          p.body = page_;
+          return p;
+        }
+      }
       p.body = Page();
+      absl::MutexLock lock(&page_mu_);
+      if (v > page_version_) {
+        page_version_ = v;
+        page_ = p.body;
+      }
       return p;
     };
     return r;

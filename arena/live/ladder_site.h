@@ -85,6 +85,8 @@ class LadderSite : public SiteFront {
 
   // The ladder's page now.
   std::string Page() const;
+  // Bumped by a Poll() that saw a change (a file, a rated match, the
+  // segment's matches): the page is built at most once a version.
   int64_t version() const;
 
   // A version's history as plotted: (match, mean, uncertainty) points, and
@@ -134,6 +136,10 @@ class LadderSite : public SiteFront {
   std::map<std::string, Track> history_ ABSL_GUARDED_BY(mu_);  // by bot
   bool fed_ ABSL_GUARDED_BY(mu_) = false;
   int64_t rated_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by Rated()
+  // The page of version page_version_ (RouteOf).
+  mutable absl::Mutex page_mu_;
+  mutable int64_t page_version_ ABSL_GUARDED_BY(page_mu_) = -1;
+  mutable std::string page_ ABSL_GUARDED_BY(page_mu_);
 };
 
 }  // namespace arena
