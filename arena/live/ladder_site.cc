@@ -207,7 +207,9 @@ bool LadderSite::FollowSegment(bool last) {
       changed = true;
     }
   }
-  changed |= live()->Poll(last);
+  // Not `last`: that would rebuild the segment's standings, which this
+  // page does not show (at a long segment's end, seconds of bootstrap).
+  changed |= live()->Poll(/*last=*/false);
   return changed;
 }
 
