@@ -259,6 +259,35 @@ TEST(LadderSite, AVersionsHistoryIsBoundedAndEndsAtItsNewestRating) {
   EXPECT_TRUE(site.History("nobody", &bucket).empty());
 }
 
+// A new version's placement progress, from the two files alone.
+TEST(LadderSite, ANewVersionShowsItsPlacementProgress) {
+  const testing::TestDir tmp = testing::FreshTempDir("ladder-site-placement");
+  v1::LadderLeaderboard board;
+  board.set_matches(3);
+  v1::LadderRow* row = board.add_rows();
+  row->set_rank(1);
+  row->set_entrant("alice");
+  row->set_version(2);
+  row->set_bot("alice.v2");
+  row->set_matches(3);
+  v1::LadderEntrants entrants;
+  v1::LadderSubmissionReport* s = entrants.add_submissions();
+  s->set_file("1-alice.json");
+  s->set_entrant("alice");
+  s->set_action(v1::LADDER_ACTION_SUBMIT);
+  s->set_state(v1::SUBMISSION_STATE_ACCEPTED);
+  s->set_version(2);
+  s->set_bot("alice.v2");
+  ASSERT_TRUE(WriteJsonFile(tmp.path() + "/leaderboard.json", board).ok());
+  ASSERT_TRUE(WriteJsonFile(tmp.path() + "/entrants.json", entrants).ok());
+  LadderSite site(tmp.path(), LadderSiteOptions{});
+  ASSERT_TRUE(site.Poll(false));
+  const std::string page = site.Page();
+  EXPECT_TRUE(absl::StrContains(page, "accepted as alice.v2</td><td>3 of 10 placement matches"))
+      << page;
+  EXPECT_TRUE(absl::StrContains(page, "shown by arena ladder run --serve")) << page;
+}
+
 // A big field over a long season: the page stays bounded (the top
 // plots_inline rows plotted, each of at most history_points points) and is
 // built in well under a second. Prints its size and build time.
