@@ -39,6 +39,9 @@ std::string SegmentFile(const std::string& dir, int segment) {
   return absl::StrFormat("%s/segments/segment-%06d.json", dir, segment);
 }
 
+// A segment's bound without --matches or --freeze_at (it ends sooner).
+constexpr int64_t kOpenBudget = 1000000;
+
 std::string SecretFile(const std::string& dir, int segment) {
   return absl::StrFormat("%s/secrets/segment-%06d.secret", dir, segment);
 }
@@ -85,7 +88,9 @@ class LadderPlanner : public Planner {
     }
   }
 
-  Outline outline() const override { return {static_cast<int>(budget_), 0}; }
+  // Open-ended: a segment plans a batch at a time until something ends it
+  // (its budget is only a bound), so what it plays is what it planned.
+  Outline outline() const override { return {Outline::kOpenEnded, 0}; }
   const Schedule& schedule() const override { return schedule_; }
   const std::vector<std::string>& entrants() const override { return names_; }
 
@@ -352,13 +357,14 @@ int RunLadder(LadderRunOptions options) {
     if (absl::Status s = SetBots(state, active, &c); !s.ok()) return Fail(s);
     c.set_records_dir(LadderSegmentDir(dir, segment));
     c.set_secret_file(SecretFile(dir, segment));
-    const int64_t left = options.matches > 0 ? options.matches - state.matches() : 1000000;
+    const int64_t left = options.matches > 0 ? options.matches - state.matches() : kOpenBudget;
     const int64_t to_freeze =
         options.freeze_at > 0 ? options.freeze_at - state.matches() : left;
     const int64_t budget = std::max<int64_t>(1, std::min(left, to_freeze));
     c.set_matches(static_cast<int>(budget));
-    spdlog::info("ladder: segment {}: {} versions, at most {} matches", segment, active.size(),
-                 budget);
+    spdlog::info("ladder: segment {}: {} versions, {}", segment, active.size(),
+                 budget < kOpenBudget ? absl::StrCat("at most ", budget, " matches")
+                                      : std::string("open-ended"));
     LaunchOptions lo = options.launch;
     lo.show_progress = false;
     lo.fresh_bots_per_rotation = false;

@@ -118,7 +118,7 @@ std::string StoppedRunMessage(int signal, const std::string& records_dir,
     }
   }
   std::string planned;
-  if (auto m = ReadManifest(records_dir); m.ok()) {
+  if (auto m = ReadManifest(records_dir); m.ok() && m->matches_planned() >= 0) {
     planned = absl::StrCat(" of ", m->matches_planned());
   }
   std::string text = absl::StrCat(

@@ -37,9 +37,11 @@ StandingsContext StandingsContextFor(const v1::TournamentConfig& config,
   }
   for (const auto& b : config.bots()) ctx.bots.push_back(b.name());
   // An adaptive schedule plans round by round: its manifest holds the
-  // budget, and what it played is what it planned.
-  ctx.matches_planned =
-      config.schedule() == v1::SCHEDULE_KIND_ADAPTIVE ? -1 : matches_planned;
+  // budget, and what it played is what it planned. So does an open-ended
+  // run (a ladder's segment), whose manifest says -1.
+  ctx.matches_planned = config.schedule() == v1::SCHEDULE_KIND_ADAPTIVE || matches_planned < 0
+                            ? -1
+                            : matches_planned;
   ctx.deal_mode = config.deal_mode() == v1::DEAL_MODE_UNSPECIFIED
                       ? v1::DEAL_MODE_DUPLICATE
                       : config.deal_mode();

@@ -44,10 +44,13 @@ class Planner {
   virtual ~Planner() = default;
 
   // What the run plans, fixed before its first batch: its matches (this
-  // run's share with shards; an adaptive schedule's budget), for the
-  // manifest, the standings and the progress; and the deal groups the
-  // manifest names (0 when not known up front).
+  // run's share with shards; an adaptive schedule's budget; kOpenEnded for
+  // a run that plans as it goes with no count up front, whose matches
+  // planned are then the ones it played), for the manifest, the standings
+  // and the progress; and the deal groups the manifest names (0 when not
+  // known up front).
   struct Outline {
+    static constexpr int kOpenEnded = -1;
     int matches = 0;
     int deal_groups = 0;
   };
