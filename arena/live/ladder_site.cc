@@ -123,12 +123,14 @@ void LadderSite::Rated(int64_t match, const std::vector<LadderRatedSeat>& seats)
     Track& t = history_[s.bot];
     t.last = Point{match, static_cast<float>(s.mu), static_cast<float>(s.sigma)};
     if (++t.count % t.stride != 0) continue;
+    if (t.points.empty()) t.points.reserve(max_points + 1);  // its bound, once
     t.points.push_back(t.last);
     if (t.points.size() > max_points) {
-      // Keep the points of every 2 * stride matches (the 2nd, 4th, ...).
-      std::vector<Point> kept;
-      for (size_t i = 1; i < t.points.size(); i += 2) kept.push_back(t.points[i]);
-      t.points = std::move(kept);
+      // Keep the points of every 2 * stride matches (the 2nd, 4th, ...),
+      // in place.
+      size_t n = 0;
+      for (size_t i = 1; i < t.points.size(); i += 2) t.points[n++] = t.points[i];
+      t.points.resize(n);
       t.stride *= 2;
     }
   }
