@@ -328,6 +328,8 @@ TEST(LadderE2E, VersionsRejectionsWithdrawalAndKillNine) {
       ladder.KillThenPlay(12, [](size_t total) { return absl::StrCat("--matches ", total); });
   ladder.ExpectRebuiltAlike(absl::StrCat("--matches ", total));
   ladder.ExpectEverySegmentVerifies();
+  // Three versions at two seats still play two matches at once (--jobs 2).
+  EXPECT_TRUE(absl::StrContains(ladder.Log(), "at most 2 of them at once")) << ladder.Log();
 }
 
 // Eight entrants; four new versions while the ladder runs: a bot that

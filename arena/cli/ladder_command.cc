@@ -105,7 +105,9 @@ class LadderPlanner : public Planner {
     const int jobs = std::max(1, options_.base.jobs());
     const int tables = static_cast<int>(std::min<int64_t>(jobs, budget_ - planned));
     std::vector<int> batch;
-    for (const std::vector<int>& table : state_->field().NextBatch(tables, rng_)) {
+    // A version may sit at several of the batch's tables (a pass each), so
+    // that a field smaller than jobs x seats still plays `jobs` at once.
+    for (const std::vector<int>& table : state_->field().NextBatch(tables, rng_, tables)) {
       ScheduledMatch m;
       m.index = static_cast<int>(schedule_.matches.size());
       m.deal = m.index;

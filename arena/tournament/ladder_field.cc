@@ -49,7 +49,8 @@ int LadderField::ActiveVersion(int entrant) const {
   return active_of_entrant_[entrant];
 }
 
-std::vector<std::vector<int>> LadderField::NextBatch(int tables, Rng& rng) {
+std::vector<std::vector<int>> LadderField::NextBatch(int tables, Rng& rng,
+                                                     int tables_per_version) {
   const int seats = std::max(2, options_.seats);
   std::vector<int> active;
   for (size_t i = 0; i < versions_.size(); ++i) {
@@ -59,17 +60,11 @@ std::vector<std::vector<int>> LadderField::NextBatch(int tables, Rng& rng) {
   if (static_cast<int>(active.size()) < seats || tables <= 0) return out;
   // Who anchors a table first: versions still placing (fewest matches
   // first), then the starved (longest wait first), then by uncertainty.
-  struct Key {
-    int tier;
-    double order;
-    double tie;
-    int version;
-  };
-  std::vector<Key> keys;
+  std::vector<AnchorKey> keys;
   for (int v : active) {
     const Version& x = versions_[v];
     const int64_t waited = x.last_batch < 0 ? batch_ + 1 : batch_ - x.last_batch;
-    Key k{2, -x.rating.sigma, Uniform(rng), v};
+    AnchorKey k{2, -x.rating.sigma, Uniform(rng), v};
     if (x.matches < options_.placement_matches) {
       k = {0, static_cast<double>(x.matches), Uniform(rng), v};
     } else if (waited >= options_.starve_after) {
@@ -77,14 +72,29 @@ std::vector<std::vector<int>> LadderField::NextBatch(int tables, Rng& rng) {
     }
     keys.push_back(k);
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+  std::sort(keys.begin(), keys.end(), [](const AnchorKey& a, const AnchorKey& b) {
     return std::tie(a.tier, a.order, a.tie) < std::tie(b.tier, b.order, b.tie);
   });
+  const double jitter = options_.ratings.beta / 2;
+  // Pass after pass over the same order, each version at one table at most
+  // a pass, until the batch has its tables (a small field at many jobs).
+  for (int pass = 0; pass < std::max(1, tables_per_version); ++pass) {
+    if (static_cast<int>(out.size()) >= tables) break;
+    Seat(keys, tables, jitter, rng, &out);
+  }
+  ++batch_;
+  return out;
+}
+
+void LadderField::Seat(const std::vector<AnchorKey>& keys, int tables, double jitter, Rng& rng,
+                       std::vector<std::vector<int>>* out) {
+  const int seats = std::max(2, options_.seats);
+  std::vector<int> active;
+  for (const AnchorKey& k : keys) active.push_back(k.version);
   std::vector<bool> used(versions_.size(), false);
   int free = static_cast<int>(active.size());
-  const double jitter = options_.ratings.beta / 2;
-  for (const Key& anchor : keys) {
-    if (static_cast<int>(out.size()) >= tables || free < seats) break;
+  for (const AnchorKey& anchor : keys) {
+    if (static_cast<int>(out->size()) >= tables || free < seats) break;
     if (used[anchor.version]) continue;
     const OnlineRating& a = versions_[anchor.version].rating;
     // The nearest means, established ones preferred, a little noise.
@@ -105,10 +115,8 @@ std::vector<std::vector<int>> LadderField::NextBatch(int tables, Rng& rng) {
       versions_[v].last_batch = batch_;
     }
     free -= seats;
-    out.push_back(std::move(table));
+    out->push_back(std::move(table));
   }
-  ++batch_;
-  return out;
 }
 
 void LadderField::Record(const std::vector<int>& seating, const std::vector<int>& placements) {

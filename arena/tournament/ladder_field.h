@@ -10,7 +10,7 @@
 // versions it met). A withdrawn entrant has no active version.
 //
 // Matchmaking, a batch of tables at a time, each active version at one
-// table at most:
+// table at most (or, for a small field, at one table a pass; NextBatch):
 //  - placement first: a version with fewer than `placement_matches`
 //    matches anchors a table before any other;
 //  - then by uncertainty, and a floor: a version that has not played for
@@ -66,8 +66,12 @@ class LadderField {
   void Withdraw(int entrant);
 
   // The next batch: at most `tables` seatings (version indices), each
-  // version at one table at most; fewer when too few versions are active.
-  std::vector<std::vector<int>> NextBatch(int tables, Rng& rng);
+  // version at `tables_per_version` tables at most; fewer when too few
+  // versions are active. With more than one, the tables are seated in
+  // passes over the same order (placement first, then the floor, then by
+  // uncertainty), each version at one table a pass: a field of fewer than
+  // `tables` x seats versions still fills the batch.
+  std::vector<std::vector<int>> NextBatch(int tables, Rng& rng, int tables_per_version = 1);
   // A played table's result: its seating and placements by seat (1 =
   // first, ties equal). Retired versions' ratings move too (a match that
   // started before its version was retired counts).
@@ -82,6 +86,19 @@ class LadderField {
   int ActiveVersion(int entrant) const;
 
  private:
+  // Who anchors a table: tier 0 placing, 1 starved, 2 the rest; then
+  // order within the tier, then a random tie-break.
+  struct AnchorKey {
+    int tier;
+    double order;
+    double tie;
+    int version;
+  };
+  // One pass: tables anchored in `keys`' order (every active version), each
+  // version at one table at most, until `out` holds `tables`.
+  void Seat(const std::vector<AnchorKey>& keys, int tables, double jitter, Rng& rng,
+            std::vector<std::vector<int>>* out);
+
   LadderFieldOptions options_;
   std::vector<Version> versions_;
   std::vector<int> active_of_entrant_;  // -1: none

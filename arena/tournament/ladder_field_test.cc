@@ -3,6 +3,7 @@
 #include "arena/tournament/ladder_field.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "gtest/gtest.h"
@@ -117,6 +118,33 @@ TEST(LadderField, NoVersionStarves) {
     }
   }
   for (int v = 0; v < 20; ++v) EXPECT_GE(last[v], 60 - o.starve_after - 3) << "version " << v;
+}
+
+// A field too small for the batch's tables fills it in passes, each version
+// at one table a pass, placement first in every pass: the newcomer anchors
+// each table, against the established versions in turn.
+TEST(LadderField, ASmallFieldFillsItsBatchInPasses) {
+  LadderFieldOptions o;
+  o.seats = 2;
+  LadderField field(o);
+  Rng rng(3);
+  const int a = field.Submit(0);
+  const int b = field.Submit(1);
+  for (int i = 0; i < 40; ++i) field.Record({a, b}, {1 + i % 2, 2 - i % 2});
+  const int n = field.Submit(2);
+  EXPECT_EQ(field.NextBatch(4, rng).size(), 1u);  // one table a version
+  const auto tables = field.NextBatch(4, rng, 4);
+  ASSERT_EQ(tables.size(), 4u);
+  std::map<int, int> at;
+  for (const auto& t : tables) {
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_NE(t[0], t[1]);
+    EXPECT_TRUE(t[0] == n || t[1] == n) << "a table without the newcomer";
+    for (int v : t) ++at[v];
+  }
+  EXPECT_EQ(at[n], 4);
+  EXPECT_EQ(at[a] + at[b], 4);
+  EXPECT_EQ(field.NextBatch(3, rng, 2).size(), 2u);  // at most 2 a version
 }
 
 TEST(LadderField, TooFewVersionsMakeNoTable) {
