@@ -11,9 +11,10 @@
 namespace arena {
 namespace {
 
-LadderSiteOptions SiteOptions(const LadderServeOptions& options) {
+LadderSiteOptions SiteOptions(const LadderServeOptions& options, bool history) {
   LadderSiteOptions o;
   o.live = options.live;
+  o.history = history;
   // A segment's own standings are not on the ladder's page: rebuilt only
   // at the end, not while its records land.
   o.live.rebuild = absl::InfiniteDuration();
@@ -24,8 +25,9 @@ LadderSiteOptions SiteOptions(const LadderServeOptions& options) {
 
 }  // namespace
 
-LadderServer::LadderServer(const std::string& dir, const LadderServeOptions& options)
-    : site_(dir, SiteOptions(options)) {}
+LadderServer::LadderServer(const std::string& dir, const LadderServeOptions& options,
+                           bool history)
+    : site_(dir, SiteOptions(options, history)) {}
 
 LadderServer::~LadderServer() {
   if (server_) server_->Stop();
@@ -35,7 +37,7 @@ absl::StatusOr<std::unique_ptr<LadderServer>> ServeLadder(const std::string& dir
                                                            const LadderServeOptions& options,
                                                            LadderState* state) {
   if (options.serve.address.empty()) return nullptr;
-  auto out = std::make_unique<LadderServer>(dir, options);
+  auto out = std::make_unique<LadderServer>(dir, options, /*history=*/true);
   LadderSite* site = &out->site();
   state->set_on_rated([site, state](const std::vector<int>& seating) {
     std::vector<LadderRatedSeat> seats;

@@ -25,7 +25,8 @@ struct LadderServeOptions {
 
 class LadderServer {
  public:
-  LadderServer(const std::string& dir, const LadderServeOptions& options);
+  // `history`: the ladder feeds the site's Rated() (else no plots).
+  LadderServer(const std::string& dir, const LadderServeOptions& options, bool history);
   ~LadderServer();
   LadderSite& site() { return site_; }
   std::unique_ptr<LiveServer>& server() { return server_; }
@@ -43,8 +44,8 @@ absl::StatusOr<std::unique_ptr<LadderServer>> ServeLadder(const std::string& dir
                                                            const LadderServeOptions& options,
                                                            LadderState* state);
 
-// The options `arena serve DIR` gives a ladder's folder's site (no history:
-// it is the ladder process's); whether DIR is a ladder's folder.
+// Whether DIR is a ladder's folder (`arena serve DIR` then serves its page,
+// without the history: that is the ladder process's).
 bool IsLadderDir(const std::string& dir);
 
 }  // namespace arena

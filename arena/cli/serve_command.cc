@@ -32,7 +32,7 @@ int RunServe(const ServeCommandOptions& options) {
   std::unique_ptr<LadderServer> ladder;
   std::unique_ptr<LiveSite> site;
   if (IsLadderDir(options.dir)) {
-    ladder = std::make_unique<LadderServer>(options.dir, lo);
+    ladder = std::make_unique<LadderServer>(options.dir, lo, /*history=*/false);
   } else {
     site = std::make_unique<LiveSite>(options.dir, options.live);
   }

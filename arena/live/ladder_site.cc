@@ -117,7 +117,7 @@ LadderSite::LadderSite(std::string dir, LadderSiteOptions options)
 void LadderSite::Rated(int64_t match, const std::vector<LadderRatedSeat>& seats) {
   const size_t max_points = static_cast<size_t>(std::max(2, options_.history_points));
   absl::MutexLock lock(&mu_);
-  fed_ = true;
+  last_rated_ = std::max(last_rated_, match);
   ++rated_version_;
   for (const LadderRatedSeat& s : seats) {
     Track& t = history_[s.bot];
@@ -134,11 +134,6 @@ void LadderSite::Rated(int64_t match, const std::vector<LadderRatedSeat>& seats)
       t.stride *= 2;
     }
   }
-}
-
-bool LadderSite::has_history() const {
-  absl::MutexLock lock(&mu_);
-  return fed_;
 }
 
 std::vector<LadderSite::Point> LadderSite::History(const std::string& bot, int* bucket) const {
@@ -294,14 +289,15 @@ std::string LadderSite::Page() const {
   v1::LadderLeaderboard board;
   v1::LadderEntrants entrants;
   std::shared_ptr<LiveSite> segment;
-  bool fed, final;
+  bool final;
+  int64_t last_rated;
   {
     absl::MutexLock lock(&mu_);
     board = board_;
     entrants = entrants_;
     segment = segment_;
     final = following_final_;
-    fed = fed_;
+    last_rated = last_rated_;
   }
   std::map<std::string, int64_t> matches_of;  // current versions' matches
   for (const auto& r : board.rows()) matches_of[r.bot()] = r.matches();
@@ -317,7 +313,12 @@ std::string LadderSite::Page() const {
             "bound, mean &minus; 3 &times; uncertainty (",
       Text(board.ranked_by()),
       "): a version with few matches is shown below where its mean alone would put it. "
-      "History: its mean after each rated match, the band one uncertainty either side.</p>"
+      "History: its mean after each rated match, the band one uncertainty either side.</p>",
+      options_.history && last_rated < board.matches()
+          ? absl::StrCat("<p class=\"note\" id=\"history-behind\">The history is being "
+                         "rebuilt from the records: ",
+                         last_rated, " of ", board.matches(), " matches so far.</p>")
+          : std::string(),
       "<table id=\"leaderboard\"><tr><th>rank</th><th>entrant</th><th>version</th>"
       "<th>mean</th><th>uncertainty</th><th>mean &minus; 3 &times; uncertainty "
       "(ranked by)</th><th>matches</th><th>history</th></tr>");
@@ -327,10 +328,10 @@ std::string LadderSite::Page() const {
     // As far as the leaderboard shown (its file lags the ratings a little).
     while (!points.empty() && points.back().match > board.matches()) points.pop_back();
     std::string plot = "<span class=\"note\">shown by arena ladder run --serve</span>";
-    if (fed && r.rank() <= options_.plots_inline) {
+    if (options_.history && r.rank() <= options_.plots_inline) {
       plot = absl::StrCat(Plot(r.bot(), points, bucket, 220, 48, false), " <a href=\"history/",
                           Text(r.bot()), ".svg\">larger</a>");
-    } else if (fed) {
+    } else if (options_.history) {
       plot = absl::StrCat("<a href=\"history/", Text(r.bot()), ".svg\">plot</a>");
     }
     absl::StrAppendFormat(

@@ -50,6 +50,9 @@ struct LadderSiteOptions {
   int submissions_shown = 30;    // the newest submissions on the page
   int placement_matches = 10;    // a new version's placement (LadderFieldOptions's)
   int live_shown = 50;           // matches in progress listed
+  // Whether the ladder feeds Rated() (`ladder run --serve`); without it
+  // (`arena serve` of a ladder's folder) the page has no plots, and says so.
+  bool history = true;
   // The top this many rows have their plot on the page (every version's
   // is at /history/<bot>.svg), so that a big field's page stays small
   // (about 6 KB a plot at history_points).
@@ -72,9 +75,6 @@ class LadderSite : public SiteFront {
   // A rated match, the ladder's `match`-th (1, 2, ...): each seat's rating
   // after it.
   void Rated(int64_t match, const std::vector<LadderRatedSeat>& seats);
-  // Whether Rated() ever fed it (else the page says the history is shown
-  // by `arena ladder run --serve` only).
-  bool has_history() const;
 
   // SiteFront: "/" and "/index.html" are the ladder's page,
   // "/history/<bot>.svg" a version's plot (retired ones' too); "/events" and
@@ -134,7 +134,7 @@ class LadderSite : public SiteFront {
   std::shared_ptr<LiveSite> segment_ ABSL_GUARDED_BY(mu_);
   bool following_final_ ABSL_GUARDED_BY(mu_) = false;  // segment_ is DIR/final's
   std::map<std::string, Track> history_ ABSL_GUARDED_BY(mu_);  // by bot
-  bool fed_ ABSL_GUARDED_BY(mu_) = false;
+  int64_t last_rated_ ABSL_GUARDED_BY(mu_) = 0;  // the newest Rated() match
   int64_t rated_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by Rated()
   // The page of version page_version_ (RouteOf).
   mutable absl::Mutex page_mu_;
