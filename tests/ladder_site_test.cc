@@ -7,7 +7,10 @@
 // live page. Then `arena serve DIR` of the same folder shows the page too.
 #include <signal.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -93,7 +96,21 @@ TEST(LadderSite, ServesTheLeaderboardHistorySubmissionsAndLiveMatches) {
   submit("bob", bin + "/quasenbo_bot");
   submit("carol", bin + "/quasenbo_bot --epsilon 0.5");
   // Hostile: markup in an entrant's name and in a command (both refused).
-  submit("<b>x", bin + "/random_bot");
+  // `ladder submit` refuses such a name itself, writing nothing (a '/' in
+  // it would name a file elsewhere); a front end may still drop the file.
+  auto refused = Sh(absl::StrCat(bin, "/arena ladder submit ", dir,
+                                 " --entrant '../<b>x' --command ", bin, "/random_bot"));
+  EXPECT_NE(refused.code, 0) << refused.output;
+  EXPECT_TRUE(absl::StrContains(refused.output, "invalid entrant name '../<b>x'"))
+      << refused.output;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir + "/submissions"),
+                          std::filesystem::directory_iterator()),
+            3);
+  {
+    std::ofstream dropped(dir + "/submissions/zz-hostile.json");
+    dropped << R"({"entrant": "<b>x", "action": "LADDER_ACTION_SUBMIT", "command": ")" << bin
+            << R"(/random_bot"})";
+  }
   submit("dave", "/nope/<script>alert(1)</script>");
   // Three seats: every match is the whole field's, until one leaves.
   auto r = Sh(absl::StrCat("TMPDIR=", w.path(), "/tmp ", bin, "/arena ladder run ", dir,

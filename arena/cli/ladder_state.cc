@@ -46,8 +46,24 @@ std::vector<std::string> LadderSegments(const std::string& dir) {
   return out;
 }
 
+namespace {
+
+// Why `name` cannot be an entrant's ("" if it can): it names files too.
+std::string EntrantNameProblem(const std::string& name) {
+  if (IsValidBotName(name) && name.size() <= 56) return "";
+  return absl::StrCat("invalid entrant name '", name,
+                      "': 1 to 56 letters, digits, '-', '_' or '.'");
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> WriteLadderSubmission(const std::string& dir,
                                                   const v1::LadderSubmission& s) {
+  // Checked before the name goes into a file name (a '/' would write it
+  // elsewhere); the ladder checks again whatever file it reads.
+  if (std::string p = EntrantNameProblem(s.entrant()); !p.empty()) {
+    return absl::InvalidArgumentError(p);
+  }
   const std::string sub = LadderSubmissionsDir(dir);
   if (absl::Status st = MakePublicDirs(sub); !st.ok()) return st;
   // Named by time, so that name order is arrival order; a counter for two
@@ -111,10 +127,7 @@ std::vector<int> LadderState::Active() const {
 
 std::string LadderState::Check(const v1::LadderSubmission& s, bool frozen) const {
   if (frozen) return "submissions are closed (the ladder is frozen)";
-  if (!IsValidBotName(s.entrant()) || s.entrant().size() > 56) {
-    return absl::StrCat("invalid entrant name '", s.entrant(),
-                        "': 1 to 56 letters, digits, '-', '_' or '.'");
-  }
+  if (std::string p = EntrantNameProblem(s.entrant()); !p.empty()) return p;
   auto e = entrant_index_.find(s.entrant());
   const int active = e == entrant_index_.end() ? -1 : field_.ActiveVersion(e->second);
   switch (s.action()) {
