@@ -36,6 +36,7 @@ namespace {
 
 using testing::kBin;
 using testing::Sh;
+using testing::WaitFor;
 namespace fs = std::filesystem;
 
 template <typename M>
@@ -46,17 +47,6 @@ M ReadJson(const std::string& path) {
     (void)google::protobuf::util::JsonStringToMessage(testing::ReadFile(path), &m);
   }
   return m;
-}
-
-// Polls `ok` every 50 ms for up to `limit`; whether it came true.
-template <typename F>
-bool WaitFor(F ok, absl::Duration limit) {
-  const absl::Time until = absl::Now() + limit;
-  while (absl::Now() < until) {
-    if (ok()) return true;
-    absl::SleepFor(absl::Milliseconds(50));
-  }
-  return ok();
 }
 
 class Ladder {
