@@ -195,6 +195,11 @@ class BotSupervisor {
   // that deal; one that has is replaced once it has no live match (so that
   // no process of a bot sees a deal twice: a duplicate deal's rotations).
   bool Ensure(const std::string& bot, int64_t deal = -1);
+  // On demand: pins `bot` now for a match whose Ensure comes later (from
+  // another thread); that Ensure takes this pin over instead of adding
+  // one. So no process about to play is stopped (for room, or as unfit for
+  // a later match's deal) in between. Nothing otherwise.
+  void Pin(const std::string& bot);
   // Replaces every bot process that is not withdrawn by a fresh one (a new
   // sandbox, no memory of the matches before) and waits until each is
   // connected (call it with no match live); a fresh process that fails is
@@ -277,6 +282,7 @@ class BotSupervisor {
       bool stopping = false;  // picked to be stopped; not picked again
       bool pinned = false;    // ensured, its match not started yet
       int pins = 0;           // Ensure calls whose match has not started yet
+      int pre_pins = 0;       // of those, Pin's whose Ensure has not come yet
       absl::Time pinned_at;
       int matches = 0;        // live matches
       absl::Time last_used;   // latest ensure, match start or match end

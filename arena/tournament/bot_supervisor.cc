@@ -345,6 +345,16 @@ bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   return true;
 }
 
+void BotSupervisor::Pin(const std::string& bot) {
+  if (!on_demand_ || bots_.count(bot) == 0) return;
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  s.pinned = true;
+  ++s.pins;
+  ++s.pre_pins;
+  s.pinned_at = s.last_used = MonoNow();
+}
+
 void BotSupervisor::MarkFresh(const std::string& bot) {
   absl::MutexLock lock(&pool_->mu);
   pool_->Fresh(pool_->slots[bot]);
@@ -360,7 +370,11 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
       absl::MutexLock lock(&pool_->mu);
       Pool::Slot& s = pool_->slots[bot];
       s.pinned = true;
-      ++s.pins;
+      if (s.pre_pins > 0) {
+        --s.pre_pins;  // Pin's, taken over
+      } else {
+        ++s.pins;
+      }
       s.pinned_at = s.last_used = MonoNow();
     }
     AwaitStale(bot, deal);

@@ -398,6 +398,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
         hooks.expect_bots = [&](const std::vector<std::pair<std::string, int64_t>>& upcoming) {
           supervisor.Expect(upcoming);
         };
+        hooks.pin_bot = [&](const std::string& b) { supervisor.Pin(b); };
         if (options.fresh_bots_per_rotation) {
           hooks.ensure_fresh_bot = [&](const std::string& b, int64_t deal) {
             return supervised([&] {

@@ -160,6 +160,11 @@ bool MatchPump::StartNext(const Schedule& schedule, const std::vector<std::strin
     preparing_deals_.insert(sm.deal);
     preparing_bots_.insert(spec.seat_bots.begin(), spec.seat_bots.end());
   }
+  if (hooks_.pin_bot) {
+    for (const std::string& b : std::set<std::string>(spec.seat_bots.begin(), spec.seat_bots.end())) {
+      hooks_.pin_bot(b);
+    }
+  }
   Prep& prep = preps_.emplace_back();
   prep.thread = std::thread([this, &prep, spec = std::move(spec), deal = sm.deal]() mutable {
     Prepare(std::move(spec), deal);

@@ -11,6 +11,9 @@
 //   requests all reach the bots at once, where they time out together;
 // - each start held while the referee is behind or a bot owes a late
 //   answer (start_holds.h);
+// - each match's bots pinned (TournamentHooks::pin_bot) on the
+//   tournament's thread before the bots of the matches after it are told,
+//   so that no process about to play is stopped in between;
 // - each match prepared off the tournament's thread: its bots ensured
 //   (TournamentHooks::ensure_bot: arena starts bot processes on demand)
 //   side by side, then its record opened and its link made, while the

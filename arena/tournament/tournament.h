@@ -77,6 +77,11 @@ struct TournamentHooks {
   // that has not played `deal` (its match's), replacing one that has once
   // its live matches are over; no rotation then waits for the one before.
   std::function<bool(const std::string& bot, int64_t deal)> ensure_fresh_bot;
+  // With processes on demand: holds `bot`'s process for a match about to
+  // be prepared, on the tournament's thread, before the bots of the matches
+  // after it are told (expect_bots); the match's ensure takes the hold over
+  // (BotSupervisor::Pin). Else unset.
+  std::function<void(const std::string& bot)> pin_bot;
   // The most bot processes live at once when ensure_bot starts them on
   // demand (0: no bound, or every process kept): matches are prepared side
   // by side only while their seats fit in it.
