@@ -342,11 +342,14 @@ TEST(LadderE2E, EightEntrantsFourNewVersionsKillNineFreezeAndFinal) {
       << ladder.Log();
   EXPECT_EQ(ladder.Board().rows_size(), 8);
 
-  // A valid version (ann's second), then one that crashes at once and one
-  // whose program is missing (hal's second: hal.v1 plays on).
+  // A valid version (ann's second), then one that crashes at once (fay's
+  // second: refused once tried, and fay.v1, retired for it, plays again)
+  // and one whose program is missing (hal's second: hal.v1 plays on).
+  const int64_t fay_before = ladder.Matches("fay.v1");
+  ASSERT_GT(fay_before, 0);
   const absl::Time t1 = absl::Now();
   ladder.Submit("ann", bin + "/quasenbo_bot --epsilon 0.05");
-  const std::string crash = ladder.Submit("ivy", w.Script("crash.sh", "exit 1\n"));
+  const std::string crash = ladder.Submit("fay", w.Script("crash.sh", "exit 1\n"));
   const std::string missing = ladder.Submit("hal", w.path() + "/no_such_bot");
   // Its first rated match, then its 10 placement matches, within 10 s.
   auto plays_within_10s = [&](const std::string& bot, absl::Time submitted) {
@@ -367,7 +370,8 @@ TEST(LadderE2E, EightEntrantsFourNewVersionsKillNineFreezeAndFinal) {
   std::cout << "the crashing bot refused " << absl::Now() - t1 << " after its submission\n";
   const std::string log = ladder.Log();
   EXPECT_TRUE(absl::StrContains(log, absl::StrCat(missing, " rejected: ", missing_why))) << log;
-  EXPECT_TRUE(absl::StrContains(log, "ivy.v1 rejected: its bot failed as a program")) << log;
+  EXPECT_TRUE(absl::StrContains(log, "fay.v2 rejected: its bot failed as a program")) << log;
+  EXPECT_TRUE(absl::StrContains(log, "fay.v1 plays again (fay.v2 was refused)")) << log;
   EXPECT_NE(ladder.Matches("hal.v1"), -1);
 
   // The second valid version (gus's second), while the ladder goes on.
@@ -380,10 +384,11 @@ TEST(LadderE2E, EightEntrantsFourNewVersionsKillNineFreezeAndFinal) {
       << ladder.Log();
   const v1::LadderLeaderboard board = ladder.Board();
   EXPECT_EQ(board.rows_size(), 8);
-  for (const std::string bot : {"ann.v2", "gus.v2", "hal.v1"}) {
+  for (const std::string bot : {"ann.v2", "gus.v2", "hal.v1", "fay.v1"}) {
     EXPECT_NE(ladder.Matches(bot), -1) << bot;
   }
-  EXPECT_EQ(ladder.Matches("ivy.v1"), -1);
+  EXPECT_GT(ladder.Matches("fay.v1"), fay_before) << ladder.Log();
+  EXPECT_EQ(ladder.Matches("fay.v2"), -1);
   EXPECT_EQ(ladder.Matches("ann.v1"), -1);
 
   // kill -9 mid-match; the restart plays 12 more, freezes and plays the

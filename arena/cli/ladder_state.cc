@@ -199,6 +199,7 @@ bool LadderState::Scan(bool frozen, const std::vector<std::string>* only) {
     ver.bot = absl::StrCat(s.entrant(), ".v", ver.number);
     ver.command = s.command();
     ver.report = entrants_.submissions_size() - 1;
+    ver.replaced = before;
     r->set_version(ver.number);
     r->set_bot(ver.bot);
     by_bot_[ver.bot] = v;
@@ -218,8 +219,15 @@ void LadderState::Fail(const std::string& bot, const std::string& reason) {
   r->set_reason(absl::StrCat("its bot failed as a program: ", reason));
   r->set_retired(true);
   const int e = entrant_index_[versions_[v].entrant];
-  if (field_.ActiveVersion(e) == v) field_.Withdraw(e);
   spdlog::error("ladder: {} rejected: its bot failed as a program: {}", bot, reason);
+  if (field_.ActiveVersion(e) != v) return;
+  field_.Withdraw(e);
+  const int before = versions_[v].replaced;
+  if (before >= 0) {
+    field_.Reinstate(e, before);
+    entrants_.mutable_submissions(versions_[before].report)->set_retired(false);
+    spdlog::info("ladder: {} plays again ({} was refused)", versions_[before].bot, bot);
+  }
 }
 
 void LadderState::Apply(const MatchSummary& m) {

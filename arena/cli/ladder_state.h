@@ -54,6 +54,7 @@ class LadderState {
     std::string bot;      // "<entrant>.v<number>"
     std::string command;
     int report = -1;      // its submission in entrants()
+    int replaced = -1;    // the version it retired when accepted (-1: none)
   };
 
   LadderState(std::string dir, std::string game, int seats);
@@ -72,8 +73,10 @@ class LadderState {
   void set_on_rated(std::function<void(const std::vector<int>& seating)> f) {
     on_rated_ = std::move(f);
   }
-  // The version of `bot` failed as a program: it is retired and its
-  // submission rejected with `reason`.
+  // The version of `bot` failed as a program: its submission is rejected
+  // with `reason` and it is retired; the entrant's version before it, if
+  // this one retired it, plays again (a refused submission leaves the
+  // entrant as it was).
   void Fail(const std::string& bot, const std::string& reason);
 
   absl::Status WriteLeaderboard(bool frozen) const;

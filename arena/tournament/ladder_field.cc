@@ -44,6 +44,16 @@ void LadderField::Withdraw(int entrant) {
   active_of_entrant_[entrant] = -1;
 }
 
+void LadderField::Reinstate(int entrant, int version) {
+  if (entrant < 0 || static_cast<size_t>(entrant) >= active_of_entrant_.size() || version < 0 ||
+      static_cast<size_t>(version) >= versions_.size()) {
+    return;
+  }
+  Withdraw(entrant);
+  versions_[version].active = true;
+  active_of_entrant_[entrant] = version;
+}
+
 int LadderField::ActiveVersion(int entrant) const {
   if (entrant < 0 || static_cast<size_t>(entrant) >= active_of_entrant_.size()) return -1;
   return active_of_entrant_[entrant];

@@ -64,6 +64,9 @@ class LadderField {
   int Submit(int entrant);
   // The entrant leaves: its active version is retired.
   void Withdraw(int entrant);
+  // The entrant's earlier version `version` is its active one again (its
+  // newer one was refused), with its rating as it stands.
+  void Reinstate(int entrant, int version);
 
   // The next batch: at most `tables` seatings (version indices), each
   // version at `tables_per_version` tables at most; fewer when too few

@@ -36,6 +36,14 @@ TEST(LadderField, ANewVersionStartsFromItsEntrantsLastMean) {
   field.Withdraw(1);
   EXPECT_EQ(field.ActiveVersion(1), -1);
   EXPECT_EQ(field.Leaderboard(), (std::vector<int>{a2}));
+  // a2 refused: a1 plays again, as it stood; the next version is the 3rd.
+  field.Reinstate(0, a1);
+  EXPECT_TRUE(field.versions()[a1].active);
+  EXPECT_FALSE(field.versions()[a2].active);
+  EXPECT_EQ(field.ActiveVersion(0), a1);
+  EXPECT_NEAR(field.versions()[a1].rating.mu, 27.635231, 1e-5);
+  EXPECT_EQ(field.Leaderboard(), (std::vector<int>{a1}));
+  EXPECT_EQ(field.versions()[field.Submit(0)].number, 3);
 }
 
 TEST(LadderField, AnUnsureVersionsRaisedSigmaIsKeptBelowANewEntrants) {
