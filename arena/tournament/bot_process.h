@@ -318,6 +318,9 @@ class BotSupervisor {
     bool NeededSoon(const std::string& bot, int horizon) const
         ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
     void Take(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+    // Pins the slot for a match not started yet: from Pin (`early`), or
+    // from Ensure, which takes an early pin over rather than adding one.
+    void PinFor(Slot& s, bool early) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
     // The bot to stop to make room for `self`, if any: of the live ones
     // without a live match that are not pinned, the one needed last (of
     // those not needed, the least recently used), else, if no

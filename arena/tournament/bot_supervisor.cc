@@ -348,11 +348,7 @@ bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
 void BotSupervisor::Pin(const std::string& bot) {
   if (!on_demand_ || bots_.count(bot) == 0) return;
   absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  s.pinned = true;
-  ++s.pins;
-  ++s.pre_pins;
-  s.pinned_at = s.last_used = MonoNow();
+  pool_->PinFor(pool_->slots[bot], /*early=*/true);
 }
 
 void BotSupervisor::MarkFresh(const std::string& bot) {
@@ -368,14 +364,7 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
     {
       // Pinned before its lock: whoever picks a process to stop sees it.
       absl::MutexLock lock(&pool_->mu);
-      Pool::Slot& s = pool_->slots[bot];
-      s.pinned = true;
-      if (s.pre_pins > 0) {
-        --s.pre_pins;  // Pin's, taken over
-      } else {
-        ++s.pins;
-      }
-      s.pinned_at = s.last_used = MonoNow();
+      pool_->PinFor(pool_->slots[bot], /*early=*/false);
     }
     AwaitStale(bot, deal);
   }

@@ -21,6 +21,19 @@ void BotSupervisor::Pool::Take(Slot& s) {
   counts.peak_live = std::max(counts.peak_live, live);
 }
 
+void BotSupervisor::Pool::PinFor(Slot& s, bool early) {
+  if (early) {
+    ++s.pins;
+    ++s.pre_pins;
+  } else if (s.pre_pins > 0) {
+    --s.pre_pins;  // Pin's, taken over
+  } else {
+    ++s.pins;
+  }
+  s.pinned = true;
+  s.pinned_at = s.last_used = MonoNow();
+}
+
 bool BotSupervisor::Pool::NeededSoon(const std::string& bot, int horizon) const {
   return NextUse(bot) < horizon;
 }

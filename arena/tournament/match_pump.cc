@@ -161,9 +161,8 @@ bool MatchPump::StartNext(const Schedule& schedule, const std::vector<std::strin
     preparing_bots_.insert(spec.seat_bots.begin(), spec.seat_bots.end());
   }
   if (hooks_.pin_bot) {
-    for (const std::string& b : std::set<std::string>(spec.seat_bots.begin(), spec.seat_bots.end())) {
-      hooks_.pin_bot(b);
-    }
+    const std::set<std::string> bots(spec.seat_bots.begin(), spec.seat_bots.end());
+    for (const std::string& b : bots) hooks_.pin_bot(b);
   }
   Prep& prep = preps_.emplace_back();
   prep.thread = std::thread([this, &prep, spec = std::move(spec), deal = sm.deal]() mutable {
