@@ -19,6 +19,7 @@
 #include "arena/common/json_file.h"
 #include "arena/views/html_assets.h"
 #include "arena/views/replay.h"
+#include "arena/views/page_decisions.h"
 #include "arena/views/replay_json.h"
 #include "arena/v1/config.pb.h"
 #include "google/protobuf/descriptor.h"
@@ -160,7 +161,8 @@ std::string ReplayPageScript(const std::string& standings_json) {
   return absl::StrCat("window.ARENA_ENUM_WORDS = ", ScriptSafe(EnumWordsJson()), ";\n",
                       "window.arenaReplayStandings = ",
                       ScriptSafe(standings_json.empty() ? "null" : standings_json), ";\n",
-                      kHtml_common_js, "\n", kHtml_board_js, "\n", kHtml_replay_js);
+                      kHtml_common_js, "\n", kHtml_board_js, "\n", kHtml_pesten_js, "\n",
+                      kHtml_resim_js, "\n", kHtml_replay_js);
 }
 
 std::string ReplayPageStyle() { return kHtml_style_css; }
@@ -296,7 +298,8 @@ std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& he
                              const std::string& index_href, const std::string& standings_json,
                              const std::string& parts_json,
                              const std::string& inline_chunk = "",
-                             const std::string& shared_assets = "") {
+                             const std::string& shared_assets = "",
+                             const std::string& inline_id = "replay-chunk-0") {
   const std::string gz = Gzip(json);
   const std::string data = absl::StrCat(
       gz.empty() ? absl::StrCat("<script type=\"application/json\" id=\"replay-data\">",
@@ -311,8 +314,8 @@ std::string ReplayPageOfJson(const std::string& json, const v1::RecordHeader& he
                          ScriptSafe(parts_json), "</script>\n"),
       inline_chunk.empty()
           ? ""
-          : absl::StrCat("<script type=\"application/octet-stream\" id=\"replay-chunk-0\" "
-                         "data-encoding=\"gzip+base64\">",
+          : absl::StrCat("<script type=\"application/octet-stream\" id=\"", inline_id,
+                         "\" data-encoding=\"gzip+base64\">",
                          inline_chunk, "</script>\n"),
       shared_assets.empty()
           ? absl::StrCat("<script type=\"application/json\" id=\"enum-words\">",
@@ -353,6 +356,9 @@ std::string ReplayChunkJson(int k, const std::string& data) {
 
 absl::Status ReplayPageBuilder::Begin(const v1::Replay& head) {
   summary_ = head;
+  if (options_.browser_engine && head.seat() == -1 && BrowserEngineGame(head.header().game())) {
+    decisions_ = std::make_unique<PageDecisionColumns>(options_.chunk_steps);
+  }
   return absl::OkStatus();
 }
 
@@ -375,6 +381,11 @@ absl::Status ReplayPageBuilder::FlushChunk() {
 }
 
 absl::Status ReplayPageBuilder::Step(v1::ReplayStep& step) {
+  if (decisions_ != nullptr) {
+    decisions_->Add(step);
+    ++positions_;
+    return absl::OkStatus();
+  }
   if (in_chunk_ == options_.chunk_steps) {
     if (absl::Status s = FlushChunk(); !s.ok()) return s;
   }
@@ -394,6 +405,20 @@ absl::Status ReplayPageBuilder::End(const v1::Replay& tail) {
   if (tail.has_result()) *summary_.mutable_result() = tail.result();
   summary_.set_finished(tail.finished());
   prev_.Clear();
+  if (decisions_ != nullptr) {
+    const std::string gz = Gzip(decisions_->Json(tail.finished()));
+    if (gz.empty()) return absl::InternalError("cannot compress a replay's decisions");
+    const int64_t chunks = std::max<int64_t>(1, (positions_ + options_.chunk_steps - 1) /
+                                                    options_.chunk_steps);
+    const std::string parts = absl::StrCat(
+        "{\"positions\":", positions_, ",\"chunk_steps\":", options_.chunk_steps,
+        ",\"chunks\":", chunks, ",\"inline\":false,\"script\":\"\",\"url\":\"\",\"engine\":",
+        JsonString(summary_.header().game()), "}");
+    page_ = ReplayPageOfJson(MessageJson(summary_), summary_.header(), options_.index_href,
+                             options_.standings_json, parts, absl::Base64Escape(gz),
+                             options_.shared_assets, "replay-inputs");
+    return absl::OkStatus();
+  }
   std::string inline_chunk;
   if (chunks_ == 0) {
     inline_chunk = ChunkData();  // one chunk at most: in the page
@@ -507,6 +532,7 @@ absl::StatusOr<HtmlSummary> WriteHtmlSite(const std::string& records_dir,
     po.chunk_script = absl::StrCat(page_name, ".steps/{k}.js");
     po.shared_assets = kSharedReplayAssets;
     if (with_page) {
+      po.browser_engine = true;
       po.on_chunk = [&](int k, const std::string& data) -> absl::Status {
         if (!chunk_dir_made) {
           if (absl::Status s = MakePublicDirs(chunk_dir); !s.ok()) return write_error = s;

@@ -33,11 +33,13 @@
 #define ARENA_ARENA_VIEWS_HTML_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "arena/v1/replay.pb.h"
+#include "arena/views/page_decisions.h"
 #include "arena/views/replay.h"
 #include "arena/views/replay_json.h"
 #include "google/protobuf/message.h"
@@ -115,6 +117,13 @@ class ReplayPageBuilder : public ReplaySink {
     // counted, neither written nor handed over (a server that builds one
     // chunk). Chunk 0 is always made: a short match's page holds it.
     std::function<bool(int k)> want_chunk;
+    // Whether a match of a game the pages' script can re-simulate
+    // (BrowserEngineGame, arena/views/page_decisions.h) carries its
+    // decisions instead of its steps ("replay-inputs", with a check of each
+    // chunk of steps; "replay-parts" names the engine): no chunk is handed
+    // to on_chunk, and the page rebuilds the steps as the viewer moves. For
+    // the static site, whose pages would otherwise cost their steps.
+    bool browser_engine = false;
   };
   explicit ReplayPageBuilder(Options options) : options_(std::move(options)) {}
   absl::Status Begin(const v1::Replay& head) override;
@@ -136,6 +145,7 @@ class ReplayPageBuilder : public ReplaySink {
   v1::Replay summary_;
   v1::ReplayStep prev_;     // the step before, for its views
   PageStepColumns columns_;  // the current chunk's steps
+  std::unique_ptr<PageDecisionColumns> decisions_;  // with the browser's engine
   int in_chunk_ = 0;        // positions in the current chunk
   int chunks_ = 0;          // chunks handed over
   int64_t positions_ = 0;

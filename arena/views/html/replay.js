@@ -11,7 +11,9 @@
 // server). A chunk is the gzip, in base64, of its steps' columns (a
 // field's values for every step), as arena/views/replay_json.h
 // (PageStepColumns) says: views after the first as deltas of the step
-// before, and without what the page can work out again.
+// before, and without what the page can work out again. A page of a game
+// whose engine is in the page (the static site's Pesten) carries the
+// decisions instead ("replay-inputs"), and resim.js makes each chunk.
 async function inflateBase64(text) {
   const bin = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
@@ -112,12 +114,26 @@ loadData('replay-data').then((R) => {
       return r.json();
     }).then((j) => j.steps);
   }
+  // A page with the match's decisions instead of its steps (PARTS.engine):
+  // chunk k re-simulated by the game's engine (resim.js), checked.
+  let resim = null;
+  function engineChunk(k) {
+    if (!resim) {
+      resim = inflateBase64(document.getElementById('replay-inputs').textContent).then((inputs) => {
+        const engine = (window.arenaEngines || {})[PARTS.engine];
+        if (!engine || !window.arenaResim) throw new Error(`this page cannot re-simulate ${PARTS.engine}`);
+        return new window.arenaResim.EngineReplay(engine, H, inputs, PARTS.chunk_steps);
+      });
+    }
+    return resim.then((r) => r.chunk(k));
+  }
   // Loads chunk k (once); resolves when its steps are in `steps`.
   function loadChunk(k) {
     if (!PARTS || k < 0 || k * PARTS.chunk_steps >= positions) return Promise.resolve();
     if (!chunks.has(k)) {
-      chunks.set(k, chunkData(k).then(inflateBase64).then((raw) => {
-        expandChunk(raw).forEach((st, i) => { steps[k * PARTS.chunk_steps + i] = st; });
+      const made = PARTS.engine ? engineChunk(k) : chunkData(k).then(inflateBase64).then(expandChunk);
+      chunks.set(k, made.then((chunkSteps) => {
+        chunkSteps.forEach((st, i) => { steps[k * PARTS.chunk_steps + i] = st; });
         ctx.tableKeys = null;  // the table's fields, over what is loaded
       }).catch((e) => {
         chunks.delete(k);
