@@ -5,8 +5,11 @@
 // --json` of the record, field by field (but the events' messages, which a
 // page does not show).
 //
-// node browser_engine_check.js ARENA SITE_DIR RECORDS_DIR [--notes]
-// Prints one line a page and exits 1 at the first difference.
+// node browser_engine_check.js ARENA SITE_DIR RECORDS_DIR [--notes] [--tamper]
+// Prints one line a page and exits 1 at the first difference. --tamper
+// changes one decision of each page to another legal action first, and
+// requires the page to refuse that chunk instead (by its check, or as
+// decisions that do not replay).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -15,6 +18,7 @@ const {execFileSync} = require('child_process');
 
 const [arena, site, records] = process.argv.slice(2, 5);
 const notes = process.argv.includes('--notes');
+const tamper = process.argv.includes('--tamper');
 const assets = path.join(__dirname, '..', 'arena', 'views', 'html');
 require(path.join(assets, 'pesten.js'));
 const {EngineReplay} = require(path.join(assets, 'resim.js'));
@@ -38,6 +42,9 @@ function fail(what) {
 }
 
 let pages = 0; let positions = 0;
+// What the matches held: random moves after faults, notes, forfeits, ends
+// other than the game's own (the decision cap, forfeits).
+const seen = {faults: 0, notes: 0, forfeits: 0, not_normal: 0};
 for (const file of fs.readdirSync(path.join(site, 'replays')).sort()) {
   if (!file.endsWith('.html')) continue;
   const html = fs.readFileSync(path.join(site, 'replays', file), 'utf8');
@@ -52,6 +59,44 @@ for (const file of fs.readdirSync(path.join(site, 'replays')).sort()) {
   const args = ['replay', path.join(records, record), '--json'];
   const want = JSON.parse(execFileSync(arena, args, {maxBuffer: 1 << 30}).toString('utf8'));
   if (want.steps.length !== parts.positions) fail(`${file}: ${parts.positions} positions, the record ${want.steps.length}`);
+  if (tamper) {
+    // The first decision of one seat with a choice: another legal action.
+    const inputs = inflate(inputsText);
+    let flat = 0; let found = -1;
+    for (let d = 0; d < inputs.n.length && found < 0; ++d) {
+      const st = want.steps[d];
+      if (inputs.n[d] === 1 && st.actions[0].legal.length > 1) found = d;
+      else flat += inputs.n[d];
+    }
+    if (found < 0) {  // e.g. a no-show's page: no decision at all
+      console.log(`skip ${file}: no decision with a choice`);
+      continue;
+    }
+    const legal = want.steps[found].actions[0].legal.length;
+    inputs.action[flat] = (inputs.action[flat] + 1) % legal;
+    const k = Math.floor(found / parts.chunk_steps);
+    const refusal = (inp) => {
+      try {
+        new EngineReplay(engine, R.header, inp, parts.chunk_steps).chunk(k);
+      } catch (e) {
+        return e.message;
+      }
+      return null;
+    };
+    const why = refusal(inputs);
+    if (why === null) fail(`${file}: decision ${found} changed, and chunk ${k} was shown`);
+    if (!/differ from the referee|do not replay/.test(why)) fail(`${file}: refused for another reason: ${why}`);
+    // A check that the steps do not meet: refused by the check itself.
+    const wrong = inflate(inputsText);
+    wrong.checks[k] = (wrong.checks[k] ^ 1) >>> 0;
+    const byCheck = refusal(wrong);
+    if (byCheck === null || !/differ from the referee/.test(byCheck)) {
+      fail(`${file}: a wrong check was not refused by the check: ${byCheck}`);
+    }
+    ++pages;
+    console.log(`ok ${file}: decision ${found} changed, chunk ${k} refused: ${why.slice(0, 60)}...; a wrong check refused`);
+    continue;
+  }
   const replay = new EngineReplay(engine, R.header, inflate(inputsText), parts.chunk_steps);
   for (let k = 0; k * parts.chunk_steps < parts.positions; ++k) {
     let got;
@@ -59,6 +104,12 @@ for (const file of fs.readdirSync(path.join(site, 'replays')).sort()) {
       got = replay.chunk(k);
     } catch (e) {
       fail(`${file}: chunk ${k}: ${e.message}`);
+    }
+    for (const st of got) {
+      for (const a of st.actions) {
+        if (a.source === 'SOURCE_REFEREE_FAULT') ++seen.faults;
+        if (a.note) ++seen.notes;
+      }
     }
     got.forEach((st, i) => {
       const p = k * parts.chunk_steps + i;
@@ -79,8 +130,12 @@ for (const file of fs.readdirSync(path.join(site, 'replays')).sort()) {
       fail(`${file}: chunk ${k} made out of order differs`);
     }
   }
+  if (R.forfeit && R.forfeit.fault) ++seen.forfeits;
+  if (R.result && R.result.end_reason !== 'END_REASON_NORMAL') ++seen.not_normal;
   ++pages; positions += parts.positions;
   console.log(`ok ${file}: ${parts.positions} positions`);
 }
 if (pages === 0) fail('no page carries its decisions');
-console.log(`${pages} pages, ${positions} positions: every step as the referee's`);
+if (!tamper) console.log(`seen: ${JSON.stringify(seen)}`);
+console.log(tamper ? `${pages} pages: every changed decision refused`
+                   : `${pages} pages, ${positions} positions: every step as the referee's`);

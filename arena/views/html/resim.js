@@ -120,7 +120,12 @@
           out.push(st);
         }
         if (!d) break;
-        state.apply(new Map(d.actions.map((a) => [a.seat, a.action])));
+        try {
+          state.apply(new Map(d.actions.map((a) => [a.seat, a.action])));
+        } catch (e) {
+          throw new Error(`the decisions this page carries do not replay (${e.message}); ` +
+                          'the record itself is the truth: `arena replay` shows it');
+        }
         pending = state.takeEvents();
       }
       const want = (this.inputs.checks || [])[k];
