@@ -146,12 +146,15 @@ TEST(BotNotesE2e, RecordedReplayedAndShownOnlyWhereAsked) {
     const std::string name = p.lines[0].header().match_id();
     const std::string page = testing::ReadFile(absl::StrCat(out, "/replays/", name, ".html"));
     // A long match's steps are in chunk files beside the page, each
-    // arenaReplayChunk(k, "<gzip+base64>"); (a short one's in the page).
+    // arenaReplayChunk(k, "<gzip+base64>"); (a short one's in the page);
+    // a Pesten page carries its decisions instead (replay-inputs).
     std::string steps;
-    const std::string open = "id=\"replay-chunk-0\" data-encoding=\"gzip+base64\">";
-    if (const size_t at = page.find(open); at != std::string::npos) {
-      const size_t end = page.find("</script>", at);
-      steps = testing::GunzipBase64(page.substr(at + open.size(), end - at - open.size()));
+    for (const char* id : {"replay-chunk-0", "replay-inputs"}) {
+      const std::string open = absl::StrCat("id=\"", id, "\" data-encoding=\"gzip+base64\">");
+      if (const size_t at = page.find(open); at != std::string::npos) {
+        const size_t end = page.find("</script>", at);
+        steps += testing::GunzipBase64(page.substr(at + open.size(), end - at - open.size()));
+      }
     }
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(
@@ -166,7 +169,8 @@ TEST(BotNotesE2e, RecordedReplayedAndShownOnlyWhereAsked) {
     EXPECT_FALSE(absl::StrContains(page, "alert('note')"));
     const size_t count = std::vector<std::string>(absl::StrSplit(steps, kMarker)).size() - 1;
     EXPECT_EQ(count, show ? noted.size() : 0u) << "show_notes " << show;
-    // In the steps' JSON, markup is escaped as protobuf escapes it.
+    // In the steps' JSON, markup is escaped as protobuf escapes it (and so
+    // in the decisions').
     EXPECT_FALSE(absl::StrContains(steps, "<script>")) << "show_notes " << show;
   }
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "arena/v1/record.pb.h"
 #include "arena/views/html.h"
 #include "arena/views/replay_json.h"
@@ -11,6 +12,12 @@
 
 namespace arena {
 namespace {
+
+// `s` as a JSON string, markup escaped as protobuf's JSON escapes it (a
+// note may hold anything; the page shows it as text).
+std::string TextJson(const std::string& s) {
+  return absl::StrReplaceAll(JsonString(s), {{"<", "\\u003c"}, {">", "\\u003e"}, {"&", "\\u0026"}});
+}
 
 void AppendValue(int64_t v, std::string* column) {
   if (!column->empty()) column->push_back(',');
@@ -68,15 +75,15 @@ void PageDecisionColumns::Add(const v1::ReplayStep& step) {
                            a.legal(a.action()) == a.label();
     if (!own_label) {
       field("label");
-      x += JsonString(a.label());
+      x += TextJson(a.label());
     }
     if (!a.fault_detail().empty()) {
       field("fault_detail");
-      x += JsonString(a.fault_detail());
+      x += TextJson(a.fault_detail());
     }
     if (!a.note().empty()) {
       field("note");
-      x += JsonString(a.note());
+      x += TextJson(a.note());
     }
     if (a.note_cut_bytes() != 0) {
       field("note_cut_bytes");

@@ -8,8 +8,8 @@
 #  2. `arena html` of a 1,000-match 4-seat Pesten contest of weak bots
 #     (two random_bot, pesten_bot --epsilon 0.5 and 0.9; public seed 45,
 #     no sandbox, 2 jobs) with the long record of 1. added to its folder:
-#     wall time, CPU, peak RSS, and the site's size (apparent bytes, and
-#     the part in chunks of steps), RUNS runs.
+#     wall time, CPU, peak RSS, and the site's size (apparent bytes: the
+#     pages, the decisions they carry, chunks of steps), RUNS runs.
 #
 #   tests/bench/replay_bench.sh BIN_DIR OUT_DIR [MATCHES [RUNS]]
 #   e.g. tests/bench/replay_bench.sh build/bin /tmp/replay-bench     # ~4 min
@@ -72,5 +72,8 @@ while [ "$i" -lt "$RUNS" ]; do
   i=$((i + 1))
 done
 tail -1 "$OUT/out"
-chunks=$(find "$OUT/html/replays" -path '*.steps/*' -type f -printf '%s\n' | awk '{s += $1} END {print s}')
-echo "site: $(du -s --apparent-size -B1 "$OUT/html" | cut -f1) bytes, of which chunks of steps $chunks"
+chunks=$(find "$OUT/html/replays" -path '*.steps/*' -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+pages=$(find "$OUT/html/replays" -maxdepth 1 -name '*.html' -printf '%s\n' | awk '{s += $1} END {print s}')
+inputs=$(cat "$OUT"/html/replays/*.html | grep -o 'id="replay-inputs"[^<]*' | awk '{s += length($0)} END {print s + 0}')
+echo "site: $(du -s --apparent-size -B1 "$OUT/html" | cut -f1) bytes: replay pages $pages" \
+  "(the decisions they carry: $inputs), chunks of steps beside them $chunks"
