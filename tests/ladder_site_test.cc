@@ -123,20 +123,37 @@ TEST(LadderSite, ServesTheLeaderboardHistorySubmissionsAndLiveMatches) {
                       absl::Seconds(10)))
       << testing::ReadFile(log);
 
-  // A match in progress is listed, and its live page answers (or, if it
-  // ended meanwhile, sends to its replay).
-  std::string live_id;
+  // A match in progress is listed with its seats' versions, and its live
+  // page answers (or, if it ended meanwhile, sends to its replay).
+  std::string live_id, live_item;
   WaitFor(
       [&] {
         const std::string page = testing::Get(port, "/");
         const size_t at = page.find("<a href=\"live/");
         if (at == std::string::npos) return false;
+        const std::string item = page.substr(at, page.find("</li>", at) - at);
+        if (!absl::StrContains(item, "<span class=\"seat\">")) return false;
         const size_t from = at + 14;
         live_id = page.substr(from, page.find(".html", from) - from);
+        live_item = item;
         return true;
       },
       absl::Seconds(15));
   ASSERT_FALSE(live_id.empty()) << testing::ReadFile(log);
+  {
+    // Three seats, each a version of the three entrants that play.
+    std::vector<std::string> seats;
+    for (absl::string_view rest = live_item;;) {
+      const size_t at = rest.find("<span class=\"seat\">");
+      if (at == absl::string_view::npos) break;
+      rest.remove_prefix(at + 19);
+      seats.emplace_back(rest.substr(0, rest.find("</span>")));
+    }
+    ASSERT_EQ(seats.size(), 3u) << live_item;
+    for (const std::string& seat : seats) {
+      EXPECT_TRUE(seat == "alice.v1" || seat == "bob.v1" || seat == "carol.v1") << live_item;
+    }
+  }
   const std::string live = testing::Get(port, absl::StrCat("/live/", live_id, ".html"));
   EXPECT_TRUE(absl::StartsWith(live, "HTTP/1.1 200") || absl::StartsWith(live, "HTTP/1.1 302"))
       << live.substr(0, 300);

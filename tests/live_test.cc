@@ -464,7 +464,8 @@ TEST(LiveSite, RecordsHandedOverShowAsIfReadAndCountOnce) {
 // A match in progress, its page opened mid-match by the first viewer (no
 // one watched it before, so the poll had not read it): the page holds the
 // spectator's view of the match as far as it is recorded, not "null" until
-// the next poll; and the page's stream starts from the same view.
+// the next poll; and the page's stream starts from the same view. The
+// update lists it with its seats' bots.
 TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
   const Landed l(2);
   // The third match, half played: its first lines, as JSON lines, in its .part.
@@ -488,7 +489,19 @@ TEST(LiveSite, ALiveMatchPageOpenedMidMatchHoldsItsStateThen) {
   LiveSite site(l.dir, LiveOptions{});
   site.Poll();
   LiveSite::PageState fresh;
-  ASSERT_TRUE(absl::StrContains(site.UpdateJson(&fresh), absl::StrCat("\"live\":[\"", id)));
+  const std::string update = site.UpdateJson(&fresh);
+  ASSERT_TRUE(absl::StrContains(update, absl::StrCat("\"live\":[\"", id)));
+  // Listed with its seats' bots, read from its header.
+  const auto& bots = half.front().header().seat_bots();
+  ASSERT_GE(bots.size(), 2);
+  const std::vector<std::string> seats(bots.begin(), bots.end());
+  const std::vector<LiveSite::LiveMatchInfo> playing = site.LiveMatches(10);
+  ASSERT_EQ(playing.size(), 1u);
+  EXPECT_EQ(playing[0].id, id);
+  EXPECT_EQ(playing[0].seats, seats);
+  EXPECT_TRUE(absl::StrContains(update, absl::StrCat("\"live_seats\":{", JsonString(id), ":[",
+                                                     JsonString(seats[0]), ",")))
+      << update;
   auto page = site.LiveMatchPage(id);
   ASSERT_TRUE(page.ok()) << page.status();
   EXPECT_FALSE(absl::StrContains(*page, "id=\"live-data\">null<"));

@@ -376,13 +376,19 @@ std::string LadderSite::Page() const {
   }
   out += "</table>";
 
-  const std::vector<std::string> live = segment->LiveIds(options_.live_shown);
+  const std::vector<LiveSite::LiveMatchInfo> live = segment->LiveMatches(options_.live_shown);
   absl::StrAppend(&out, "<h2>Matches in progress</h2>");
   if (final) out += "<p class=\"note\">The final's (DIR/final).</p>";
   if (live.empty()) out += "<p id=\"live\">None now.</p>";
   if (!live.empty()) out += "<ul id=\"live\">";
-  for (const std::string& id : live) {
-    absl::StrAppend(&out, "<li><a href=\"live/", Text(id), ".html\">", Text(id), "</a></li>");
+  for (const LiveSite::LiveMatchInfo& m : live) {
+    absl::StrAppend(&out, "<li><a href=\"live/", Text(m.id), ".html\">", Text(m.id), "</a>");
+    // Its seats' versions, once its header is read.
+    for (size_t i = 0; i < m.seats.size(); ++i) {
+      absl::StrAppend(&out, i == 0 ? ": " : ", ", "<span class=\"seat\">", Text(m.seats[i]),
+                      "</span>");
+    }
+    out += "</li>";
   }
   if (!live.empty()) out += "</ul>";
   return out + "</body></html>\n";

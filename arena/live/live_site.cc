@@ -28,6 +28,23 @@ namespace {
 constexpr absl::Duration kWatchedFor = absl::Seconds(30);
 // Live match ids listed in an update at most.
 constexpr int kMaxLiveListed = 50;
+// A match's seats are read from its .part up to this size (its header is
+// its first line; a bigger .part is not read again for them).
+constexpr int64_t kSeatsReadBytes = 256 * 1024;
+
+// The seats' bots of the header of the in-progress record at `path`, or
+// none (not written yet, too big to read for them, unreadable).
+std::vector<std::string> SeatsOfPart(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 ||
+      st.st_size > kSeatsReadBytes) {
+    return {};
+  }
+  auto lines = ReadRecordFileWithoutEvents(path);
+  if (!lines.ok() || lines->empty() || !(*lines)[0].has_header()) return {};
+  const auto& bots = (*lines)[0].header().seat_bots();
+  return std::vector<std::string>(bots.begin(), bots.end());
+}
 
 bool SameTime(const timespec& a, const timespec& b) {
   return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
@@ -165,6 +182,9 @@ struct LiveSite::LiveMatch {
   // Spectator's replays as they were seen, oldest first.
   std::deque<std::pair<absl::Time, std::shared_ptr<const std::string>>> views;
   absl::Time ended_at = absl::InfiniteFuture();  // when its finished record was seen
+  // Its header's seats' bots (empty until read; public, as the standings
+  // name them), read from its .part while that is small (kSeatsReadBytes).
+  std::vector<std::string> seats;
 };
 
 LiveSite::LiveSite(std::string dir, LiveOptions options)
@@ -416,6 +436,22 @@ bool LiveSite::ReadLiveMatches(Folder* f) {
       }
       m->part_path = path;
     }
+    // The seats of each match not yet known, from its header.
+    std::vector<std::pair<std::string, std::string>> unread;
+    {
+      absl::MutexLock lock(&mu_);
+      for (const auto& [id, m] : live_) {
+        if (m->seats.empty() && ids.count(id)) unread.emplace_back(id, m->part_path);
+      }
+    }
+    for (const auto& [id, path] : unread) {
+      std::vector<std::string> seats = SeatsOfPart(path);
+      if (seats.empty()) continue;
+      absl::MutexLock lock(&mu_);
+      auto it = live_.find(id);
+      if (it != live_.end()) it->second->seats = std::move(seats);
+      changed = true;
+    }
     absl::MutexLock lock(&mu_);
     for (auto it = live_.begin(); it != live_.end();) {
       // Gone from this folder's .inprogress: ended (its record is listed
@@ -666,15 +702,31 @@ std::string LiveSite::UpdateJson(PageState* page) const {
     if (n == kMaxLiveListed) break;
     absl::StrAppend(&out, n++ ? "," : "", JsonString(id));
   }
-  return out + "]}";
+  // Each of those matches' seats, where known: {"<id>":["<bot>",...],...}.
+  out += "],\"live_seats\":{";
+  n = 0;
+  int with_seats = 0;
+  for (const auto& [id, m] : live_) {
+    if (m->ended_at != absl::InfiniteFuture() || page_of_id_.count(id)) continue;
+    if (n++ == kMaxLiveListed) break;
+    if (m->seats.empty()) continue;
+    absl::StrAppend(&out, with_seats++ ? "," : "", JsonString(id), ":[");
+    for (size_t i = 0; i < m->seats.size(); ++i) {
+      absl::StrAppend(&out, i ? "," : "", JsonString(m->seats[i]));
+    }
+    out += "]";
+  }
+  return out + "}}";
 }
 
-std::vector<std::string> LiveSite::LiveIds(int max) const {
+std::vector<LiveSite::LiveMatchInfo> LiveSite::LiveMatches(int max) const {
   absl::MutexLock lock(&mu_);
-  std::vector<std::string> out;
+  std::vector<LiveMatchInfo> out;
   for (const auto& [id, m] : live_) {
     if (static_cast<int>(out.size()) >= max) break;
-    if (m->ended_at == absl::InfiniteFuture() && !page_of_id_.count(id)) out.push_back(id);
+    if (m->ended_at == absl::InfiniteFuture() && !page_of_id_.count(id)) {
+      out.push_back({id, m->seats});
+    }
   }
   return out;
 }

@@ -183,9 +183,14 @@ class LiveSite {
   absl::StatusOr<std::string> LiveMatchJson(const std::string& match_id, bool* ended);
   // The page name of a finished match's replay, or "" if none.
   std::string FinishedPage(const std::string& match_id) const;
-  // The ids of the matches in progress (those the update's "live" lists),
-  // at most `max`.
-  std::vector<std::string> LiveIds(int max) const;
+  // The matches in progress (those the update's "live" lists), at most
+  // `max`: each id, and its seats' bots once its header was read (else
+  // none).
+  struct LiveMatchInfo {
+    std::string id;
+    std::vector<std::string> seats;
+  };
+  std::vector<LiveMatchInfo> LiveMatches(int max) const;
 
  private:
   struct Folder;

@@ -15,6 +15,7 @@
   const init = window.arenaLiveInit || {};
   let SUM = init.summary || null;
   let live = [];
+  let liveSeats = {};
   let total = Number(init.total || MATCHES.length);
   let drawn = 0;
   let timer = null;
@@ -40,7 +41,9 @@
     status.textContent = `Live: ${fmt(total)} matches recorded, ${live.length} in progress.`;
     links.textContent = '';
     if (live.length) {
-      links.append('Watch: ', ...live.flatMap((id, i) => [i ? ', ' : '', el('a', {href: `live/${id}.html`}, id)]));
+      // Each match with its seats' bots, once the server has read them.
+      links.append('Watch: ', ...live.flatMap((id, i) => [i ? '; ' : '', el('a', {href: `live/${id}.html`}, id),
+        liveSeats[id] ? ` (${liveSeats[id].join(', ')})` : '']));
     }
   }
   draw();
@@ -55,6 +58,7 @@
     if (MATCHES.length > KEEP) MATCHES.splice(0, MATCHES.length - KEEP);
     total = Math.max(total, u.total);
     live = u.live || [];
+    liveSeats = u.live_seats || {};
     say();
     later();
   };
