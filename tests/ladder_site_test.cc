@@ -323,6 +323,64 @@ TEST(LadderSite, ANewVersionShowsItsPlacementProgress) {
   EXPECT_TRUE(absl::StrContains(page, "shown by arena ladder run --serve")) << page;
 }
 
+// The final's result on the page once its standings are written: each
+// finalist's rank with its interval, rating with its interval, matches and
+// how many it is surely ahead of; a name is text, never markup.
+TEST(LadderSite, TheFinalsResultShowsHowSureEachRankIs) {
+  const testing::TestDir tmp = testing::FreshTempDir("ladder-site-final");
+  v1::LadderLeaderboard board;
+  board.set_game("quasenbo");
+  board.set_frozen(true);
+  ASSERT_TRUE(WriteJsonFile(tmp.path() + "/leaderboard.json", board).ok());
+  LadderSite site(tmp.path(), LadderSiteOptions{});
+  site.Poll(false);
+  EXPECT_FALSE(absl::StrContains(site.Page(), "The final")) << "no final yet";
+  v1::Standings final;
+  final.set_matches_played(120);
+  final.set_bootstrap(1000);
+  final.set_interval_level(0.95);
+  final.set_pairs_compared(3);
+  final.set_pairs_ordered(2);
+  struct Row {
+    const char* bot;
+    int rank, low, high;
+    double elo, elo_low, elo_high;
+    int ahead;
+  };
+  for (const Row& r : {Row{"alice.v2", 1, 1, 1, 80.4, 40, 121.6, 2},
+                       Row{"<b>bob.v1", 2, 2, 3, -12, -50.2, 30, 0},
+                       Row{"carol.v3", 3, 2, 3, -68.4, -110, -20, 0}}) {
+    v1::StandingRow* row = final.add_rows();
+    row->set_bot(r.bot);
+    row->set_rank(r.rank);
+    row->set_rank_low(r.low);
+    row->set_rank_high(r.high);
+    row->set_elo(r.elo);
+    row->set_elo_low(r.elo_low);
+    row->set_elo_high(r.elo_high);
+    row->set_matches(120);
+    row->set_surely_ahead_count(r.ahead);
+  }
+  std::filesystem::create_directories(tmp.path() + "/final");
+  ASSERT_TRUE(WriteJsonFile(tmp.path() + "/final/standings.json", final).ok());
+  ASSERT_TRUE(site.Poll(false));
+  const std::string page = site.Page();
+  EXPECT_TRUE(absl::StrContains(page, "The top 3 of the leaderboard at the freeze, from fresh "
+                                      "ratings: 120 matches played. Each rank and rating with "
+                                      "its 95 % interval (1000 resamples of the matches); 2 of 3 "
+                                      "pairs are surely ordered."))
+      << page;
+  EXPECT_TRUE(absl::StrContains(page, "<tr><td>1</td><td>1</td><td>alice.v2</td><td>+80</td>"
+                                      "<td>[+40, +122]</td><td>120</td><td>2</td></tr>"))
+      << page;
+  EXPECT_TRUE(absl::StrContains(page, "<tr><td>2</td><td>2&ndash;3</td><td>&lt;b&gt;bob.v1</td>"
+                                      "<td>-12</td><td>[-50, +30]</td><td>120</td><td>0</td></tr>"))
+      << page;
+  EXPECT_FALSE(absl::StrContains(page, "<b>bob")) << page;
+  // Above the season's leaderboard: the season's result.
+  EXPECT_LT(page.find("id=\"final\""), page.find("id=\"leaderboard\""));
+}
+
 // A big field over a long season: the page stays bounded (the top
 // plots_inline rows plotted, each of at most history_points points) and is
 // built in well under a second. Prints its size and build time.

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <utility>
 
@@ -174,10 +175,13 @@ bool LadderSite::ReadFiles() {
   v1::LadderEntrants entrants;
   const bool new_board = ReadIfChanged("leaderboard.json", &board_stamp_, &board);
   const bool new_entrants = ReadIfChanged("entrants.json", &entrants_stamp_, &entrants);
+  v1::Standings final_standings;
+  const bool new_final = ReadIfChanged("final/standings.json", &final_stamp_, &final_standings);
   absl::MutexLock lock(&mu_);
   if (new_board) board_ = std::move(board);
   if (new_entrants) entrants_ = std::move(entrants);
-  return new_board || new_entrants;
+  if (new_final) final_ = std::move(final_standings);
+  return new_board || new_entrants || new_final;
 }
 
 bool LadderSite::FollowSegment(bool last) {
@@ -285,12 +289,49 @@ std::optional<SiteFront::Route> LadderSite::RouteOf(const std::string& path) con
   return std::nullopt;
 }
 
+namespace {
+
+// The final's result (its standings.json): each finalist's rank with its
+// interval, rating with its interval, matches, and whom it is surely ahead
+// of; the page's words say how sure the ranks are.
+std::string FinalSection(const v1::Standings& s) {
+  const int level = static_cast<int>(std::lround(s.interval_level() * 100));
+  std::string out = absl::StrCat(
+      "<h2 id=\"final-title\">The final</h2><p class=\"note\" id=\"final-summary\">The top ",
+      s.rows_size(), " of the leaderboard at the freeze, from fresh ratings: ", s.matches_played(),
+      " matches played.");
+  if (s.bootstrap() > 0) {
+    absl::StrAppend(&out, " Each rank and rating with its ", level, " % interval (",
+                    s.bootstrap(), " resamples of the matches); ", s.pairs_ordered(), " of ",
+                    s.pairs_compared(), " pairs are surely ordered.");
+  } else {
+    out += " Too few matches for intervals.";
+  }
+  absl::StrAppend(&out, "</p><table id=\"final\"><tr><th>rank</th><th>", level,
+                  " % ranks</th><th>version</th><th>Elo</th><th>", level,
+                  " % interval</th><th>matches</th><th>surely ahead of</th></tr>");
+  for (const auto& r : s.rows()) {
+    absl::StrAppend(
+        &out, "<tr><td>", r.rank(), "</td><td>",
+        r.rank_low() == r.rank_high() ? absl::StrCat(r.rank_low())
+                                      : absl::StrCat(r.rank_low(), "&ndash;", r.rank_high()),
+        "</td><td>", Text(r.bot()), r.withdrawn() ? " (withdrawn)" : "", "</td><td>",
+        absl::StrFormat("%+.0f", r.elo()), "</td><td>",
+        absl::StrFormat("[%+.0f, %+.0f]", r.elo_low(), r.elo_high()), "</td><td>", r.matches(),
+        "</td><td>", r.surely_ahead_count(), "</td></tr>");
+  }
+  return out + "</table>";
+}
+
+}  // namespace
+
 std::string LadderSite::Page() const {
   v1::LadderLeaderboard board;
   v1::LadderEntrants entrants;
   std::shared_ptr<LiveSite> segment;
   bool final;
   int64_t last_rated;
+  std::optional<v1::Standings> final_standings;
   {
     absl::MutexLock lock(&mu_);
     board = board_;
@@ -298,6 +339,7 @@ std::string LadderSite::Page() const {
     segment = segment_;
     final = following_final_;
     last_rated = last_rated_;
+    final_standings = final_;
   }
   std::map<std::string, int64_t> matches_of;  // current versions' matches
   for (const auto& r : board.rows()) matches_of[r.bot()] = r.matches();
@@ -308,6 +350,7 @@ std::string LadderSite::Page() const {
       Text(board.game()), "</h1><p id=\"summary\">", board.matches(), " rated matches",
       board.frozen() ? "; submissions are closed (frozen)" : "",
       ". This page reloads every 5 seconds.</p>");
+  if (final_standings.has_value()) out += FinalSection(*final_standings);
   absl::StrAppend(
       &out, "<h2>Leaderboard</h2><p class=\"note\" id=\"ranked-by\">Ranked by the conservative "
             "bound, mean &minus; 3 &times; uncertainty (",

@@ -14,6 +14,9 @@
 //    stands for a bucket of matches (the page says how many);
 //  - the newest submissions (DIR/entrants.json): accepted, or refused with
 //    the reason, and each current version's placement progress;
+//  - the final's result once its standings are written
+//    (DIR/final/standings.json): each finalist's rank with its interval,
+//    rating with its interval, matches, and the pairs surely ordered;
 //  - the matches in progress of the segment playing now (the newest
 //    DIR/records/segment-NNNNNN, or DIR/final once the final has begun),
 //    linked to their live pages, which the
@@ -39,6 +42,7 @@
 #include "absl/time/time.h"
 #include "arena/live/http_server.h"
 #include "arena/live/live_site.h"
+#include "arena/v1/config.pb.h"
 #include "arena/v1/ladder.pb.h"
 #include "google/protobuf/message.h"
 
@@ -116,13 +120,13 @@ class LadderSite : public SiteFront {
   // Reads DIR/`name` into `into` if it changed since `stamp`; whether it did.
   bool ReadIfChanged(const std::string& name, Stamp* stamp,
                      google::protobuf::Message* into) const;
-  bool ReadFiles();  // leaderboard.json and entrants.json
+  bool ReadFiles();  // leaderboard.json, entrants.json, final/standings.json
   bool FollowSegment(bool last);
 
   const std::string dir_;
   const LadderSiteOptions options_;
   // Poll()'s thread.
-  Stamp board_stamp_, entrants_stamp_;
+  Stamp board_stamp_, entrants_stamp_, final_stamp_;
   int64_t seen_rated_ = 0;  // rated_version_ at the last Poll()
   absl::Time last_scan_ = absl::InfinitePast();
   std::string segment_dir_;
@@ -133,6 +137,8 @@ class LadderSite : public SiteFront {
   v1::LadderEntrants entrants_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<LiveSite> segment_ ABSL_GUARDED_BY(mu_);
   bool following_final_ ABSL_GUARDED_BY(mu_) = false;  // segment_ is DIR/final's
+  // The final's standings (DIR/final/standings.json), once written.
+  std::optional<v1::Standings> final_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, Track> history_ ABSL_GUARDED_BY(mu_);  // by bot
   int64_t last_rated_ ABSL_GUARDED_BY(mu_) = 0;  // the newest Rated() match
   int64_t rated_version_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by Rated()
