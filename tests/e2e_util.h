@@ -114,10 +114,12 @@ inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& 
 
 // The figures of arena's line "bot processes: at most P live at once (bound
 // B); A started ahead of their matches, D started for them, I stopped after
-// T without a match, R stopped to make room, F replaced by fresh ones ...",
-// all -1 if it is missing.
+// T without a match, R stopped to make room, F replaced by fresh ones
+// before a deal they had played (N by a next process started while the one
+// before played)", all -1 if it is missing.
 struct ProcessLine {
   int peak = -1, bound = -1, ahead = -1, demand = -1, idle = -1, room = -1, renewed = -1;
+  int taken_over = -1;
 };
 
 inline ProcessLine ProcessesOf(const std::string& output) {
@@ -127,9 +129,10 @@ inline ProcessLine ProcessesOf(const std::string& output) {
   if (std::sscanf(output.c_str() + at,
                   "bot processes: at most %d live at once (bound %d); %d started ahead of "
                   "their matches, %d started for them, %d stopped after %*s without a "
-                  "match, %d stopped to make room, %d replaced by fresh ones",
-                  &p.peak, &p.bound, &p.ahead, &p.demand, &p.idle, &p.room,
-                  &p.renewed) != 7) {
+                  "match, %d stopped to make room, %d replaced by fresh ones before a "
+                  "deal they had played (%d by a next process",
+                  &p.peak, &p.bound, &p.ahead, &p.demand, &p.idle, &p.room, &p.renewed,
+                  &p.taken_over) != 8) {
     return ProcessLine{};
   }
   return p;

@@ -187,7 +187,7 @@ TEST(EntrantProcesses, StandingsShowEachEntrantsCpuTimeAndPeakMemory) {
     const v1::Standings st = testing::ReadStandings(dir);
     const v1::StandingRow* spin = testing::RowOf(st, "spin");
     ASSERT_NE(spin, nullptr);
-    EXPECT_EQ(spin->faults(), 0);
+    EXPECT_EQ(spin->faults(), 0) << r.output;
     const double spun = spin->answers() * 0.020;
     EXPECT_GE(spun, 1.0) << spin->answers();  // enough to measure
     EXPECT_EQ(spin->processes(), 2);

@@ -130,6 +130,7 @@ class ServiceTest : public ::testing::Test {
         std::vector<BotIdentity>{{"good1", "t-good1"},
                                  {"good2", "t-good2"},
                                  {"bad", "t-bad"},
+                                 {"bad", "t-bad-next"},  // its next process's (ExpectStandby)
                                  {"bad2", "t-bad2"}},
         options_);
     grpc::ServerBuilder b;
@@ -596,6 +597,51 @@ TEST_F(ServiceTest, ReconnectWithinGraceGetsAResyncAndPlaysOn) {
             first_request.decision_request().view().events_size());
   EXPECT_EQ(resync.view().game_case(),
             first_request.decision_request().view().game_case());
+}
+
+// A bot's next process (BotHub::ExpectStandby, with another of its tokens)
+// connects while its current stream plays a match: it is welcomed and held
+// apart, and gets nothing of that match (no resync, match start or
+// request), which plays on with the current stream to its end; a second
+// stream with that token takes the first's place as the standby. Promoted,
+// it is the bot's live stream (the old one ends as replaced) and plays the
+// next match.
+TEST_F(ServiceTest, AStandbyStreamTakesNothingOverUntilPromoted) {
+  std::unique_ptr<RawBot> next, first_next;
+  v1::RefereeMessage welcome, anything;
+  bool got_something = false;
+  Played p = WithBadBot([&](RawBot& bot) {
+    v1::RefereeMessage m;
+    if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &m)) return;
+    hub_->ExpectStandby("bad", "t-bad-next");
+    first_next = std::make_unique<RawBot>(address_, "t-bad-next");
+    if (!first_next->Next(v1::RefereeMessage::kWelcome, &welcome)) return;
+    next = std::make_unique<RawBot>(address_, "t-bad-next");
+    if (!next->Next(v1::RefereeMessage::kWelcome, &welcome)) return;
+    bot.Decide(m.decision_request().match_id(), m.decision_request().decision_id(), 0);
+    PlayOn(bot);
+    for (auto kind : {v1::RefereeMessage::kResync, v1::RefereeMessage::kMatchStart,
+                      v1::RefereeMessage::kDecisionRequest}) {
+      got_something = got_something || next->Next(kind, &anything, absl::Milliseconds(100)) ||
+                      first_next->Next(kind, &anything, absl::Milliseconds(10));
+    }
+  });
+  EXPECT_NE(p.outcome.result.end_reason(), v1::END_REASON_FORFEIT) << p.outcome.result.detail();
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(welcome.welcome().bot_name(), "bad");
+  EXPECT_FALSE(got_something) << anything.DebugString();
+  EXPECT_TRUE(first_next->Ended()) << "the first standby, replaced by the second";
+  EXPECT_TRUE(hub_->HasStandby("bad"));
+  // (WithBadBot hung the current stream up: the bot has none live now.)
+  ASSERT_TRUE(hub_->PromoteStandby("bad"));
+  EXPECT_FALSE(hub_->HasStandby("bad"));
+  EXPECT_TRUE(hub_->IsConnected("bad"));
+  std::thread driver([&] { PlayOn(*next); });
+  Played after = Play("after-match", {"good1", "bad"});
+  driver.join();
+  EXPECT_NE(after.outcome.result.end_reason(), v1::END_REASON_FORFEIT)
+      << after.outcome.result.detail();
+  EXPECT_FALSE(hub_->PromoteStandby("bad")) << "no standby left";
 }
 
 // A resync mid-match, with the record on disk: the view holds exactly the

@@ -41,6 +41,18 @@
 // that played it, the starter starts the next ones ahead), but none is
 // stopped for being idle, since there is room for all.
 //
+// A bot's next process (Add's spare, for duplicate deals): when the next
+// match a bot's process is needed for is of a deal it has played while it
+// is still in a match, the starter starts the bot's next process beside it
+// (in free room: it counts in max_live), which the hub holds as the bot's
+// standby stream; once the current process's matches are over, Ensure
+// stops it and the next one takes over at once (BotHub::PromoteStandby),
+// instead of a start on the match's path. A next process that ends before
+// its turn is dropped, not counted as a crash (it may fail for running
+// beside the current one: the limits are per bot uid), and the bot starts
+// on the match's path as without one; one not needed soon is stopped with
+// the idle ones.
+//
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
 // bots is not stopped when idle; the one stopped to make room is the one
@@ -170,6 +182,11 @@ struct ProcessCounts {
   // On demand: stopped because their bot's next match is of a deal they
   // have played, or after RenewAll.
   int64_t renewals = 0;
+  // Of the starts ahead: a bot's next process, started while its current
+  // one played (for a deal that one has played), and those that then took
+  // over from it without a start in the match's way.
+  int64_t successor_starts = 0;
+  int64_t successor_takeovers = 0;
 };
 
 class BotSupervisor {
@@ -177,7 +194,13 @@ class BotSupervisor {
   BotSupervisor(BotHub* hub, SupervisorOptions options);
   ~BotSupervisor();
 
-  void Add(std::unique_ptr<BotProcess> p);
+  // `spare` (optional): a second process of the same bot (the same command,
+  // sandbox and log, but `spare_token`, another of the bot's tokens in the
+  // hub, where `p` has `token`), which on demand is the bot's next process,
+  // started ahead while its current one still plays (see the top of this
+  // file).
+  void Add(std::unique_ptr<BotProcess> p, std::unique_ptr<BotProcess> spare = nullptr,
+           std::string token = "", std::string spare_token = "");
   // Starts every bot and waits until each is connected or withdrawn. An
   // error with BOT_FAILURE_POLICY_ABORT when a bot fails, or when no bot at
   // all could be had (nothing to play). Starts the watcher. On demand, bots
@@ -249,6 +272,13 @@ class BotSupervisor {
     // Ensure waits for a connection newer than the `connections`-th.
     bool ahead = false;
     int connections = 0;
+    // The bot's next process (Add's spare): on demand, started while
+    // `process` plays a match, for a deal `process` has played, and held by
+    // the hub as the bot's standby stream; when `process` is done with its
+    // matches and stopped, the two swap (TakeOver), so that the bot's next
+    // match waits for no start. Its slot in the pool: Slot::next_live.
+    std::unique_ptr<BotProcess> next;
+    std::string token, next_token;  // of `process` and of `next`
   };
   // The process ended unexpectedly (`how`): noted, and the hub told.
   void NoteEnd(const std::string& bot, Entry& e, const std::string& how)
@@ -288,6 +318,8 @@ class BotSupervisor {
       absl::Time last_used;   // latest ensure, match start or match end
       int64_t epoch = 0;      // the RenewAll count when its process started
       std::set<int64_t> deals;  // the deals its process was ensured for
+      bool next_live = false;   // its next process runs (Entry::next), a slot of its own
+      absl::Time next_started;
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
@@ -366,8 +398,24 @@ class BotSupervisor {
   void StartAheadLoop();
   // Starts `bot`'s process ahead of need if it has none, is not withdrawn
   // and there is room, stopping an idle one needed later if need be; false
-  // once there is no room.
+  // once there is no room. With a spare, and `bot`'s process in a match (or
+  // held for one) but unfit for `deal`: its next process, in free room.
   bool StartAhead(const std::string& bot, int64_t deal);
+  // The next process of `bot` (whose mu is held) for `deal`, if it has a
+  // spare, none runs, its current one is busy and unfit for the deal, and
+  // there is room; whether it was started.
+  bool StartSuccessor(const std::string& bot, Entry& e, int64_t deal)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Once `bot`'s current process is stopped (its slot free): its next
+  // process takes over, the hub's standby stream becoming its live one;
+  // false if there is no next process or it did not connect (it is then
+  // stopped). Without `wait`, false at once if its stream has not come yet.
+  bool TakeOver(const std::string& bot, Entry& e, bool wait = true)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Stops `bot`'s next process, if it runs, and frees its slot; `how`: its
+  // unexpected end, logged (empty: a stop).
+  void DropSuccessor(const std::string& bot, Entry& e, const std::string& how = "")
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // Stops the live process of `bot` that was picked (Slot::stopping, its
   // pin then `pinned_at`, InfinitePast if none) if it still has no live
   // match and no newer pin, and counts it in `counter`; `why` for the log.

@@ -57,10 +57,14 @@ BotSupervisor::BotSupervisor(BotHub* hub, SupervisorOptions options)
 
 BotSupervisor::~BotSupervisor() { StopAll(); }
 
-void BotSupervisor::Add(std::unique_ptr<BotProcess> p) {
+void BotSupervisor::Add(std::unique_ptr<BotProcess> p, std::unique_ptr<BotProcess> spare,
+                        std::string token, std::string spare_token) {
   auto e = std::make_unique<Entry>();
   const std::string name = p->name();
   e->process = std::move(p);
+  e->next = std::move(spare);
+  e->token = std::move(token);
+  e->next_token = std::move(spare_token);
   bots_[name] = std::move(e);
   absl::MutexLock lock(&pool_->mu);
   pool_->slots[name];
@@ -134,6 +138,7 @@ void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) 
   // The reason is public (standings, entrants.json, the HTML): no path of
   // this machine; the log below keeps the full text.
   e.reason = PublicText(why);
+  DropSuccessor(bot, e);
   e.process->Stop(absl::Seconds(1));
   FreeSlot(bot);
   spdlog::error("bot {} withdrawn after {} restart(s): {}; each of its remaining "
@@ -289,7 +294,10 @@ absl::Status BotSupervisor::StartAll() {
 }
 
 void BotSupervisor::SampleUsage() {
-  for (auto& [name, e] : bots_) e->process->SampleUsage();
+  for (auto& [name, e] : bots_) {
+    e->process->SampleUsage();
+    if (e->next != nullptr) e->next->SampleUsage();
+  }
 }
 
 void BotSupervisor::WatchLoop() {
@@ -309,6 +317,9 @@ void BotSupervisor::WatchLoop() {
       if (!e->mu.TryLock()) continue;
       if (!e->withdrawn) {
         if (auto how = e->process->PollUnexpectedEnd()) NoteEnd(name, *e, *how);
+        if (e->next != nullptr) {
+          if (auto how = e->next->PollUnexpectedEnd()) DropSuccessor(name, *e, *how);
+        }
       }
       e->mu.Unlock();
     }
@@ -371,6 +382,8 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
   if (on_demand_) StopStale(bot, e, deal, /*own_pin=*/true);
+  // Its next process, started while this one played, takes over.
+  if (on_demand_ && !e.crashed && !Live(bot) && TakeOver(bot, e)) return true;
   if (e.ahead && Live(bot)) {
     // Started ahead of need: its first connection may still be coming.
     e.ahead = false;
@@ -455,10 +468,18 @@ std::vector<v1::EntrantReport> BotSupervisor::Reports() const {
     r.set_log(e->process->log_path());
     for (const auto& x : e->exits) r.add_exits(x);
     const UsageTally u = e->process->usage();
-    r.set_processes(u.processes());
-    r.set_cpu_seconds(std::round(u.cpu_seconds() * 1000) / 1000);  // to the ms
+    int64_t processes = u.processes(), peak = u.peak_rss_kib();
+    double cpu = u.cpu_seconds();
+    if (e->next != nullptr) {  // its spare's processes too
+      const UsageTally n = e->next->usage();
+      processes += n.processes();
+      cpu += n.cpu_seconds();
+      peak = std::max(peak, n.peak_rss_kib());
+    }
+    r.set_processes(static_cast<int32_t>(processes));
+    r.set_cpu_seconds(std::round(cpu * 1000) / 1000);  // to the ms
     r.set_peak_rss_kib(static_cast<int32_t>(
-        std::min<int64_t>(u.peak_rss_kib(), std::numeric_limits<int32_t>::max())));
+        std::min<int64_t>(peak, std::numeric_limits<int32_t>::max())));
     out.push_back(std::move(r));
   }
   return out;
@@ -484,15 +505,22 @@ void BotSupervisor::StopAll(absl::Duration own_exit) {
   // Their ends are expected before anything reaps them (StopWatching reads
   // their usage, which reaps one that has ended): a bot ends by itself once
   // the referee has closed its stream, and that is not a crash.
-  for (auto& [name, e] : bots_) e->process->ExpectEnd();
+  for (auto& [name, e] : bots_) {
+    e->process->ExpectEnd();
+    if (e->next != nullptr) e->next->ExpectEnd();
+  }
   StopWatching();
   const absl::Time until = MonoNow() + own_exit;
   for (auto& [name, e] : bots_) {
-    while (e->process->Running() && MonoNow() < until) {
+    while ((e->process->Running() || (e->next != nullptr && e->next->Running())) &&
+           MonoNow() < until) {
       absl::SleepFor(absl::Milliseconds(10));
     }
   }
-  for (auto& [name, e] : bots_) e->process->Stop(absl::Seconds(3));
+  for (auto& [name, e] : bots_) {
+    e->process->Stop(absl::Seconds(3));
+    if (e->next != nullptr) e->next->Stop(absl::Seconds(3));
+  }
 }
 
 }  // namespace arena

@@ -169,9 +169,16 @@ void BotSupervisor::MakeRoom(const std::string& bot) {
 
 void BotSupervisor::StopIdle() {
   std::vector<std::string> picked;
+  std::vector<std::string> spares;  // next processes no longer needed soon
   {
     absl::MutexLock lock(&pool_->mu);
     const absl::Time now = MonoNow();
+    for (auto& [name, s] : pool_->slots) {
+      if (s.next_live && now - s.next_started >= options_.idle_timeout &&
+          !pool_->NeededSoon(name, options_.max_live)) {
+        spares.push_back(name);
+      }
+    }
     for (auto& [name, s] : pool_->slots) {
       if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
           (pool_->Stale(s) || (!room_for_all_ && now - s.last_used >= options_.idle_timeout &&
@@ -180,6 +187,12 @@ void BotSupervisor::StopIdle() {
         picked.push_back(name);
       }
     }
+  }
+  for (const std::string& name : spares) {
+    Entry& e = *bots_.at(name);
+    if (!e.mu.TryLock()) continue;
+    DropSuccessor(name, e);
+    e.mu.Unlock();
   }
   for (const std::string& name : picked) {
     Entry& e = *bots_.at(name);
@@ -256,7 +269,25 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
     auto next = pool_->next_deal.find(bot);
     current = next != pool_->next_deal.end() && next->second == deal;
   }
+  if (!e.withdrawn && !e.crashed && current && StartSuccessor(bot, e, deal)) {
+    e.mu.Unlock();
+    return true;
+  }
   if (!e.withdrawn && current) StopStale(bot, e, deal, /*own_pin=*/false);
+  // Its next process, already connected, takes over from one just stopped
+  // (not waited for here: else its Ensure does it).
+  if (!e.withdrawn && !e.crashed && !Live(bot) && TakeOver(bot, e, /*wait=*/false)) {
+    e.mu.Unlock();
+    return true;
+  }
+  {
+    // Its next process is on its way: no other start for the bot.
+    absl::MutexLock lock(&pool_->mu);
+    if (pool_->slots[bot].next_live && !e.crashed) {
+      e.mu.Unlock();
+      return true;
+    }
+  }
   for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
     // (A crashed one's next start is a restart: its Ensure makes it.)
     if (!victim.empty()) {
@@ -317,6 +348,90 @@ void BotSupervisor::LogMinute(ProcessCounts* last) {
                  room, renewed, live);
   }
   *last = c;
+}
+
+bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
+  if (e.next == nullptr || e.next->Running()) return false;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    Pool::Slot& s = pool_->slots[bot];
+    // Only while the current one is busy (an idle one is replaced at once),
+    // and in free room: it never stops another bot's process.
+    if (s.next_live || !s.live || !pool_->Unfit(s, deal) || (s.matches == 0 && s.pins == 0) ||
+        pool_->live >= options_.max_live) {
+      return false;
+    }
+    s.next_live = true;
+    s.next_started = MonoNow();
+    ++pool_->live;
+    pool_->counts.peak_live = std::max(pool_->counts.peak_live, pool_->live);
+    ++pool_->counts.ahead_starts;
+    ++pool_->counts.successor_starts;
+  }
+  hub_->ExpectStandby(bot, e.next_token);
+  if (absl::Status st = e.next->Start(); !st.ok()) {
+    spdlog::debug("bot {}: its next process did not start: {}", bot, st.ToString());
+    DropSuccessor(bot, e);
+    return false;
+  }
+  spdlog::debug("bot {}: its next process starts while its current one plays", bot);
+  return true;
+}
+
+bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
+  {
+    absl::MutexLock lock(&pool_->mu);
+    if (!pool_->slots[bot].next_live) return false;
+  }
+  // Its stream is the hub's standby, almost always there by now.
+  const absl::Time until = MonoNow() + options_.connect_timeout;
+  bool ready = false;
+  for (;;) {
+    ready = hub_->HasStandby(bot);
+    if (!ready && !wait) return false;
+    if (ready || !e.next->Running() || MonoNow() >= until) break;
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  if (!ready) {
+    auto how = e.next->PollUnexpectedEnd();
+    DropSuccessor(bot, e, how.has_value() ? *how : "");
+    return false;
+  }
+  if (!hub_->PromoteStandby(bot)) {  // its stream ended just now
+    DropSuccessor(bot, e);
+    return false;
+  }
+  std::swap(e.process, e.next);
+  std::swap(e.token, e.next_token);
+  e.ahead = false;
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  s.next_live = false;  // its slot is the bot's now (counted once)
+  s.live = true;
+  pool_->Fresh(s);
+  ++pool_->counts.successor_takeovers;
+  return true;
+}
+
+void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::string& how) {
+  if (e.next == nullptr) return;
+  hub_->CancelStandby(bot);
+  if (!how.empty()) {
+    // Not the bot's crash: it may have failed for running beside the
+    // current one (the limits are per bot uid). Its next process then
+    // starts on the match's path, as without a spare, and a bot that is
+    // broken fails there, counted.
+    spdlog::info("bot {}: its next process, started ahead, ended before its turn: {}; "
+                 "it starts again when needed",
+                 bot, e.next->DescribeEnd(how));
+  } else if (e.next->Running()) {
+    e.next->Stop(options_.stop_grace, /*quietly=*/true);
+  }
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  if (!s.next_live) return;
+  s.next_live = false;
+  --pool_->live;
 }
 
 void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -192,12 +193,23 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                      name) != options.self_connecting_bots.end();
   };
   std::vector<BotIdentity> ids;
+  std::map<std::string, std::string> spare_tokens;  // by bot
   for (const auto& b : config.bots()) {
     if (options.start_bots && b.command().empty() && !self_connecting(b.name())) {
       return absl::InvalidArgumentError(
           absl::StrCat("bot '", b.name(), "' has no command to start it"));
     }
     ids.push_back({b.name(), b.token()});
+    // With a fresh process per rotation, each bot arena starts has a spare
+    // process (its next one, started while the one before plays), which
+    // connects with a token of its own: the hub holds its stream apart
+    // until it takes over (BotHub::ExpectStandby).
+    if (options.start_bots && options.fresh_bots_per_rotation && !self_connecting(b.name())) {
+      absl::StatusOr<std::string> spare = NewToken();
+      if (!spare.ok()) return spare.status();
+      ids.push_back({b.name(), *spare});
+      spare_tokens[b.name()] = *spare;
+    }
   }
   const int64_t fd_limit = RaiseFdLimit();
   {
@@ -327,11 +339,20 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
     for (int i = 0; i < config.bots_size(); ++i) {
       const auto& b = config.bots(i);
       if (self_connecting(b.name())) continue;
-      supervisor.Add(std::make_unique<BotProcess>(
-          b.name(), b.command(),
-          PrepareBotExec(sandbox, i, b.command(), bot_address, b.token(),
-                         b.name()),
-          absl::StrCat(logs, "/", b.name(), ".log")));
+      auto process = [&](const std::string& token) {
+        return std::make_unique<BotProcess>(
+            b.name(), b.command(),
+            PrepareBotExec(sandbox, i, b.command(), bot_address, token, b.name()),
+            absl::StrCat(logs, "/", b.name(), ".log"));
+      };
+      // With a fresh process per rotation, a spare: the bot's next process,
+      // started while its current one plays (bot_process.h).
+      auto spare = spare_tokens.find(b.name());
+      if (spare == spare_tokens.end()) {
+        supervisor.Add(process(b.token()));
+      } else {
+        supervisor.Add(process(b.token()), process(spare->second), b.token(), spare->second);
+      }
     }
     startup = supervised([&] { return supervisor.StartAll(); });
     if (startup.ok() && !options.self_connecting_bots.empty() &&
@@ -427,9 +448,11 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
             "bot processes: at most {} live at once (bound {}); {} started ahead "
             "of their matches, {} started for them, {} stopped after {} without "
             "a match, {} stopped to make room, {} replaced by fresh ones before "
-            "a deal they had played",
+            "a deal they had played ({} by a next process started while the one "
+            "before played)",
             pc.peak_live, pc.max_live, pc.ahead_starts, pc.demand_starts, pc.idle_stops,
-            absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals);
+            absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals,
+            pc.successor_takeovers);
       } else {
         spdlog::info("bot processes: at most {} live at once (bound {}: each "
                      "bot's process lives through the tournament)",

@@ -164,6 +164,26 @@ class BotHub final : public ConnectionHost, public LinkHost {
   void SetBotDown(const std::string& bot, v1::FaultKind kind,
                   const std::string& detail);
 
+  // A successor process of `bot` is starting, with `token` (one of the
+  // bot's, not its current process's), while the bot's current process may
+  // still play (arena starts a bot's next process ahead, for a deal its
+  // current one has played): a stream with that token is held as the bot's
+  // standby, welcomed but sent nothing, taking nothing over and never
+  // resynced into a match, until PromoteStandby (a second such stream
+  // takes the first one's place as the standby). Streams with the bot's
+  // other tokens are as usual.
+  void ExpectStandby(const std::string& bot, const std::string& token);
+  // Whether the bot's standby stream has registered.
+  bool HasStandby(const std::string& bot) const;
+  // The bot's standby stream becomes its live one (a live one still
+  // registered ends as replaced: call it once that has no open decision,
+  // e.g. its process stopped); false if there is none. Ends the
+  // expectation either way.
+  bool PromoteStandby(const std::string& bot);
+  // No standby is expected any more, and one registered is ended (its
+  // process is being stopped).
+  void CancelStandby(const std::string& bot);
+
   // Ends the bot's live stream as a network failure would (the bot sees
   // UNAVAILABLE, which bots retry), for `arena check-bot`'s reconnect check.
   // Its seats are kept for the reconnect grace as for any stream that ends:
@@ -239,6 +259,10 @@ class BotHub final : public ConnectionHost, public LinkHost {
     bool down = false;
     v1::FaultKind down_kind = v1::FAULT_KIND_UNSPECIFIED;
     std::string down_detail;
+    // ExpectStandby: the digest of the token whose streams are held here
+    // (welcomed, sent nothing) until PromoteStandby, and the one held.
+    std::string standby_digest;
+    BotConnection* standby = nullptr;
   };
 
   // ConnectionHost and LinkHost (see connection_host.h, link_host.h).

@@ -109,6 +109,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
     if (CRYPTO_memcmp(d.data(), digest.data(), d.size()) == 0) found = &name;
   }
   BotConnection* old = nullptr;
+  bool standby = false;  // held as the bot's standby (ExpectStandby)
   std::string log_line;
   {
     absl::MutexLock lock(&mu_);
@@ -146,6 +147,28 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         ps.last_log = now;
         ps.unlogged = 0;
       }
+    } else if (BotState& sb = bots_[*found];
+               !sb.standby_digest.empty() &&
+               CRYPTO_memcmp(sb.standby_digest.data(), digest.data(), digest.size()) == 0) {
+      // A successor process while the bot's current one plays: held, never
+      // live before PromoteStandby (a second one takes the first's place).
+      conn->set_id(++next_conn_id_);
+      conn->set_bot_name(*found);
+      old = sb.standby;
+      sb.standby = conn;
+      standby = true;
+      if (old != nullptr) {
+        old->MarkClosing(ReplacedStatus(*found));
+        by_id_.erase(old->id());
+        ++old->hub_record().pins;
+      }
+      by_id_[conn->id()] = conn;
+      unauthenticated_.erase(conn);
+      OutMessage msg;
+      msg->mutable_welcome()->set_bot_name(*found);
+      msg->mutable_welcome()->set_protocol_version(1);
+      msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
+      conn->Enqueue(std::move(msg));
     } else {
       BotState& b = bots_[*found];
       old = b.live;
@@ -181,12 +204,80 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   }
   Log(absl::StrCat("bot ", *found), ConnectionLevel(),
       absl::StrCat("bot ", *found, " connected from ", conn->peer(),
-                   old != nullptr ? ", replacing its previous stream" : ""));
+                   standby           ? ", its next process, held until its current one is done"
+                   : old != nullptr ? ", replacing its previous stream"
+                                    : ""));
+  // (A standby replaced is closed the same way as a live one.)
   if (old != nullptr) {
     old->Shutdown(ReplacedStatus(*found));
     Unpin(old);
   }
   return absl::OkStatus();
+}
+
+void BotHub::ExpectStandby(const std::string& bot, const std::string& token) {
+  const std::string digest = TokenDigest(token);
+  absl::MutexLock lock(&mu_);
+  bots_[bot].standby_digest = digest;
+}
+
+bool BotHub::HasStandby(const std::string& bot) const {
+  absl::MutexLock lock(&mu_);
+  auto it = bots_.find(bot);
+  return it != bots_.end() && it->second.standby != nullptr;
+}
+
+bool BotHub::PromoteStandby(const std::string& bot) {
+  BotConnection* old = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    BotState& b = bots_[bot];
+    if (b.standby == nullptr) {
+      b.standby_digest.clear();
+      return false;
+    }
+    b.standby_digest.clear();
+    BotConnection* conn = b.standby;
+    b.standby = nullptr;
+    old = b.live;
+    b.live = conn;
+    b.away = false;
+    b.down = false;
+    b.down_detail.clear();
+    b.last_conn = conn->id();
+    ++connect_count_[bot];
+    if (old != nullptr) {  // as in Register: it takes nothing more
+      old->MarkClosing(ReplacedStatus(bot));
+      by_id_.erase(old->id());
+      ++old->hub_record().pins;
+    }
+  }
+  Log(absl::StrCat("bot ", bot), ConnectionLevel(),
+      absl::StrCat("bot ", bot, ": its next process's stream is now its live one"));
+  if (old != nullptr) {
+    old->Shutdown(ReplacedStatus(bot));
+    Unpin(old);
+  }
+  return true;
+}
+
+void BotHub::CancelStandby(const std::string& bot) {
+  BotConnection* conn = nullptr;
+  const grpc::Status ended(grpc::StatusCode::ABORTED,
+                           absl::StrCat("bot ", bot, ": this process is no longer wanted"));
+  {
+    absl::MutexLock lock(&mu_);
+    BotState& b = bots_[bot];
+    b.standby_digest.clear();
+    conn = b.standby;
+    b.standby = nullptr;
+    if (conn == nullptr) return;
+    conn->MarkClosing(ended);
+    by_id_.erase(conn->id());
+    ++conn->hub_record().pins;
+  }
+  conn->Shutdown(ended);
+  Unpin(conn);
 }
 
 }  // namespace arena

@@ -17,6 +17,12 @@ void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
   {
     absl::MutexLock lock(&mu_);
+    // A standby (ExpectStandby) takes nothing over: no match of the bot's
+    // current process, nor its state, reaches it.
+    if (auto it = bots_.find(bot);
+        it != bots_.end() && it->second.standby != nullptr && it->second.standby->id() == conn_id) {
+      return;
+    }
     for (auto& [id, link] : links_) {
       if (link->Has(bot)) links.push_back(link);
     }
@@ -35,6 +41,10 @@ void BotHub::Unregister(BotConnection* conn) {
     unauthenticated_.erase(conn);
     if (conn->id() == 0 || by_id_.erase(conn->id()) == 0) return;
     BotState& b = bots_[conn->bot_name()];
+    if (b.standby == conn) {  // a standby's process ended before its turn
+      b.standby = nullptr;
+      return;
+    }
     if (b.live != conn) return;
     b.live = nullptr;
     cut = conn->hub_record().cut_reason;
