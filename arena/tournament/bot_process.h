@@ -74,6 +74,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -129,6 +130,12 @@ class BotProcess {
   void SampleUsage();
   // Its processes so far: how many were started, their CPU and peak RSS.
   UsageTally usage() const;
+  // Its starts are logged at debug level, the first too (a bot's spare,
+  // whose first start is not the bot's).
+  void QuietStarts() {
+    absl::MutexLock lock(&mu_);
+    starts_ = std::max<int64_t>(starts_, 1);
+  }
 
  private:
   // Reaps the process if it ended; true if it still runs.

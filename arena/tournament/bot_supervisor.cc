@@ -63,6 +63,7 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p, std::unique_ptr<BotProces
   const std::string name = p->name();
   e->process = std::move(p);
   e->next = std::move(spare);
+  if (e->next != nullptr) e->next->QuietStarts();
   e->token = std::move(token);
   e->next_token = std::move(spare_token);
   bots_[name] = std::move(e);
@@ -519,7 +520,8 @@ void BotSupervisor::StopAll(absl::Duration own_exit) {
   }
   for (auto& [name, e] : bots_) {
     e->process->Stop(absl::Seconds(3));
-    if (e->next != nullptr) e->next->Stop(absl::Seconds(3));
+    // (A spare that never took over: its stop is not news.)
+    if (e->next != nullptr) e->next->Stop(absl::Seconds(3), /*quietly=*/true);
   }
 }
 

@@ -352,15 +352,41 @@ void BotSupervisor::LogMinute(ProcessCounts* last) {
 
 bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
   if (e.next == nullptr || e.next->Running()) return false;
+  for (int tries = 0;; ++tries) {
+    std::string victim;
+    {
+      absl::MutexLock lock(&pool_->mu);
+      Pool::Slot& s = pool_->slots[bot];
+      // Only while the current one is busy (an idle one is replaced at once).
+      if (s.next_live || !s.live || !pool_->Unfit(s, deal) ||
+          (s.matches == 0 && s.pins == 0)) {
+        return false;
+      }
+      if (pool_->live < options_.max_live) break;
+      // No room: that of an idle process needed later than this bot (its
+      // place in the order, not NextUse, which an unfit process has not).
+      auto at = pool_->next_use.find(bot);
+      Pool::Slot* v = pool_->Victim(bot, &victim, /*oldest_pin=*/false);
+      if (tries > 0 || at == pool_->next_use.end() || v == nullptr ||
+          pool_->NextUse(victim) <= at->second) {
+        return false;
+      }
+      v->stopping = true;
+    }
+    Entry& v = *bots_.at(victim);
+    if (v.mu.TryLock()) {
+      StopPicked(victim, v, absl::InfinitePast(), &ProcessCounts::evictions,
+                 absl::StrCat("needed later than bot ", bot, "'s next process"));
+      v.mu.Unlock();
+    } else {
+      absl::MutexLock lock(&pool_->mu);
+      pool_->slots[victim].stopping = false;
+    }
+  }
   {
     absl::MutexLock lock(&pool_->mu);
     Pool::Slot& s = pool_->slots[bot];
-    // Only while the current one is busy (an idle one is replaced at once),
-    // and in free room: it never stops another bot's process.
-    if (s.next_live || !s.live || !pool_->Unfit(s, deal) || (s.matches == 0 && s.pins == 0) ||
-        pool_->live >= options_.max_live) {
-      return false;
-    }
+    if (s.next_live || pool_->live >= options_.max_live) return false;
     s.next_live = true;
     s.next_started = MonoNow();
     ++pool_->live;
