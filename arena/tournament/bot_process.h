@@ -408,6 +408,10 @@ class BotSupervisor {
   // once there is no room. With a spare, and `bot`'s process in a match (or
   // held for one) but unfit for `deal`: its next process, in free room.
   bool StartAhead(const std::string& bot, int64_t deal);
+  // Stops `victim`, picked (Slot::stopping) to make room for a process
+  // needed sooner, unless its lock is held (then the pick is let go); `why`
+  // for the log.
+  void EvictForLater(const std::string& victim, const std::string& why);
   // The next process of `bot` (whose mu is held) for `deal`, if it has a
   // spare, none runs, its current one is busy and unfit for the deal, and
   // there is room; whether it was started.

@@ -291,15 +291,8 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
     // (A crashed one's next start is a restart: its Ensure makes it.)
     if (!victim.empty()) {
-      Entry& v = *bots_.at(victim);
-      if (v.mu.TryLock()) {
-        StopPicked(victim, v, absl::InfinitePast(), &ProcessCounts::evictions,
-                   absl::StrCat("needed later than bot ", bot, ", started ahead of its match"));
-        v.mu.Unlock();
-      } else {
-        absl::MutexLock lock(&pool_->mu);
-        pool_->slots[victim].stopping = false;
-      }
+      EvictForLater(victim, absl::StrCat("needed later than bot ", bot,
+                                         ", started ahead of its match"));
       victim.clear();
     }
     absl::MutexLock lock(&pool_->mu);
@@ -350,6 +343,19 @@ void BotSupervisor::LogMinute(ProcessCounts* last) {
   *last = c;
 }
 
+void BotSupervisor::EvictForLater(const std::string& victim, const std::string& why) {
+  Entry& v = *bots_.at(victim);
+  // Not waited for: whoever holds it lets it go soon (and the caller holds
+  // another bot's lock).
+  if (v.mu.TryLock()) {
+    StopPicked(victim, v, absl::InfinitePast(), &ProcessCounts::evictions, why);
+    v.mu.Unlock();
+  } else {
+    absl::MutexLock lock(&pool_->mu);
+    pool_->slots[victim].stopping = false;
+  }
+}
+
 bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
   if (e.next == nullptr || e.next->Running()) return false;
   for (int tries = 0;; ++tries) {
@@ -373,15 +379,7 @@ bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t dea
       }
       v->stopping = true;
     }
-    Entry& v = *bots_.at(victim);
-    if (v.mu.TryLock()) {
-      StopPicked(victim, v, absl::InfinitePast(), &ProcessCounts::evictions,
-                 absl::StrCat("needed later than bot ", bot, "'s next process"));
-      v.mu.Unlock();
-    } else {
-      absl::MutexLock lock(&pool_->mu);
-      pool_->slots[victim].stopping = false;
-    }
+    EvictForLater(victim, absl::StrCat("needed later than bot ", bot, "'s next process"));
   }
   {
     absl::MutexLock lock(&pool_->mu);
