@@ -2,7 +2,7 @@
 // (pesten.cc) over the same generator (referee/game_api/rng.h), so that a
 // replay page can carry a match's decisions instead of its steps and rebuild
 // every position's events, views and legal actions as `arena replay --json`
-// makes them (the runner and its check: resim.js). tests/pesten_engine_test.sh
+// makes them (the runner and its check: resim.js). tests/browser_engine_test.sh
 // holds the two to the same steps over many random matches; a page whose
 // re-simulation disagrees with the record's check says so and shows nothing.
 //
