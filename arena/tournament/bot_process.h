@@ -189,10 +189,9 @@ struct ProcessCounts {
   // On demand: stopped because their bot's next match is of a deal they
   // have played, or after RenewAll.
   int64_t renewals = 0;
-  // Of the starts ahead: a bot's next process, started while its current
-  // one played (for a deal that one has played), and those that then took
-  // over from it without a start in the match's way.
-  int64_t successor_starts = 0;
+  // Of the renewals: those where the bot's next process, started ahead
+  // while its current one played, took over without a start in the
+  // match's way.
   int64_t successor_takeovers = 0;
 };
 

@@ -390,7 +390,6 @@ bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t dea
     ++pool_->live;
     pool_->counts.peak_live = std::max(pool_->counts.peak_live, pool_->live);
     ++pool_->counts.ahead_starts;
-    ++pool_->counts.successor_starts;
   }
   hub_->ExpectStandby(bot, e.next_token);
   if (absl::Status st = e.next->Start(); !st.ok()) {

@@ -275,6 +275,17 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // those waiting for a resync) with `kind` and `detail`.
   void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
                const std::string& detail);
+  // `conn` (registered) becomes `bot`'s live stream, in `b`: a new process,
+  // or the same one back, asked again. Returns the live stream before it.
+  BotConnection* MakeLiveLocked(const std::string& bot, BotState& b, BotConnection* conn)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A registered stream that takes nothing more: marked closing with `why`
+  // (before anything may hang it up, so that it is told why), no longer
+  // found by its id, and pinned until EndOutOfService shuts it down
+  // (called once mu_ is let go).
+  void OutOfServiceLocked(BotConnection* conn, const grpc::Status& why)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EndOutOfService(BotConnection* conn, const grpc::Status& why);
 
   // ---- Matches (bot_hub.cc): links, decisions routed to them, sends.
 

@@ -147,50 +147,28 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         ps.last_log = now;
         ps.unlogged = 0;
       }
-    } else if (BotState& sb = bots_[*found];
-               !sb.standby_digest.empty() &&
-               CRYPTO_memcmp(sb.standby_digest.data(), digest.data(), digest.size()) == 0) {
-      // A successor process while the bot's current one plays: held, never
-      // live before PromoteStandby (a second one takes the first's place).
-      conn->set_id(++next_conn_id_);
-      conn->set_bot_name(*found);
-      old = sb.standby;
-      sb.standby = conn;
-      standby = true;
-      if (old != nullptr) {
-        old->MarkClosing(ReplacedStatus(*found));
-        by_id_.erase(old->id());
-        ++old->hub_record().pins;
-      }
-      by_id_[conn->id()] = conn;
-      unauthenticated_.erase(conn);
-      OutMessage msg;
-      msg->mutable_welcome()->set_bot_name(*found);
-      msg->mutable_welcome()->set_protocol_version(1);
-      msg->mutable_welcome()->set_referee_version(ARENA_VERSION);
-      conn->Enqueue(std::move(msg));
     } else {
       BotState& b = bots_[*found];
-      old = b.live;
       conn->set_id(++next_conn_id_);
       conn->set_bot_name(*found);
-      b.live = conn;
-      b.away = false;
-      b.down = false;  // a new process (or the same one back): asked again
-      b.down_detail.clear();
-      b.last_conn = conn->id();
       by_id_[conn->id()] = conn;
       unauthenticated_.erase(conn);
-      ++connect_count_[*found];
-      if (old != nullptr) {
-        // The old stream takes nothing more; its decisions move to the new
-        // one in the resync. Marked before the new stream is welcomed: the
-        // bot, once welcomed, may hang the old one up, and must still be
-        // told why it ended.
-        old->MarkClosing(ReplacedStatus(*found));
-        by_id_.erase(old->id());
-        ++old->hub_record().pins;
+      // A successor process while the bot's current one plays
+      // (ExpectStandby): held, never live before PromoteStandby (a second
+      // one takes the first's place).
+      standby = !b.standby_digest.empty() &&
+                CRYPTO_memcmp(b.standby_digest.data(), digest.data(), digest.size()) == 0;
+      if (standby) {
+        old = b.standby;
+        b.standby = conn;
+      } else {
+        old = MakeLiveLocked(*found, b, conn);
       }
+      // The old stream takes nothing more; a live one's decisions move to
+      // the new one in the resync. Marked before the new stream is
+      // welcomed: the bot, once welcomed, may hang the old one up, and must
+      // still be told why it ended.
+      if (old != nullptr) OutOfServiceLocked(old, ReplacedStatus(*found));
       OutMessage msg;
       msg->mutable_welcome()->set_bot_name(*found);
       msg->mutable_welcome()->set_protocol_version(1);
@@ -207,12 +185,31 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
                    standby           ? ", its next process, held until its current one is done"
                    : old != nullptr ? ", replacing its previous stream"
                                     : ""));
-  // (A standby replaced is closed the same way as a live one.)
-  if (old != nullptr) {
-    old->Shutdown(ReplacedStatus(*found));
-    Unpin(old);
-  }
+  if (old != nullptr) EndOutOfService(old, ReplacedStatus(*found));
   return absl::OkStatus();
+}
+
+BotConnection* BotHub::MakeLiveLocked(const std::string& bot, BotState& b,
+                                      BotConnection* conn) {
+  BotConnection* old = b.live;
+  b.live = conn;
+  b.away = false;
+  b.down = false;  // a new process (or the same one back): asked again
+  b.down_detail.clear();
+  b.last_conn = conn->id();
+  ++connect_count_[bot];
+  return old;
+}
+
+void BotHub::OutOfServiceLocked(BotConnection* conn, const grpc::Status& why) {
+  conn->MarkClosing(why);
+  by_id_.erase(conn->id());
+  ++conn->hub_record().pins;
+}
+
+void BotHub::EndOutOfService(BotConnection* conn, const grpc::Status& why) {
+  conn->Shutdown(why);
+  Unpin(conn);
 }
 
 void BotHub::ExpectStandby(const std::string& bot, const std::string& token) {
@@ -239,25 +236,12 @@ bool BotHub::PromoteStandby(const std::string& bot) {
     b.standby_digest.clear();
     BotConnection* conn = b.standby;
     b.standby = nullptr;
-    old = b.live;
-    b.live = conn;
-    b.away = false;
-    b.down = false;
-    b.down_detail.clear();
-    b.last_conn = conn->id();
-    ++connect_count_[bot];
-    if (old != nullptr) {  // as in Register: it takes nothing more
-      old->MarkClosing(ReplacedStatus(bot));
-      by_id_.erase(old->id());
-      ++old->hub_record().pins;
-    }
+    old = MakeLiveLocked(bot, b, conn);
+    if (old != nullptr) OutOfServiceLocked(old, ReplacedStatus(bot));
   }
   Log(absl::StrCat("bot ", bot), ConnectionLevel(),
       absl::StrCat("bot ", bot, ": its next process's stream is now its live one"));
-  if (old != nullptr) {
-    old->Shutdown(ReplacedStatus(bot));
-    Unpin(old);
-  }
+  if (old != nullptr) EndOutOfService(old, ReplacedStatus(bot));
   return true;
 }
 
@@ -272,12 +256,9 @@ void BotHub::CancelStandby(const std::string& bot) {
     conn = b.standby;
     b.standby = nullptr;
     if (conn == nullptr) return;
-    conn->MarkClosing(ended);
-    by_id_.erase(conn->id());
-    ++conn->hub_record().pins;
+    OutOfServiceLocked(conn, ended);
   }
-  conn->Shutdown(ended);
-  Unpin(conn);
+  EndOutOfService(conn, ended);
 }
 
 }  // namespace arena
