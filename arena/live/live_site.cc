@@ -695,32 +695,29 @@ std::string LiveSite::UpdateJson(PageState* page) const {
       ",\"summary\":", summary ? summary_json_ : "null", ",\"total\":", total,
       ",\"from\":", from, ",\"matches\":[");
   for (int64_t i = from; i < total; ++i) absl::StrAppend(&out, i > from ? "," : "", entries_[i]);
+  // The matches in progress, and each one's seats where known:
+  // "live":["<id>",...],"live_seats":{"<id>":["<bot>",...],...}.
+  const std::vector<LiveMatchInfo> live = LiveMatchesLocked(kMaxLiveListed);
+  std::string seats;
   out += "],\"live\":[";
-  int n = 0;
-  for (const auto& [id, m] : live_) {
-    if (m->ended_at != absl::InfiniteFuture() || page_of_id_.count(id)) continue;
-    if (n == kMaxLiveListed) break;
-    absl::StrAppend(&out, n++ ? "," : "", JsonString(id));
-  }
-  // Each of those matches' seats, where known: {"<id>":["<bot>",...],...}.
-  out += "],\"live_seats\":{";
-  n = 0;
-  int with_seats = 0;
-  for (const auto& [id, m] : live_) {
-    if (m->ended_at != absl::InfiniteFuture() || page_of_id_.count(id)) continue;
-    if (n++ == kMaxLiveListed) break;
-    if (m->seats.empty()) continue;
-    absl::StrAppend(&out, with_seats++ ? "," : "", JsonString(id), ":[");
-    for (size_t i = 0; i < m->seats.size(); ++i) {
-      absl::StrAppend(&out, i ? "," : "", JsonString(m->seats[i]));
+  for (size_t i = 0; i < live.size(); ++i) {
+    absl::StrAppend(&out, i ? "," : "", JsonString(live[i].id));
+    if (live[i].seats.empty()) continue;
+    absl::StrAppend(&seats, seats.empty() ? "" : ",", JsonString(live[i].id), ":[");
+    for (size_t s = 0; s < live[i].seats.size(); ++s) {
+      absl::StrAppend(&seats, s ? "," : "", JsonString(live[i].seats[s]));
     }
-    out += "]";
+    seats += "]";
   }
-  return out + "}}";
+  return absl::StrCat(out, "],\"live_seats\":{", seats, "}}");
 }
 
 std::vector<LiveSite::LiveMatchInfo> LiveSite::LiveMatches(int max) const {
   absl::MutexLock lock(&mu_);
+  return LiveMatchesLocked(max);
+}
+
+std::vector<LiveSite::LiveMatchInfo> LiveSite::LiveMatchesLocked(int max) const {
   std::vector<LiveMatchInfo> out;
   for (const auto& [id, m] : live_) {
     if (static_cast<int>(out.size()) >= max) break;

@@ -193,6 +193,7 @@ class LiveSite {
   std::vector<LiveMatchInfo> LiveMatches(int max) const;
 
  private:
+  std::vector<LiveMatchInfo> LiveMatchesLocked(int max) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   struct Folder;
   struct LiveMatch;
   void ScanFolders();

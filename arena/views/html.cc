@@ -405,35 +405,37 @@ absl::Status ReplayPageBuilder::End(const v1::Replay& tail) {
   if (tail.has_result()) *summary_.mutable_result() = tail.result();
   summary_.set_finished(tail.finished());
   prev_.Clear();
+  // In the page: the only chunk of a short match's steps, or the match's
+  // decisions (with the browser's engine, which makes every chunk).
+  std::string in_page, in_page_id = "replay-chunk-0", engine;
+  std::string script = options_.chunk_script, url = options_.chunk_url;
   if (decisions_ != nullptr) {
     const std::string gz = Gzip(decisions_->Json(tail.finished()));
     if (gz.empty()) return absl::InternalError("cannot compress a replay's decisions");
-    const int64_t chunks = std::max<int64_t>(1, (positions_ + options_.chunk_steps - 1) /
-                                                    options_.chunk_steps);
-    const std::string parts = absl::StrCat(
-        "{\"positions\":", positions_, ",\"chunk_steps\":", options_.chunk_steps,
-        ",\"chunks\":", chunks, ",\"inline\":false,\"script\":\"\",\"url\":\"\",\"engine\":",
-        JsonString(summary_.header().game()), "}");
-    page_ = ReplayPageOfJson(MessageJson(summary_), summary_.header(), options_.index_href,
-                             options_.standings_json, parts, absl::Base64Escape(gz),
-                             options_.shared_assets, "replay-inputs");
-    return absl::OkStatus();
-  }
-  std::string inline_chunk;
-  if (chunks_ == 0) {
-    inline_chunk = ChunkData();  // one chunk at most: in the page
-    if (inline_chunk.empty()) return absl::InternalError("cannot compress a replay's steps");
+    in_page = absl::Base64Escape(gz);
+    in_page_id = "replay-inputs";
+    script.clear();
+    url.clear();
+    engine = absl::StrCat(",\"engine\":", JsonString(summary_.header().game()));
+  } else if (chunks_ == 0) {
+    in_page = ChunkData();  // one chunk at most: in the page
+    if (in_page.empty()) return absl::InternalError("cannot compress a replay's steps");
   } else if (in_chunk_ > 0) {
     if (absl::Status s = FlushChunk(); !s.ok()) return s;
   }
+  // (With the engine, the chunks the page makes; else those written.)
+  const int64_t chunks =
+      decisions_ != nullptr
+          ? std::max<int64_t>(1, (positions_ + options_.chunk_steps - 1) / options_.chunk_steps)
+          : std::max(chunks_, 1);
+  const bool inline_steps = decisions_ == nullptr && chunks_ == 0;
   const std::string parts = absl::StrCat(
       "{\"positions\":", positions_, ",\"chunk_steps\":", options_.chunk_steps,
-      ",\"chunks\":", std::max(chunks_, 1), ",\"inline\":", chunks_ == 0 ? "true" : "false",
-      ",\"script\":", JsonString(options_.chunk_script),
-      ",\"url\":", JsonString(options_.chunk_url), "}");
+      ",\"chunks\":", chunks, ",\"inline\":", inline_steps ? "true" : "false",
+      ",\"script\":", JsonString(script), ",\"url\":", JsonString(url), engine, "}");
   page_ = ReplayPageOfJson(MessageJson(summary_), summary_.header(), options_.index_href,
-                           options_.standings_json, parts, inline_chunk,
-                           options_.shared_assets);
+                           options_.standings_json, parts, in_page, options_.shared_assets,
+                           in_page_id);
   return absl::OkStatus();
 }
 
