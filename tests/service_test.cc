@@ -644,6 +644,120 @@ TEST_F(ServiceTest, AStandbyStreamTakesNothingOverUntilPromoted) {
   EXPECT_FALSE(hub_->PromoteStandby("bad")) << "no standby left";
 }
 
+// Answers the requests of `bot` with action 0 until none comes for a
+// second; every match id it was told of (starts, requests, resyncs) goes
+// into `seen`.
+void PlayNoting(RawBot& bot, std::set<std::string>* seen) {
+  for (;;) {
+    v1::RefereeMessage m;
+    while (bot.Next(v1::RefereeMessage::kMatchStart, &m, absl::Milliseconds(1))) {
+      seen->insert(m.match_start().match_id());
+    }
+    if (bot.Next(v1::RefereeMessage::kResync, &m, absl::Milliseconds(20))) {
+      seen->insert(m.resync().match_id());
+      for (const auto& r : m.resync().open_decisions()) {
+        bot.Decide(r.match_id(), r.decision_id(), 0);
+      }
+      continue;
+    }
+    if (!bot.Next(v1::RefereeMessage::kDecisionRequest, &m, absl::Seconds(1))) return;
+    seen->insert(m.decision_request().match_id());
+    bot.Decide(m.decision_request().match_id(), m.decision_request().decision_id(), 0);
+  }
+}
+
+// A bot's next process takes its new matches while its previous one
+// finishes the match it is in (PromoteStandby with retire_live): each match
+// stays with the process it started with, a reconnect of the next process
+// is resynced into its own matches only, the previous process's token is
+// refused from then on, and the retiring stream is busy until its match ends.
+TEST_F(ServiceTest, AHandedOverMatchStaysWithItsProcessWhileTheNextTakesNewOnes) {
+  RawBot old(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  Played first, second;
+  std::thread first_match([&] { first = Play("first", {"good1", "bad"}); });
+  v1::RefereeMessage m;
+  ASSERT_TRUE(old.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  const v1::DecisionRequest pending = m.decision_request();
+  EXPECT_EQ(pending.match_id(), "first");
+
+  hub_->ExpectStandby("bad", "t-bad-next");
+  auto next = std::make_unique<RawBot>(address_, "t-bad-next");
+  ASSERT_TRUE(next->Next(v1::RefereeMessage::kWelcome, &m));
+  EXPECT_FALSE(hub_->RetiringBusy("bad")) << "nothing retires before the handover";
+  ASSERT_TRUE(hub_->PromoteStandby("bad", /*retire_live=*/true));
+  EXPECT_TRUE(hub_->RetiringBusy("bad"));
+  EXPECT_FALSE(hub_->PromoteStandby("bad", /*retire_live=*/true)) << "no standby left";
+
+  // The previous process's token may not come back as the bot's stream.
+  RawBot again(address_, "t-bad");
+  const grpc::Status refused = again.Finish();
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(refused.error_message(), HasSubstr("replaced by the bot's next one"));
+
+  // A new match goes to the next process; the next process reconnects
+  // mid-match and is resynced into that one only.
+  std::set<std::string> next_saw, old_saw;
+  std::thread second_match([&] { second = Play("second", {"good2", "bad"}); });
+  ASSERT_TRUE(next->Next(v1::RefereeMessage::kDecisionRequest, &m));
+  EXPECT_EQ(m.decision_request().match_id(), "second");
+  next_saw.insert("second");
+  auto next_back = std::make_unique<RawBot>(address_, "t-bad-next");
+  ASSERT_TRUE(next_back->Next(v1::RefereeMessage::kResync, &m));
+  next_saw.insert(m.resync().match_id());
+  for (const auto& r : m.resync().open_decisions()) {
+    next_back->Decide(r.match_id(), r.decision_id(), 0);
+  }
+  std::thread next_plays([&] { PlayNoting(*next_back, &next_saw); });
+  // The previous process, still on its stream, finishes its own match.
+  old.Decide(pending.match_id(), pending.decision_id(), 0);
+  old_saw.insert("first");
+  PlayNoting(old, &old_saw);
+  first_match.join();
+  second_match.join();
+  next_plays.join();
+  EXPECT_EQ(old_saw, std::set<std::string>({"first"}));
+  EXPECT_EQ(next_saw, std::set<std::string>({"second"}));
+  for (const Played* p : {&first, &second}) {
+    EXPECT_EQ(p->outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p->outcome.result.detail();
+    EXPECT_EQ(ForfeitOf(*p), nullptr);
+  }
+  EXPECT_FALSE(hub_->RetiringBusy("bad")) << "its match is over";
+  EXPECT_FALSE(old.Ended()) << "the hub leaves the stream to whoever stops the process";
+}
+
+// The retiring process's stream ends while it still plays: its seat fails
+// at once as DISCONNECTED, saying why, and is never moved to the bot's live
+// process (which hears nothing of that match).
+TEST_F(ServiceTest, ARetiringProcessThatDiesLosesItsSeatNotItsNextProcess) {
+  auto old = std::make_unique<RawBot>(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  Played p;
+  const absl::Time t0 = absl::Now();
+  std::thread match([&] { p = Play("lost", {"good1", "bad"}, v1::FAULT_POLICY_FORFEIT, 20000); });
+  v1::RefereeMessage m;
+  ASSERT_TRUE(old->Next(v1::RefereeMessage::kDecisionRequest, &m));
+  hub_->ExpectStandby("bad", "t-bad-next");
+  RawBot next(address_, "t-bad-next");
+  ASSERT_TRUE(next.Next(v1::RefereeMessage::kWelcome, &m));
+  ASSERT_TRUE(hub_->PromoteStandby("bad", /*retire_live=*/true));
+  old->Hangup();
+  match.join();
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(10)) << "not at its 20 s deadline";
+  const v1::Forfeit* f = ForfeitOf(p);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->seat(), 1);
+  EXPECT_EQ(f->fault(), v1::FAULT_KIND_DISCONNECTED);
+  EXPECT_THAT(f->detail(), HasSubstr("not moved to its next process"));
+  for (auto kind : {v1::RefereeMessage::kResync, v1::RefereeMessage::kMatchStart,
+                    v1::RefereeMessage::kDecisionRequest}) {
+    EXPECT_FALSE(next.Next(kind, &m, absl::Milliseconds(50))) << m.DebugString();
+  }
+  EXPECT_TRUE(hub_->IsConnected("bad")) << "its next process is untouched";
+  EXPECT_FALSE(hub_->RetiringBusy("bad"));
+}
+
 // A resync mid-match, with the record on disk: the view holds exactly the
 // events the seat was sent in its requests (read back from the match's sent
 // log beside the record, not kept in memory), and the log is gone after.

@@ -45,13 +45,21 @@
 // match a bot's process is needed for is of a deal it has played while it
 // is still in a match, the starter starts the bot's next process beside it
 // (in free room: it counts in max_live), which the hub holds as the bot's
-// standby stream; once the current process's matches are over, Ensure
-// stops it and the next one takes over at once (BotHub::PromoteStandby),
-// instead of a start on the match's path. A next process that ends before
-// its turn is dropped, not counted as a crash (it may fail for running
-// beside the current one: the limits are per bot uid), and the bot starts
-// on the match's path as without one; one not needed soon is stopped with
-// the idle ones.
+// standby stream. When that match is ensured, the next process takes over
+// at once (HandOver, BotHub::PromoteStandby): the new match, and every
+// later one, is played by it, while the current process retires, finishing
+// the matches it is in on its own stream (a match never moves between
+// processes), and the watcher stops it once it holds no seat. Neither the
+// start nor the current process's matches are on the match's path. (Only
+// while no other match of the bot is being prepared: that one's Ensure
+// has counted on the current process, and the bot then waits for it as
+// before; once the current process is stopped, the next one takes over.)
+// A next process that ends before its turn is dropped, not counted as a
+// crash (it may fail for running beside the current one: the limits are
+// per bot uid), and the bot starts on the match's path as without one; one
+// not needed soon is stopped with the idle ones. A retiring process that
+// ends unexpectedly is the bot's crash: its seats fail (the hub), and it
+// counts against max_restarts.
 //
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
@@ -326,6 +334,9 @@ class BotSupervisor {
       std::set<int64_t> deals;  // the deals its process was ensured for
       bool next_live = false;   // its next process runs (Entry::next), a slot of its own
       absl::Time next_started;
+      // Entry::next is the bot's previous process, finishing the matches it
+      // is in after a handover (HandOver) in the slot next_live counts.
+      bool retiring = false;
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
@@ -422,8 +433,21 @@ class BotSupervisor {
   // stopped). Without `wait`, false at once if its stream has not come yet.
   bool TakeOver(const std::string& bot, Entry& e, bool wait = true)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // With `bot`'s process in matches and unfit for `deal`, and only this
+  // Ensure's match to come: its next process, connected, takes the bot's
+  // new matches at once, and the current one retires (finishing its own
+  // matches on its stream, BotHub::PromoteStandby with retire_live; the
+  // watcher stops it once it holds none). Whether it did.
+  bool HandOver(const std::string& bot, Entry& e, int64_t deal)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Whether `bot`'s Entry::next is its retiring previous process.
+  bool Retiring(const std::string& bot) const;
+  // The watcher: stops each retiring process that no longer holds a seat.
+  void StopRetired();
   // Stops `bot`'s next process, if it runs, and frees its slot; `how`: its
-  // unexpected end, logged (empty: a stop).
+  // unexpected end, logged (empty: a stop). For a retiring process, an
+  // unexpected end is the bot's crash (in its exits, and counted against
+  // max_restarts: past them, the bot is withdrawn).
   void DropSuccessor(const std::string& bot, Entry& e, const std::string& how = "")
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // Stops the live process of `bot` that was picked (Slot::stopping, its

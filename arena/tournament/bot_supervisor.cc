@@ -324,7 +324,10 @@ void BotSupervisor::WatchLoop() {
       }
       e->mu.Unlock();
     }
-    if (on_demand_) StopIdle();
+    if (on_demand_) {
+      StopIdle();
+      StopRetired();
+    }
     if (MonoNow() >= next_sample) {
       SampleUsage();
       // A reading costs about 0.15 ms a process: with many live, less often.
@@ -382,6 +385,8 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
   }
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
+  // Its next process takes this match while the current one finishes its own.
+  if (on_demand_ && !e.crashed && HandOver(bot, e, deal)) return true;
   if (on_demand_) StopStale(bot, e, deal, /*own_pin=*/true);
   // Its next process, started while this one played, takes over.
   if (on_demand_ && !e.crashed && !Live(bot) && TakeOver(bot, e)) return true;

@@ -174,7 +174,7 @@ void BotSupervisor::StopIdle() {
     absl::MutexLock lock(&pool_->mu);
     const absl::Time now = MonoNow();
     for (auto& [name, s] : pool_->slots) {
-      if (s.next_live && now - s.next_started >= options_.idle_timeout &&
+      if (s.next_live && !s.retiring && now - s.next_started >= options_.idle_timeout &&
           !pool_->NeededSoon(name, options_.max_live)) {
         spares.push_back(name);
       }
@@ -283,7 +283,7 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   {
     // Its next process is on its way: no other start for the bot.
     absl::MutexLock lock(&pool_->mu);
-    if (pool_->slots[bot].next_live && !e.crashed) {
+    if (pool_->slots[bot].next_live && !pool_->slots[bot].retiring && !e.crashed) {
       e.mu.Unlock();
       return true;
     }
@@ -404,7 +404,8 @@ bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t dea
 bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
   {
     absl::MutexLock lock(&pool_->mu);
-    if (!pool_->slots[bot].next_live) return false;
+    const Pool::Slot& s = pool_->slots[bot];
+    if (!s.next_live || s.retiring) return false;
   }
   // Its stream is the hub's standby, almost always there by now.
   const absl::Time until = MonoNow() + options_.connect_timeout;
@@ -438,8 +439,23 @@ bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
 
 void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::string& how) {
   if (e.next == nullptr) return;
-  hub_->CancelStandby(bot);
-  if (!how.empty()) {
+  const bool retiring = Retiring(bot);
+  if (!retiring) hub_->CancelStandby(bot);
+  if (retiring && !how.empty()) {
+    // The bot's own process, which was playing: a crash like any other
+    // (the hub fails the seats it held).
+    const std::string detail = e.next->DescribeEnd(how);
+    e.exits.push_back(how);
+    spdlog::warn("bot {}: its previous process, finishing its matches: {} (log: {})", bot,
+                 detail, e.next->log_path());
+    if (e.restarts >= options_.max_restarts) {
+      Withdraw(bot, e, detail);  // drops it, below
+      return;
+    }
+    ++e.restarts;
+  } else if (retiring) {
+    e.next->Stop(options_.stop_grace, /*quietly=*/true);
+  } else if (!how.empty()) {
     // Not the bot's crash: it may have failed for running beside the
     // current one (the limits are per bot uid). Its next process then
     // starts on the match's path, as without a spare, and a bot that is
@@ -454,6 +470,7 @@ void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::s
   Pool::Slot& s = pool_->slots[bot];
   if (!s.next_live) return;
   s.next_live = false;
+  s.retiring = false;
   --pool_->live;
 }
 
@@ -464,7 +481,68 @@ void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
   auto playable = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
     return !pool_->Unfit(s, deal) || (s.matches == 0 && s.pins <= 1);
   };
-  pool_->mu.Await(absl::Condition(&playable));
+  // Or its next process may take over at once (HandOver), once connected:
+  // the hub tells nothing of that, so it is looked for every 2 ms.
+  auto next_may = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
+    return s.next_live && !s.retiring && s.pins <= 1;
+  };
+  auto woken = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
+    return playable() || next_may();
+  };
+  for (;;) {
+    pool_->mu.Await(absl::Condition(&woken));
+    if (playable() || hub_->HasStandby(bot)) return;
+    AwaitWithMonoTimeout(&pool_->mu, absl::Condition(&playable), absl::Milliseconds(2));
+    if (playable()) return;
+  }
+}
+
+bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
+  {
+    absl::MutexLock lock(&pool_->mu);
+    const Pool::Slot& s = pool_->slots[bot];
+    if (!s.live || !s.next_live || s.retiring || !pool_->Unfit(s, deal) || s.pins > 1) {
+      return false;
+    }
+  }
+  if (!hub_->HasStandby(bot) || !hub_->PromoteStandby(bot, /*retire_live=*/true)) return false;
+  std::swap(e.process, e.next);
+  std::swap(e.token, e.next_token);
+  e.ahead = false;
+  spdlog::debug("bot {}: its next process takes its matches from now on; its previous "
+                "one finishes those it is in",
+                bot);
+  absl::MutexLock lock(&pool_->mu);
+  Pool::Slot& s = pool_->slots[bot];
+  s.retiring = true;  // next_live's slot is the previous process's now
+  pool_->Fresh(s);
+  ++pool_->counts.renewals;
+  ++pool_->counts.successor_takeovers;
+  return true;
+}
+
+bool BotSupervisor::Retiring(const std::string& bot) const {
+  absl::MutexLock lock(&pool_->mu);
+  return pool_->slots[bot].retiring;
+}
+
+void BotSupervisor::StopRetired() {
+  std::vector<std::string> retiring;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    for (auto& [name, s] : pool_->slots) {
+      if (s.retiring) retiring.push_back(name);
+    }
+  }
+  for (const std::string& name : retiring) {
+    // (No new seat is ever bound to a retiring stream: once it holds none,
+    // it never will.)
+    if (hub_->RetiringBusy(name)) continue;
+    Entry& e = *bots_.at(name);
+    if (!e.mu.TryLock()) continue;
+    if (Retiring(name)) DropSuccessor(name, e);
+    e.mu.Unlock();
+  }
 }
 
 void BotSupervisor::StopStale(const std::string& bot, Entry& e, int64_t deal,

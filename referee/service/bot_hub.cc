@@ -89,10 +89,20 @@ void BotHub::CloseAll() {
 
 std::unique_ptr<SeatLink> BotHub::NewMatchLink(
     const std::string& match_id, const std::vector<std::string>& seat_bots) {
-  auto link = std::make_shared<HubMatchLink>(this, match_id, seat_bots);
+  std::shared_ptr<HubMatchLink> link;
   std::shared_ptr<const MatchObserver> observer;
   {
     absl::MutexLock lock(&mu_);
+    // Each seat is bound to its bot's live stream now, before the match
+    // is told to anyone (the supervisor may hand the bot over to its next
+    // process once the match is counted: the match stays with this one).
+    std::vector<uint64_t> bound;
+    for (const std::string& bot : seat_bots) {
+      auto it = bots_.find(bot);
+      bound.push_back(it == bots_.end() || it->second.live == nullptr ? 0
+                                                                       : it->second.live->id());
+    }
+    link = std::make_shared<HubMatchLink>(this, match_id, seat_bots, std::move(bound));
     if (links_.count(match_id) != 0) {
       spdlog::error("match id {} is already running; replacing its link",
                     match_id);

@@ -79,6 +79,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -175,11 +176,25 @@ class BotHub final : public ConnectionHost, public LinkHost {
   void ExpectStandby(const std::string& bot, const std::string& token);
   // Whether the bot's standby stream has registered.
   bool HasStandby(const std::string& bot) const;
-  // The bot's standby stream becomes its live one (a live one still
-  // registered ends as replaced: call it once that has no open decision,
-  // e.g. its process stopped); false if there is none. Ends the
-  // expectation either way.
-  bool PromoteStandby(const std::string& bot);
+  // The bot's standby stream becomes its live one; false if there is none.
+  // Ends the expectation either way. The live one before it, if still
+  // registered:
+  //  - without `retire_live`, ends as replaced (call it once that has no
+  //    open decision, e.g. its process stopped);
+  //  - with `retire_live`, retires: the seats it holds in live matches stay
+  //    on it to their end (LinkHost::RouteOf), and nothing else reaches it
+  //    (no new match, no resync); a new stream with its token is refused
+  //    from now on (unless ExpectStandby names that token again), so the
+  //    previous process can never take the next one's matches over. If it
+  //    ends while a seat is still bound to it, that seat's open decision
+  //    fails as DISCONNECTED, and so does every later one of the seat: its
+  //    match is never moved to another process of the bot (which may be
+  //    about to play the same deal). False, and nothing changes, while a
+  //    retiring stream of the bot is still registered.
+  bool PromoteStandby(const std::string& bot, bool retire_live = false);
+  // Whether the bot's retiring stream (PromoteStandby) is still registered
+  // and still holds a seat in a live match.
+  bool RetiringBusy(const std::string& bot) const;
   // No standby is expected any more, and one registered is ended (its
   // process is being stopped).
   void CancelStandby(const std::string& bot);
@@ -263,18 +278,32 @@ class BotHub final : public ConnectionHost, public LinkHost {
     // (welcomed, sent nothing) until PromoteStandby, and the one held.
     std::string standby_digest;
     BotConnection* standby = nullptr;
+    // PromoteStandby(retire_live): the previous process's stream, kept for
+    // the seats bound to it, and its token's digest, refused from then on.
+    BotConnection* retiring = nullptr;
+    std::string live_digest, retired_digest;  // of the live stream's token
+    // Retiring streams that ended with a seat still bound: such seats have
+    // lost their process (RouteOf). Only such ends add one.
+    std::set<uint64_t> lost;
   };
 
   // ConnectionHost and LinkHost (see connection_host.h, link_host.h).
   void ResyncBot(const std::string& bot, uint64_t conn_id) override;
   void Unregister(BotConnection* conn) override;
   uint64_t CurrentConnection(const std::string& bot) const override;
+  Route RouteOf(const std::string& bot, uint64_t bound) const override;
+  // The streams of the bot whose seats stay where they are (its retiring
+  // stream and its lost ones), for Resync and BotGone.
+  std::vector<uint64_t> KeptStreamsLocked(const BotState& b) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Absence AbsenceOf(const std::string& bot) const override;
   std::string GoneDetail(const std::string& bot) const override;
   // Fails the bot's open decisions on its streams up to `last_conn` (and
-  // those waiting for a resync) with `kind` and `detail`.
+  // those waiting for a resync) with `kind` and `detail`, but for those on
+  // its retiring stream. With `only` (a retiring stream that ended), just
+  // those on stream `only`.
   void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
-               const std::string& detail);
+               const std::string& detail, uint64_t only = 0);
   // `conn` (registered) becomes `bot`'s live stream, in `b`: a new process,
   // or the same one back, asked again. Returns the live stream before it.
   BotConnection* MakeLiveLocked(const std::string& bot, BotState& b, BotConnection* conn)

@@ -110,6 +110,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   }
   BotConnection* old = nullptr;
   bool standby = false;  // held as the bot's standby (ExpectStandby)
+  bool retired = false;  // a token PromoteStandby retired: refused
   std::string log_line;
   {
     absl::MutexLock lock(&mu_);
@@ -147,8 +148,15 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         ps.last_log = now;
         ps.unlogged = 0;
       }
+    } else if (BotState& b = bots_[*found];
+               !b.retired_digest.empty() &&
+               CRYPTO_memcmp(b.retired_digest.data(), digest.data(), digest.size()) == 0) {
+      // The bot's previous process, which finishes its matches on the
+      // stream it has: it may not become the bot's live stream again (it
+      // would be resynced into its next process's matches).
+      unauthenticated_.erase(conn);
+      retired = true;
     } else {
-      BotState& b = bots_[*found];
       conn->set_id(++next_conn_id_);
       conn->set_bot_name(*found);
       by_id_[conn->id()] = conn;
@@ -163,6 +171,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         b.standby = conn;
       } else {
         old = MakeLiveLocked(*found, b, conn);
+        b.live_digest = digest;
       }
       // The old stream takes nothing more; a live one's decisions move to
       // the new one in the resync. Marked before the new stream is
@@ -179,6 +188,15 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
   if (found == nullptr) {
     if (!log_line.empty()) spdlog::warn("{}", log_line);
     return absl::UnauthenticatedError("unknown token");
+  }
+  if (retired) {
+    const std::string why = absl::StrCat(
+        "bot ", *found, ": this process was replaced by the bot's next one; it finishes "
+        "the matches it is in on the stream it has, and may not connect again");
+    Log(absl::StrCat("bot ", *found), spdlog::level::warn,
+        absl::StrCat(why, " (a stream from ", conn->peer(), " refused)"));
+    conn->Shutdown(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, why));
+    return absl::FailedPreconditionError(why);
   }
   Log(absl::StrCat("bot ", *found), ConnectionLevel(),
       absl::StrCat("bot ", *found, " connected from ", conn->peer(),
@@ -215,7 +233,10 @@ void BotHub::EndOutOfService(BotConnection* conn, const grpc::Status& why) {
 void BotHub::ExpectStandby(const std::string& bot, const std::string& token) {
   const std::string digest = TokenDigest(token);
   absl::MutexLock lock(&mu_);
-  bots_[bot].standby_digest = digest;
+  BotState& b = bots_[bot];
+  b.standby_digest = digest;
+  // A retired token is a new process's now (the one that had it is gone).
+  if (b.retired_digest == digest) b.retired_digest.clear();
 }
 
 bool BotHub::HasStandby(const std::string& bot) const {
@@ -224,23 +245,38 @@ bool BotHub::HasStandby(const std::string& bot) const {
   return it != bots_.end() && it->second.standby != nullptr;
 }
 
-bool BotHub::PromoteStandby(const std::string& bot) {
+bool BotHub::PromoteStandby(const std::string& bot, bool retire_live) {
   BotConnection* old = nullptr;
   {
     absl::MutexLock lock(&mu_);
     BotState& b = bots_[bot];
+    if (retire_live && b.retiring != nullptr) return false;
     if (b.standby == nullptr) {
       b.standby_digest.clear();
       return false;
     }
+    // The standby's token is the bot's live one now; the previous one's is
+    // refused if that process stays for its matches.
+    if (retire_live) b.retired_digest = b.live_digest;
+    b.live_digest = std::move(b.standby_digest);
     b.standby_digest.clear();
     BotConnection* conn = b.standby;
     b.standby = nullptr;
+    const uint64_t before = b.last_conn;
     old = MakeLiveLocked(bot, b, conn);
+    if (retire_live && old != nullptr) {
+      b.retiring = old;
+      old = nullptr;
+    } else if (retire_live && before != 0) {
+      // The previous process's stream was already gone (within the
+      // grace): its seats have lost it, as if it had ended retiring.
+      b.lost.insert(before);
+    }
     if (old != nullptr) OutOfServiceLocked(old, ReplacedStatus(bot));
   }
   Log(absl::StrCat("bot ", bot), ConnectionLevel(),
-      absl::StrCat("bot ", bot, ": its next process's stream is now its live one"));
+      absl::StrCat("bot ", bot, ": its next process's stream is now its live one",
+                   retire_live ? "; its previous one finishes its matches" : ""));
   if (old != nullptr) EndOutOfService(old, ReplacedStatus(bot));
   return true;
 }

@@ -15,19 +15,60 @@ namespace arena {
 
 void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
+  std::vector<uint64_t> kept;
   {
     absl::MutexLock lock(&mu_);
+    BotState& b = bots_[bot];
     // A standby (ExpectStandby) takes nothing over: no match of the bot's
     // current process, nor its state, reaches it.
-    if (auto it = bots_.find(bot);
-        it != bots_.end() && it->second.standby != nullptr && it->second.standby->id() == conn_id) {
-      return;
-    }
+    if (b.standby != nullptr && b.standby->id() == conn_id) return;
+    // Nor does a stream the bot's previous process keeps: its seats stay.
+    kept = KeptStreamsLocked(b);
     for (auto& [id, link] : links_) {
       if (link->Has(bot)) links.push_back(link);
     }
   }
-  for (auto& link : links) link->Resync(bot, conn_id);
+  for (auto& link : links) link->Resync(bot, conn_id, kept);
+}
+
+std::vector<uint64_t> BotHub::KeptStreamsLocked(const BotState& b) const {
+  std::vector<uint64_t> kept(b.lost.begin(), b.lost.end());
+  if (b.retiring != nullptr) kept.push_back(b.retiring->id());
+  return kept;
+}
+
+BotHub::Route BotHub::RouteOf(const std::string& bot, uint64_t bound) const {
+  absl::MutexLock lock(&mu_);
+  Route r;
+  auto it = bots_.find(bot);
+  if (it == bots_.end()) return r;
+  const BotState& b = it->second;
+  if (bound != 0 && b.retiring != nullptr && b.retiring->id() == bound) {
+    r.conn = bound;
+  } else if (bound != 0 && b.lost.count(bound) > 0) {
+    r.lost = true;
+  } else if (b.live != nullptr) {
+    r.conn = b.live->id();
+  }
+  return r;
+}
+
+bool BotHub::RetiringBusy(const std::string& bot) const {
+  std::vector<std::shared_ptr<HubMatchLink>> links;
+  uint64_t retiring = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(bot);
+    if (it == bots_.end() || it->second.retiring == nullptr) return false;
+    retiring = it->second.retiring->id();
+    for (auto& [id, link] : links_) {
+      if (link->Has(bot)) links.push_back(link);
+    }
+  }
+  for (auto& link : links) {
+    if (link->Holds(bot, retiring)) return true;
+  }
+  return false;
 }
 
 void BotHub::Unregister(BotConnection* conn) {
@@ -35,6 +76,8 @@ void BotHub::Unregister(BotConnection* conn) {
     absl::SleepFor(options_.unregister_delay_for_test);
   }
   bool gone = false;
+  bool retired = false;
+  std::vector<std::shared_ptr<HubMatchLink>> retired_links;
   std::string cut;
   {
     absl::MutexLock lock(&mu_);
@@ -45,10 +88,23 @@ void BotHub::Unregister(BotConnection* conn) {
       b.standby = nullptr;
       return;
     }
-    if (b.live != conn) return;
-    b.live = nullptr;
+    if (b.retiring == conn) {
+      // The previous process's stream: what it still holds has lost its
+      // process (never moved to the bot's live one). Seats are bound to
+      // it only in live matches: a stream that ends idle leaves no mark.
+      b.retiring = nullptr;
+      retired = true;
+      for (auto& [id, link] : links_) {
+        if (link->Has(conn->bot_name())) retired_links.push_back(link);
+      }
+    }
+    if (b.live != conn && !retired) return;
+    if (!retired) b.live = nullptr;
     cut = conn->hub_record().cut_reason;
-    if (!cut.empty()) {
+    if (retired) {
+      // (Its seats are handled below; the bot itself is served by its
+      // live stream.)
+    } else if (!cut.empty()) {
       // Cut off: no grace; what it owes, and what it is asked until it
       // connects again, fails as its fault (the standings count CUT_OFF).
       b.down = true;
@@ -60,6 +116,27 @@ void BotHub::Unregister(BotConnection* conn) {
     } else {
       gone = true;
     }
+  }
+  if (retired) {
+    bool held = false;
+    for (auto& link : retired_links) held = link->Holds(conn->bot_name(), conn->id()) || held;
+    if (!held) return;
+    {
+      absl::MutexLock lock(&mu_);
+      bots_[conn->bot_name()].lost.insert(conn->id());
+    }
+    const std::string detail = absl::StrCat(
+        cut.empty() ? "the stream" : absl::StrCat("the stream (cut off: ", cut, ")"),
+        " of the process of bot ", conn->bot_name(),
+        " that played this match ended; the match is not moved to its next process");
+    Log(absl::StrCat("bot ", conn->bot_name()), spdlog::level::warn,
+        absl::StrCat("bot ", conn->bot_name(),
+                     ": the stream of its previous process ended while it still played; "
+                     "the seats it held fail (they are not moved to its next process)"));
+    BotGone(conn->bot_name(), conn->id(),
+            cut.empty() ? v1::FAULT_KIND_DISCONNECTED : v1::FAULT_KIND_CUT_OFF, detail,
+            /*only=*/conn->id());
+    return;
   }
   if (!cut.empty()) {
     BotGone(conn->bot_name(), conn->id(), v1::FAULT_KIND_CUT_OFF, cut);
@@ -84,13 +161,19 @@ std::string BotHub::GoneDetail(const std::string& bot) const {
 }
 
 void BotHub::BotGone(const std::string& bot, uint64_t last_conn,
-                     v1::FaultKind kind, const std::string& detail) {
+                     v1::FaultKind kind, const std::string& detail, uint64_t only) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
+  uint64_t retiring = 0;
   {
     absl::MutexLock lock(&mu_);
     for (auto& [id, link] : links_) links.push_back(link);
+    const BotState& b = bots_[bot];
+    if (b.retiring != nullptr) retiring = b.retiring->id();
   }
-  for (auto& link : links) link->OnBotGone(bot, last_conn, kind, detail);
+  auto whose = [&](uint64_t conn) {
+    return only != 0 ? conn == only : conn <= last_conn && (conn == 0 || conn != retiring);
+  };
+  for (auto& link : links) link->OnBotGone(bot, whose, kind, detail);
 }
 
 void BotHub::SetBotDown(const std::string& bot, v1::FaultKind kind,

@@ -37,6 +37,18 @@ class LinkHost {
 
   // The id of the bot's live stream, or 0.
   virtual uint64_t CurrentConnection(const std::string& bot) const = 0;
+  // Where a seat of `bot` bound to stream `bound` (0: none yet) is served
+  // now. A bot's previous process finishes the matches it started on its
+  // own stream while its next one takes new matches (BotHub::PromoteStandby
+  // with retire_live), and a seat never moves from the one to the other:
+  // `conn` is `bound` while that is the bot's retiring stream; `lost` (and
+  // `conn` 0) once that stream has ended with the seat still bound; else
+  // the bot's live stream (0: none).
+  struct Route {
+    uint64_t conn = 0;
+    bool lost = false;
+  };
+  virtual Route RouteOf(const std::string& bot, uint64_t bound) const = 0;
   // Whether a bot with no live stream is within its grace or known gone.
   virtual Absence AbsenceOf(const std::string& bot) const = 0;
   // Queues `msg` on stream `conn_id`; with `ask` (a decision request) the

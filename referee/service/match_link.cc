@@ -17,11 +17,11 @@
 namespace arena {
 
 HubMatchLink::HubMatchLink(LinkHost* hub, std::string match_id,
-                           std::vector<std::string> seat_bots)
+                           std::vector<std::string> seat_bots, std::vector<uint64_t> bound)
     : hub_(hub),
       match_id_(std::move(match_id)),
       seat_bots_(std::move(seat_bots)),
-      seat_conn_(seat_bots_.size(), 0),
+      seat_conn_(std::move(bound)),
       started_(seat_bots_.size(), false),
       start_held_(seat_bots_.size(), false),
       last_request_(seat_bots_.size()),
@@ -35,6 +35,30 @@ bool HubMatchLink::Has(const std::string& bot) const {
   return false;
 }
 
+bool HubMatchLink::Holds(const std::string& bot, uint64_t conn) const {
+  absl::MutexLock lock(&mu_);
+  if (ended_) return false;
+  for (size_t s = 0; s < seat_bots_.size(); ++s) {
+    if (seat_bots_[s] == bot && seat_conn_[s] == conn) return true;
+  }
+  return false;
+}
+
+LinkHost::Route HubMatchLink::RouteSeat(int seat) const {
+  uint64_t bound;
+  {
+    absl::MutexLock lock(&mu_);
+    bound = seat_conn_[seat];
+  }
+  return hub_->RouteOf(seat_bots_[seat], bound);
+}
+
+std::string HubMatchLink::LostDetail(int seat) const {
+  return absl::StrCat("the process of bot ", seat_bots_[seat],
+                      " that played this match has ended; the match is not moved to the "
+                      "bot's next process");
+}
+
 void HubMatchLink::Start(int seat, const v1::MatchStart& start) {
   DoStart(seat, start, /*hold=*/false);
 }
@@ -44,7 +68,7 @@ void HubMatchLink::StartBeforeRequest(int seat, const v1::MatchStart& start) {
 }
 
 void HubMatchLink::DoStart(int seat, const v1::MatchStart& start, bool hold) {
-  const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
+  const uint64_t cid = RouteSeat(seat).conn;
   bool kept;
   {
     absl::MutexLock lock(&mu_);
@@ -61,7 +85,7 @@ void HubMatchLink::DoStart(int seat, const v1::MatchStart& start, bool hold) {
       rules_ = std::move(rules);
     }
     started_[seat] = true;
-    if (cid == 0) return;  // a resync brings it on reconnect
+    if (cid == 0) return;  // a resync brings it on reconnect (or it is lost)
     seat_conn_[seat] = cid;
     if (hold) {
       start_held_[seat] = true;
@@ -77,9 +101,16 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
   const v1::DecisionRequest& request = msg->decision_request();
   const uint64_t decision_id = request.decision_id();
   const std::string& bot = seat_bots_[seat];
-  const uint64_t cid = hub_->CurrentConnection(bot);
-  const LinkHost::Absence away =
-      cid == 0 ? hub_->AbsenceOf(bot) : LinkHost::Absence();
+  const LinkHost::Route route = RouteSeat(seat);
+  const uint64_t cid = route.conn;
+  LinkHost::Absence away;
+  if (route.lost) {
+    away.down = true;
+    away.kind = v1::FAULT_KIND_DISCONNECTED;
+    away.detail = LostDetail(seat);
+  } else if (cid == 0) {
+    away = hub_->AbsenceOf(bot);
+  }
   bool need_start = false;
   std::optional<OutMessage> start;
   {
@@ -120,15 +151,22 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
   msg.OnLeave(weak_from_this(), decision_id);
   if (hub_->SendOn(cid, std::move(msg), /*ask=*/true, std::move(start))) return;
   // The stream closed under us: a newer stream, the grace, or a fault.
-  const uint64_t now_cid = hub_->CurrentConnection(bot);
+  const LinkHost::Route now_route = hub_->RouteOf(bot, cid);
+  const uint64_t now_cid = now_route.conn;
   // Still the bot's stream: it is closing, and the hub has not yet been
   // told (a stream marks itself closing before it unregisters). The
   // decision stays on it: the unregistering that follows keeps it for the
   // grace (a resync moves it to the bot's next stream) or fails it
   // (OnBotGone), as for a decision sent just before the stream closed.
   if (now_cid == cid) return;
-  const LinkHost::Absence now_away =
-      now_cid == 0 ? hub_->AbsenceOf(bot) : LinkHost::Absence();
+  LinkHost::Absence now_away;
+  if (now_route.lost) {
+    now_away.down = true;
+    now_away.kind = v1::FAULT_KIND_DISCONNECTED;
+    now_away.detail = LostDetail(seat);
+  } else if (now_cid == 0) {
+    now_away = hub_->AbsenceOf(bot);
+  }
   const bool grace = now_away.grace;
   OutMessage again;
   absl::Duration waited;
@@ -237,7 +275,7 @@ void HubMatchLink::Withdraw(int seat, uint64_t decision_id) {
 }
 
 void HubMatchLink::End(int seat, const v1::MatchEnd& end) {
-  const uint64_t cid = hub_->CurrentConnection(seat_bots_[seat]);
+  const uint64_t cid = RouteSeat(seat).conn;
   std::vector<uint64_t> unasked;
   std::optional<OutMessage> start;  // held, the seat never asked
   {
@@ -366,7 +404,8 @@ bool HubMatchLink::OnDecision(BotConnection* conn, const v1::Decision& d) {
   return seat >= 0;
 }
 
-void HubMatchLink::Resync(const std::string& bot, uint64_t cid) {
+void HubMatchLink::Resync(const std::string& bot, uint64_t cid,
+                          const std::vector<uint64_t>& kept) {
   struct Seat {
     int seat;
     OutMessage msg;
@@ -378,6 +417,7 @@ void HubMatchLink::Resync(const std::string& bot, uint64_t cid) {
     if (ended_) return;
     for (size_t s = 0; s < seat_bots_.size(); ++s) {
       if (seat_bots_[s] != bot || !started_[s]) continue;
+      if (std::find(kept.begin(), kept.end(), seat_conn_[s]) != kept.end()) continue;
       seat_conn_[s] = cid;
       start_held_[s] = false;  // the resync holds it
       Seat seat{static_cast<int>(s), OutMessage()};
@@ -423,7 +463,8 @@ void HubMatchLink::Resync(const std::string& bot, uint64_t cid) {
   }
 }
 
-void HubMatchLink::OnBotGone(const std::string& bot, uint64_t last_conn,
+void HubMatchLink::OnBotGone(const std::string& bot,
+                             const std::function<bool(uint64_t)>& whose,
                              v1::FaultKind kind, const std::string& detail) {
   std::vector<std::tuple<int, uint64_t, absl::Duration>> failed;
   {
@@ -431,7 +472,7 @@ void HubMatchLink::OnBotGone(const std::string& bot, uint64_t last_conn,
     const absl::Time now = MonoNow();
     for (auto it = pending_.begin(); it != pending_.end();) {
       const Pending& p = it->second;
-      if (seat_bots_[p.seat] == bot && p.conn <= last_conn) {
+      if (seat_bots_[p.seat] == bot && whose(p.conn)) {
         failed.emplace_back(p.seat, it->first, now - p.sent);
         it = pending_.erase(it);
       } else {

@@ -18,6 +18,7 @@
 #define ARENA_REFEREE_SERVICE_MATCH_LINK_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,11 +40,17 @@ class HubMatchLink : public SeatLink,
                      public LeaveObserver,
                      public std::enable_shared_from_this<HubMatchLink> {
  public:
+  // `bound`: each seat's stream when the match is made (0: none), where it
+  // stays while that stream is the bot's live or retiring one
+  // (LinkHost::RouteOf).
   HubMatchLink(LinkHost* hub, std::string match_id,
-               std::vector<std::string> seat_bots);
+               std::vector<std::string> seat_bots, std::vector<uint64_t> bound);
 
   // Whether `bot` holds a seat in this match.
   bool Has(const std::string& bot) const;
+  // Whether a seat of `bot` is bound to stream `conn` in this match, which
+  // has not ended.
+  bool Holds(const std::string& bot, uint64_t conn) const;
 
   // SeatLink.
   void Start(int seat, const v1::MatchStart& start) override;
@@ -59,14 +66,16 @@ class HubMatchLink : public SeatLink,
   // not).
   bool OnDecision(BotConnection* conn, const v1::Decision& d);
 
-  // The bot is back on stream `cid`: for each seat it holds, its MatchStart,
+  // The bot is back on stream `cid`: for each seat it holds, but those
+  // bound to a stream in `kept` (its previous process's), its MatchStart,
   // its view and its open decisions.
-  void Resync(const std::string& bot, uint64_t cid);
+  void Resync(const std::string& bot, uint64_t cid, const std::vector<uint64_t>& kept = {});
 
-  // The bot's streams up to `last_conn` are gone for good: its open
-  // decisions on them (or waiting for a resync) fail with `kind`, `detail`.
-  void OnBotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
-                 const std::string& detail);
+  // The bot's streams for which `whose` is true (0: its decisions waiting
+  // for a resync) are gone for good: its open decisions on them fail with
+  // `kind`, `detail`.
+  void OnBotGone(const std::string& bot, const std::function<bool(uint64_t)>& whose,
+                 v1::FaultKind kind, const std::string& detail);
 
   // A decision of the match that timed out (Withdraw): whose it was and
   // when its deadline passed, so that an answer that comes after it is told
@@ -96,6 +105,10 @@ class HubMatchLink : public SeatLink,
   };
 
   void DoStart(int seat, const v1::MatchStart& start, bool hold);
+  // Where the seat is served now (LinkHost::RouteOf of its bound stream).
+  LinkHost::Route RouteSeat(int seat) const;
+  // The detail of a decision of a seat whose process is gone (a lost route).
+  std::string LostDetail(int seat) const;
 
   // Starts the clock of a request that will not be written as such (kept
   // for a bot within its grace: a resync sends it), as if it were leaving
