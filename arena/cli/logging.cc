@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "referee/records/storage_fault.h"
+#include "spdlog/cfg/env.h"
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
 
@@ -115,6 +116,9 @@ absl::Status SetUpLogging(const std::string& log_file) {
   auto logger = std::make_shared<spdlog::logger>("arena", sinks.begin(), sinks.end());
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
+  // SPDLOG_LEVEL=debug (spdlog's own variable) shows the lines arena keeps
+  // at debug: each process start and stop, handovers, resyncs.
+  spdlog::cfg::load_env_levels();
   return absl::OkStatus();
 }
 

@@ -23,7 +23,8 @@
 namespace arena {
 
 // Sends every log line to stderr and, if `log_file` is not empty, appends
-// it to that file too (created with mode 0600).
+// it to that file too (created with mode 0600). The level is info unless
+// the environment's SPDLOG_LEVEL says otherwise (e.g. debug).
 absl::Status SetUpLogging(const std::string& log_file);
 
 // The text stderr gets for each formatted log line, in order (see above).

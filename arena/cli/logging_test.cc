@@ -3,9 +3,11 @@
 // each line clearing the progress bar's line first.
 #include "arena/cli/logging.h"
 
+#include <cstdlib>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "spdlog/spdlog.h"
 
 namespace arena {
 namespace {
@@ -40,6 +42,20 @@ TEST(TerminalLines, OnATerminalALineClearsTheProgressBarsLineFirst) {
   TerminalLines tty(/*terminal=*/true), pipe(/*terminal=*/false);
   EXPECT_EQ(tty.Next("bot me withdrawn\n"), "\r\033[Kbot me withdrawn\n");
   EXPECT_EQ(pipe.Next("bot me withdrawn\n"), "bot me withdrawn\n");
+}
+
+// SPDLOG_LEVEL sets the level (info otherwise), for an organiser who wants
+// the debug lines (every process start and stop) of one run.
+TEST(SetUpLogging, TheEnvironmentsLevelIsTaken) {
+  ::unsetenv("SPDLOG_LEVEL");
+  spdlog::set_level(spdlog::level::info);
+  ASSERT_TRUE(SetUpLogging("").ok());
+  EXPECT_EQ(spdlog::get_level(), spdlog::level::info);
+  ::setenv("SPDLOG_LEVEL", "debug", 1);
+  ASSERT_TRUE(SetUpLogging("").ok());
+  EXPECT_EQ(spdlog::get_level(), spdlog::level::debug);
+  ::unsetenv("SPDLOG_LEVEL");
+  spdlog::set_level(spdlog::level::info);
 }
 
 }  // namespace
