@@ -84,6 +84,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -252,6 +253,9 @@ class BotSupervisor {
   // process will do), replacing the last such list (see the top of this
   // file). Returns at once.
   void Expect(const std::vector<std::pair<std::string, int64_t>>& upcoming);
+  // Whether `bot`'s process is live (on demand: holds its slot) and
+  // connected: a match of it waits for no start.
+  bool Ready(const std::string& bot) const;
   // What the run knew of each bot, in name order, with its processes'
   // CPU time and peak memory (final once StopAll has reaped them).
   std::vector<v1::EntrantReport> Reports() const;
@@ -362,6 +366,9 @@ class BotSupervisor {
       s.deals.clear();
     }
     std::map<std::string, int64_t> next_deal ABSL_GUARDED_BY(mu);  // Expect's
+    // Expect's too: each bot's deals after next_deal, in order; Ensure moves
+    // the first into next_deal when it uses next_deal up.
+    std::map<std::string, std::deque<int64_t>> later_deals ABSL_GUARDED_BY(mu);
     bool stop_starter ABSL_GUARDED_BY(mu) = false;
     // Needed among the next `horizon` bots.
     bool NeededSoon(const std::string& bot, int horizon) const

@@ -350,12 +350,24 @@ bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (deal >= 0) {
     absl::MutexLock lock(&pool_->mu);
     pool_->slots[bot].deals.insert(deal);
-    // Expect's entry for this match is used up: until the next Expect, the
-    // bot's next deal is not known. Left in place, it would call the process
-    // just ensured for it unfit, and the starter would replace it (or the
-    // pool stop it for room) for a match it is about to play or has played.
+    // Expect's entry for this match is used up. Left in place, it would call
+    // the process just ensured for it unfit, and the starter would replace
+    // it (or the pool stop it for room) for a match it is about to play or
+    // has played. The bot's next deal is the one after (if Expect listed
+    // one), and the starter looks at once: if that is a deal this process
+    // has now played, the bot's next process starts while this one plays,
+    // not when the pump lists the matches again (once a match has ended).
     auto next = pool_->next_deal.find(bot);
-    if (next != pool_->next_deal.end() && next->second == deal) pool_->next_deal.erase(next);
+    if (next != pool_->next_deal.end() && next->second == deal) {
+      std::deque<int64_t>& later = pool_->later_deals[bot];
+      if (later.empty()) {
+        pool_->next_deal.erase(next);
+      } else {
+        next->second = later.front();
+        later.pop_front();
+        ++pool_->expected;
+      }
+    }
   }
   return true;
 }

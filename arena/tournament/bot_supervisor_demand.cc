@@ -94,6 +94,11 @@ void BotSupervisor::FreeSlot(const std::string& bot) {
   --pool_->live;
 }
 
+bool BotSupervisor::Ready(const std::string& bot) const {
+  if (bots_.count(bot) == 0) return hub_->IsConnected(bot);
+  return (!on_demand_ || Live(bot)) && hub_->IsConnected(bot);
+}
+
 bool BotSupervisor::Live(const std::string& bot) const {
   absl::MutexLock lock(&pool_->mu);
   return pool_->slots[bot].live;
@@ -221,12 +226,15 @@ void BotSupervisor::Expect(const std::vector<std::pair<std::string, int64_t>>& u
   absl::MutexLock lock(&pool_->mu);
   pool_->next_use.clear();
   pool_->next_deal.clear();
+  pool_->later_deals.clear();
   pool_->order.clear();
   for (const auto& [bot, deal] : upcoming) {
     if (static_cast<int>(pool_->order.size()) >= options_.max_live) break;
     if (pool_->next_use.emplace(bot, static_cast<int>(pool_->order.size())).second) {
       pool_->next_deal[bot] = deal;
       pool_->order.emplace_back(bot, deal);
+    } else {
+      pool_->later_deals[bot].push_back(deal);
     }
   }
   ++pool_->expected;
@@ -246,7 +254,14 @@ void BotSupervisor::StartAheadLoop() {
       seen = pool_->expected;
       order = pool_->order;
     }
-    for (const auto& [bot, deal] : order) {
+    for (const auto& [bot, listed] : order) {
+      int64_t deal = listed;
+      {
+        // Ensure may have moved the bot on to its next deal since.
+        absl::MutexLock lock(&pool_->mu);
+        auto next = pool_->next_deal.find(bot);
+        if (next != pool_->next_deal.end()) deal = next->second;
+      }
       if (!StartAhead(bot, deal)) break;
     }
   }

@@ -420,6 +420,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
           supervisor.Expect(upcoming);
         };
         hooks.pin_bot = [&](const std::string& b) { supervisor.Pin(b); };
+        hooks.bot_ready = [&](const std::string& b) {
+          return self_connecting(b) ? hub.IsConnected(b) : supervisor.Ready(b);
+        };
         if (options.fresh_bots_per_rotation) {
           hooks.ensure_fresh_bot = [&](const std::string& b, int64_t deal) {
             return supervised([&] {

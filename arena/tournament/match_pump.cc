@@ -1,6 +1,7 @@
 #include "arena/tournament/match_pump.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -53,6 +54,7 @@ bool MatchPump::StorageStopped() {
 }
 
 std::vector<size_t> MatchPump::Phases(const Schedule& schedule,
+                                      const std::vector<std::string>& entrants,
                                       std::vector<int>* todo) const {
   if (!duplicate_ || (!hooks_.new_bot_processes && !fresh_deals_)) return {todo->size()};
   std::map<int, int> seen;  // deal -> matches of it so far
@@ -63,8 +65,28 @@ std::vector<size_t> MatchPump::Phases(const Schedule& schedule,
   std::stable_sort(todo->begin(), todo->end(),
                    [&](int a, int b) { return rotation[a] < rotation[b]; });
   // Fresh processes per deal: one phase, in that order (each deal's
-  // rotations far apart).
-  if (fresh_deals_) return {todo->size()};
+  // rotations far apart), and within a rotation the matches whose bots are
+  // ready first: at a batch's start the planner has just named its
+  // tables, and a match of bots still to start would wait for them.
+  if (fresh_deals_) {
+    if (hooks_.bot_ready) {
+      std::map<std::string, bool> ready;
+      auto all_ready = [&](int m) {
+        for (int b : schedule.matches[m].seating) {
+          auto [it, added] = ready.emplace(entrants[b], false);
+          if (added) it->second = hooks_.bot_ready(entrants[b]);
+          if (!it->second) return false;
+        }
+        return true;
+      };
+      std::vector<bool> first(schedule.matches.size(), false);
+      for (int m : *todo) first[m] = all_ready(m);
+      std::stable_sort(todo->begin(), todo->end(), [&](int a, int b) {
+        return std::make_pair(rotation[a], !first[a]) < std::make_pair(rotation[b], !first[b]);
+      });
+    }
+    return {todo->size()};
+  }
   std::vector<size_t> ends;
   for (size_t t = 1; t <= todo->size(); ++t) {
     if (t == todo->size() || rotation[(*todo)[t]] != rotation[(*todo)[t - 1]]) {
@@ -76,7 +98,7 @@ std::vector<size_t> MatchPump::Phases(const Schedule& schedule,
 
 void MatchPump::Play(const Schedule& schedule, const std::vector<std::string>& entrants,
                      std::vector<int> todo) {
-  const std::vector<size_t> phase_ends = Phases(schedule, &todo);
+  const std::vector<size_t> phase_ends = Phases(schedule, entrants, &todo);
   size_t t = 0;
   for (size_t p = 0; p < phase_ends.size() && !stopped(); ++p) {
     if (p > 0) {
@@ -206,8 +228,14 @@ void MatchPump::Prepare(MatchSpec spec, int64_t deal) {
     }
     std::set<std::string> needed(spec.seat_bots.begin(), spec.seat_bots.end());
     std::vector<std::thread> others;
-    auto ensure = [this, deal](const std::string& bot) {
-      return fresh_deals_ ? hooks_.ensure_fresh_bot(bot, deal) : hooks_.ensure_bot(bot);
+    auto ensure = [this, deal, &spec](const std::string& bot) {
+      const absl::Time t0 = MonoNow();
+      const bool ok = fresh_deals_ ? hooks_.ensure_fresh_bot(bot, deal) : hooks_.ensure_bot(bot);
+      if (const absl::Duration took = MonoNow() - t0; took >= absl::Milliseconds(10)) {
+        spdlog::debug("match {} waited {} for bot {}", spec.match_id,
+                      absl::FormatDuration(absl::Trunc(took, absl::Milliseconds(1))), bot);
+      }
+      return ok;
     };
     for (auto it = std::next(needed.begin()); it != needed.end(); ++it) {
       others.emplace_back([&ensure, &bot = *it] { ensure(bot); });

@@ -104,8 +104,10 @@ class MatchPump {
   };
 
   // Sorts `todo` by rotation when bot processes are renewed between
-  // rotations; returns the end of each phase in it.
-  std::vector<size_t> Phases(const Schedule& schedule, std::vector<int>* todo) const;
+  // rotations (or per deal: then the matches of ready bots first within
+  // each, TournamentHooks::bot_ready); returns the end of each phase in it.
+  std::vector<size_t> Phases(const Schedule& schedule, const std::vector<std::string>& entrants,
+                             std::vector<int>* todo) const;
   // Starts schedule match todo[t] once there is room (`end`: its phase's
   // end in `todo`); false once stopped.
   bool StartNext(const Schedule& schedule, const std::vector<std::string>& entrants,

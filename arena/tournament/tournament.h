@@ -82,6 +82,11 @@ struct TournamentHooks {
   // after it are told (expect_bots); the match's ensure takes the hold over
   // (BotSupervisor::Pin). Else unset.
   std::function<void(const std::string& bot)> pin_bot;
+  // With processes on demand: whether `bot`'s process is live and connected
+  // now, so that a match of such bots waits for no start. Within each
+  // rotation of a batch, those matches are played first, while the others'
+  // bots start (the order of play changes no match). Else unset.
+  std::function<bool(const std::string& bot)> bot_ready;
   // The most bot processes live at once when ensure_bot starts them on
   // demand (0: no bound, or every process kept): matches are prepared side
   // by side only while their seats fit in it.
