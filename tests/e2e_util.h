@@ -116,10 +116,11 @@ inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& 
 // B); A started ahead of their matches, D started for them, I stopped after
 // T without a match, R stopped to make room, F replaced by fresh ones
 // before a deal they had played (N by a next process started while the one
-// before played)", all -1 if it is missing.
+// before played, H of them while it still played its matches)", all -1 if
+// it is missing.
 struct ProcessLine {
   int peak = -1, bound = -1, ahead = -1, demand = -1, idle = -1, room = -1, renewed = -1;
-  int taken_over = -1;
+  int taken_over = -1, handed_over = -1;
 };
 
 inline ProcessLine ProcessesOf(const std::string& output) {
@@ -130,9 +131,10 @@ inline ProcessLine ProcessesOf(const std::string& output) {
                   "bot processes: at most %d live at once (bound %d); %d started ahead of "
                   "their matches, %d started for them, %d stopped after %*s without a "
                   "match, %d stopped to make room, %d replaced by fresh ones before a "
-                  "deal they had played (%d by a next process",
+                  "deal they had played (%d by a next process started while the one "
+                  "before played, %d of them",
                   &p.peak, &p.bound, &p.ahead, &p.demand, &p.idle, &p.room, &p.renewed,
-                  &p.taken_over) != 8) {
+                  &p.taken_over, &p.handed_over) != 9) {
     return ProcessLine{};
   }
   return p;

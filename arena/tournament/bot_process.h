@@ -202,6 +202,9 @@ struct ProcessCounts {
   // while its current one played, took over without a start in the
   // match's way.
   int64_t successor_takeovers = 0;
+  // Of those: taken over while the process before still played its
+  // matches (HandOver), not after it stopped.
+  int64_t handovers = 0;
 };
 
 class BotSupervisor {

@@ -533,6 +533,7 @@ bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
   pool_->Fresh(s);
   ++pool_->counts.renewals;
   ++pool_->counts.successor_takeovers;
+  ++pool_->counts.handovers;
   return true;
 }
 

@@ -543,25 +543,37 @@ int MostSightingsOfADeal(const AttackLog& log, const std::map<std::string, std::
 // a bot's process is replaced by a fresh one (in a fresh sandbox) before a
 // match of a deal it has played: with every process kept (the field within
 // the bound), and with entrants on demand (a bound of one match's bots for
-// four entrants, where processes are also stopped to make room).
+// four entrants, where processes are also stopped to make room). At
+// --jobs 4 a bot's next process takes the second rotation's matches while
+// its first one still plays the first rotation's (a handover): each
+// process keeps the matches it started, and still meets each deal once.
 TEST(Security, NoBotProcessMeetsADealTwice) {
   struct Case {
     const char* name;
     bool fresh;
     int groups;  // of 2 matches each
+    int jobs;
   };
   const std::string randoms = absl::StrCat(" --bot r1=", kBin, "/random_bot --bot r2=", kBin,
                                            "/random_bot");
-  for (const Case& c : {Case{"kept", true, 8}, Case{"on-demand", true, 12},
-                        Case{"control", false, 8}}) {
+  const std::vector<Case> cases = {{"kept", true, 8, 2},
+                                   {"on-demand", true, 12, 2},
+                                   {"handover", true, 16, 4},
+                                   {"control", false, 8, 2}};
+  for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const bool on_demand = std::string(c.name) == "on-demand";
+    const bool handover = std::string(c.name) == "handover";
     const std::string records = WorkDir(absl::StrCat("rotations-", c.name)) + "/records";
     Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --games ", 2 * c.groups,
-                            " --jobs 2", " --fresh_bots_per_rotation=", c.fresh ? "true" : "false",
+                            " --jobs ", c.jobs,
+                            " --fresh_bots_per_rotation=", c.fresh ? "true" : "false",
                             on_demand ? absl::StrCat(" --max_live_bots 2", randoms) : "",
                             " --records ", records, " --bot 'hostile=", kBin,
-                            "/hostile_bot --attack_proc=false' --bot victim=", kBin,
+                            "/hostile_bot --attack_proc=false",
+                            // Slow enough that the first rotation still plays
+                            // when the second starts.
+                            handover ? " --think_ms=5" : "", "' --bot victim=", kBin,
                             "/random_bot"));
     ASSERT_EQ(r.code, 0) << r.output;
     AttackLog log = ReadAttackLog(records + "/logs/hostile.log");
@@ -574,6 +586,17 @@ TEST(Security, NoBotProcessMeetsADealTwice) {
       EXPECT_THAT(r.output, HasSubstr("at most 2 bot processes at once"));
       EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
       EXPECT_GE(log.played.size(), 2u) << log.text;
+    } else if (handover) {
+      EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
+      // Taken over while the process before still played its matches.
+      EXPECT_GE(testing::ProcessesOf(r.output).handed_over, 1) << r.output;
+      // No seat was failed by a handover: every match ended as played.
+      Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+      EXPECT_EQ(v.code, 0) << v.output;
+      const v1::Standings st = ReadStandings(records);
+      for (const auto& row : st.rows()) {
+        EXPECT_EQ(row.fault_kinds().ByteSizeLong(), 0u) << row.bot() << "\n" << r.output;
+      }
     } else if (c.fresh) {
       EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << log.text;
       EXPECT_EQ(log.played.size(), 2u) << "one process per rotation";
