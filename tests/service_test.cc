@@ -684,9 +684,9 @@ TEST_F(ServiceTest, AHandedOverMatchStaysWithItsProcessWhileTheNextTakesNewOnes)
   hub_->ExpectStandby("bad", "t-bad-next");
   auto next = std::make_unique<RawBot>(address_, "t-bad-next");
   ASSERT_TRUE(next->Next(v1::RefereeMessage::kWelcome, &m));
-  EXPECT_FALSE(hub_->RetiringBusy("bad")) << "nothing retires before the handover";
+  EXPECT_FALSE(hub_->RetiringBusy("bad", "t-bad")) << "nothing retires before the handover";
   ASSERT_TRUE(hub_->PromoteStandby("bad", /*retire_live=*/true));
-  EXPECT_TRUE(hub_->RetiringBusy("bad"));
+  EXPECT_TRUE(hub_->RetiringBusy("bad", "t-bad"));
   EXPECT_FALSE(hub_->PromoteStandby("bad", /*retire_live=*/true)) << "no standby left";
 
   // The previous process's token may not come back as the bot's stream.
@@ -723,7 +723,7 @@ TEST_F(ServiceTest, AHandedOverMatchStaysWithItsProcessWhileTheNextTakesNewOnes)
         << p->outcome.result.detail();
     EXPECT_EQ(ForfeitOf(*p), nullptr);
   }
-  EXPECT_FALSE(hub_->RetiringBusy("bad")) << "its match is over";
+  EXPECT_FALSE(hub_->RetiringBusy("bad", "t-bad")) << "its match is over";
   EXPECT_FALSE(old.Ended()) << "the hub leaves the stream to whoever stops the process";
 }
 
@@ -755,7 +755,7 @@ TEST_F(ServiceTest, ARetiringProcessThatDiesLosesItsSeatNotItsNextProcess) {
     EXPECT_FALSE(next.Next(kind, &m, absl::Milliseconds(50))) << m.DebugString();
   }
   EXPECT_TRUE(hub_->IsConnected("bad")) << "its next process is untouched";
-  EXPECT_FALSE(hub_->RetiringBusy("bad"));
+  EXPECT_FALSE(hub_->RetiringBusy("bad", "t-bad"));
 }
 
 // A resync mid-match, with the record on disk: the view holds exactly the

@@ -41,7 +41,7 @@
 // that played it, the starter starts the next ones ahead), but none is
 // stopped for being idle, since there is room for all.
 //
-// A bot's next process (Add's spare, for duplicate deals): when the next
+// A bot's next process (one of Add's spares, for duplicate deals): when the next
 // match a bot's process is needed for is of a deal it has played while it
 // is still in a match, the starter starts the bot's next process beside it
 // (in free room: it counts in max_live), which the hub holds as the bot's
@@ -50,7 +50,10 @@
 // later one, is played by it, while the current process retires, finishing
 // the matches it is in on its own stream (a match never moves between
 // processes), and the watcher stops it once it holds no seat. Neither the
-// start nor the current process's matches are on the match's path. (Only
+// start nor the current process's matches are on the match's path. A bot
+// has a spare per rotation of a deal, so that each rotation may play at
+// once on a process of its own (a retiring process's spare is used again
+// once it is stopped). (Only
 // while no other match of the bot is being prepared: that one's Ensure
 // has counted on the current process, and the bot then waits for it as
 // before; once the current process is stopped, the next one takes over.)
@@ -212,13 +215,13 @@ class BotSupervisor {
   BotSupervisor(BotHub* hub, SupervisorOptions options);
   ~BotSupervisor();
 
-  // `spare` (optional): a second process of the same bot (the same command,
-  // sandbox and log, but `spare_token`, another of the bot's tokens in the
-  // hub, where `p` has `token`), which on demand is the bot's next process,
-  // started ahead while its current one still plays (see the top of this
-  // file).
-  void Add(std::unique_ptr<BotProcess> p, std::unique_ptr<BotProcess> spare = nullptr,
-           std::string token = "", std::string spare_token = "");
+  // `spares` (optional): more processes of the same bot (the same command,
+  // sandbox and log, each with its own token of the bot's in the hub,
+  // where `p` has `token`), which on demand are the bot's next processes,
+  // each started ahead while the one before still plays (see the top of
+  // this file).
+  void Add(std::unique_ptr<BotProcess> p, std::string token = "",
+           std::vector<std::pair<std::unique_ptr<BotProcess>, std::string>> spares = {});
   // Starts every bot and waits until each is connected or withdrawn. An
   // error with BOT_FAILURE_POLICY_ABORT when a bot fails, or when no bot at
   // all could be had (nothing to play). Starts the watcher. On demand, bots
@@ -293,13 +296,35 @@ class BotSupervisor {
     // Ensure waits for a connection newer than the `connections`-th.
     bool ahead = false;
     int connections = 0;
-    // The bot's next process (Add's spare): on demand, started while
-    // `process` plays a match, for a deal `process` has played, and held by
-    // the hub as the bot's standby stream; when `process` is done with its
-    // matches and stopped, the two swap (TakeOver), so that the bot's next
-    // match waits for no start. Its slot in the pool: Slot::next_live.
+    // The bot's next process (one of Add's spares): on demand, started
+    // while `process` plays a match, for a deal `process` has played, and
+    // held by the hub as the bot's standby stream; it takes over when that
+    // match is ensured (HandOver: `process` retires), or once `process` is
+    // done with its matches and stopped (TakeOver: the two swap), so that
+    // the bot's next match waits for no start. Its slot in the pool:
+    // Slot::next_live.
+    // Null while every spare is in use (retiring, below).
     std::unique_ptr<BotProcess> next;
     std::string token, next_token;  // of `process` and of `next`
+    // A process with the token it connects with.
+    struct Held {
+      std::unique_ptr<BotProcess> process;
+      std::string token;
+    };
+    // Previous processes finishing the matches they are in after a
+    // handover (HandOver; Slot::retiring counts their slots), and spares
+    // not running, from which `next` is taken again: a bot may play each
+    // rotation of a deal on a process of its own at once.
+    std::vector<Held> retiring, unused;
+    // Every process object of the bot, for its usage and its stop.
+    std::vector<BotProcess*> AllProcesses() const {
+      std::vector<BotProcess*> all{process.get()};
+      if (next != nullptr) all.push_back(next.get());
+      for (const auto* v : {&retiring, &unused}) {
+        for (const Held& h : *v) all.push_back(h.process.get());
+      }
+      return all;
+    }
   };
   // The process ended unexpectedly (`how`): noted, and the hub told.
   void NoteEnd(const std::string& bot, Entry& e, const std::string& how)
@@ -341,9 +366,8 @@ class BotSupervisor {
       std::set<int64_t> deals;  // the deals its process was ensured for
       bool next_live = false;   // its next process runs (Entry::next), a slot of its own
       absl::Time next_started;
-      // Entry::next is the bot's previous process, finishing the matches it
-      // is in after a handover (HandOver) in the slot next_live counts.
-      bool retiring = false;
+      // Of its processes, those retiring (Entry::retiring), each a slot.
+      int retiring = 0;
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
@@ -450,14 +474,16 @@ class BotSupervisor {
   // watcher stops it once it holds none). Whether it did.
   bool HandOver(const std::string& bot, Entry& e, int64_t deal)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
-  // Whether `bot`'s Entry::next is its retiring previous process.
-  bool Retiring(const std::string& bot) const;
   // The watcher: stops each retiring process that no longer holds a seat.
   void StopRetired();
+  // Stops `bot`'s retiring process e.retiring[i] (if it runs), frees its
+  // slot and keeps it as a spare; `how`: its unexpected end, the bot's
+  // crash (in its exits, and counted against max_restarts: past them, the
+  // bot is withdrawn), else empty.
+  void DropRetired(const std::string& bot, Entry& e, size_t i, const std::string& how = "")
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // Stops `bot`'s next process, if it runs, and frees its slot; `how`: its
-  // unexpected end, logged (empty: a stop). For a retiring process, an
-  // unexpected end is the bot's crash (in its exits, and counted against
-  // max_restarts: past them, the bot is withdrawn).
+  // unexpected end, logged (empty: a stop).
   void DropSuccessor(const std::string& bot, Entry& e, const std::string& how = "")
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // Stops the live process of `bot` that was picked (Slot::stopping, its

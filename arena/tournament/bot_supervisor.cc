@@ -57,15 +57,21 @@ BotSupervisor::BotSupervisor(BotHub* hub, SupervisorOptions options)
 
 BotSupervisor::~BotSupervisor() { StopAll(); }
 
-void BotSupervisor::Add(std::unique_ptr<BotProcess> p, std::unique_ptr<BotProcess> spare,
-                        std::string token, std::string spare_token) {
+void BotSupervisor::Add(std::unique_ptr<BotProcess> p, std::string token,
+                        std::vector<std::pair<std::unique_ptr<BotProcess>, std::string>> spares) {
   auto e = std::make_unique<Entry>();
   const std::string name = p->name();
   e->process = std::move(p);
-  e->next = std::move(spare);
-  if (e->next != nullptr) e->next->QuietStarts();
   e->token = std::move(token);
-  e->next_token = std::move(spare_token);
+  for (auto& [spare, spare_token] : spares) {
+    spare->QuietStarts();
+    e->unused.push_back({std::move(spare), std::move(spare_token)});
+  }
+  if (!e->unused.empty()) {
+    e->next = std::move(e->unused.back().process);
+    e->next_token = std::move(e->unused.back().token);
+    e->unused.pop_back();
+  }
   bots_[name] = std::move(e);
   absl::MutexLock lock(&pool_->mu);
   pool_->slots[name];
@@ -140,6 +146,7 @@ void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) 
   // this machine; the log below keeps the full text.
   e.reason = PublicText(why);
   DropSuccessor(bot, e);
+  for (size_t i = e.retiring.size(); i-- > 0;) DropRetired(bot, e, i);
   e.process->Stop(absl::Seconds(1));
   FreeSlot(bot);
   spdlog::error("bot {} withdrawn after {} restart(s): {}; each of its remaining "
@@ -296,8 +303,7 @@ absl::Status BotSupervisor::StartAll() {
 
 void BotSupervisor::SampleUsage() {
   for (auto& [name, e] : bots_) {
-    e->process->SampleUsage();
-    if (e->next != nullptr) e->next->SampleUsage();
+    for (BotProcess* p : e->AllProcesses()) p->SampleUsage();
   }
 }
 
@@ -320,6 +326,11 @@ void BotSupervisor::WatchLoop() {
         if (auto how = e->process->PollUnexpectedEnd()) NoteEnd(name, *e, *how);
         if (e->next != nullptr) {
           if (auto how = e->next->PollUnexpectedEnd()) DropSuccessor(name, *e, *how);
+        }
+        for (size_t i = e->retiring.size(); i-- > 0 && !e->withdrawn;) {
+          if (auto how = e->retiring[i].process->PollUnexpectedEnd()) {
+            DropRetired(name, *e, i, *how);
+          }
         }
       }
       e->mu.Unlock();
@@ -485,14 +496,13 @@ std::vector<v1::EntrantReport> BotSupervisor::Reports() const {
     r.set_reason(e->reason);
     r.set_log(e->process->log_path());
     for (const auto& x : e->exits) r.add_exits(x);
-    const UsageTally u = e->process->usage();
-    int64_t processes = u.processes(), peak = u.peak_rss_kib();
-    double cpu = u.cpu_seconds();
-    if (e->next != nullptr) {  // its spare's processes too
-      const UsageTally n = e->next->usage();
-      processes += n.processes();
-      cpu += n.cpu_seconds();
-      peak = std::max(peak, n.peak_rss_kib());
+    int64_t processes = 0, peak = 0;
+    double cpu = 0;
+    for (const BotProcess* p : e->AllProcesses()) {  // its spares' processes too
+      const UsageTally u = p->usage();
+      processes += u.processes();
+      cpu += u.cpu_seconds();
+      peak = std::max(peak, u.peak_rss_kib());
     }
     r.set_processes(static_cast<int32_t>(processes));
     r.set_cpu_seconds(std::round(cpu * 1000) / 1000);  // to the ms
@@ -524,21 +534,21 @@ void BotSupervisor::StopAll(absl::Duration own_exit) {
   // their usage, which reaps one that has ended): a bot ends by itself once
   // the referee has closed its stream, and that is not a crash.
   for (auto& [name, e] : bots_) {
-    e->process->ExpectEnd();
-    if (e->next != nullptr) e->next->ExpectEnd();
+    for (BotProcess* p : e->AllProcesses()) p->ExpectEnd();
   }
   StopWatching();
   const absl::Time until = MonoNow() + own_exit;
   for (auto& [name, e] : bots_) {
-    while ((e->process->Running() || (e->next != nullptr && e->next->Running())) &&
-           MonoNow() < until) {
-      absl::SleepFor(absl::Milliseconds(10));
+    for (BotProcess* p : e->AllProcesses()) {
+      while (p->Running() && MonoNow() < until) absl::SleepFor(absl::Milliseconds(10));
     }
   }
   for (auto& [name, e] : bots_) {
-    e->process->Stop(absl::Seconds(3));
-    // (A spare that never took over: its stop is not news.)
-    if (e->next != nullptr) e->next->Stop(absl::Seconds(3), /*quietly=*/true);
+    // (Its spares, and processes that finished their matches: their stops
+    // are not news.)
+    for (BotProcess* p : e->AllProcesses()) {
+      p->Stop(absl::Seconds(3), /*quietly=*/p != e->process.get());
+    }
   }
 }
 

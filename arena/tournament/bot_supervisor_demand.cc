@@ -179,7 +179,7 @@ void BotSupervisor::StopIdle() {
     absl::MutexLock lock(&pool_->mu);
     const absl::Time now = MonoNow();
     for (auto& [name, s] : pool_->slots) {
-      if (s.next_live && !s.retiring && now - s.next_started >= options_.idle_timeout &&
+      if (s.next_live && now - s.next_started >= options_.idle_timeout &&
           !pool_->NeededSoon(name, options_.max_live)) {
         spares.push_back(name);
       }
@@ -298,7 +298,7 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   {
     // Its next process is on its way: no other start for the bot.
     absl::MutexLock lock(&pool_->mu);
-    if (pool_->slots[bot].next_live && !pool_->slots[bot].retiring && !e.crashed) {
+    if (pool_->slots[bot].next_live && !e.crashed) {
       e.mu.Unlock();
       return true;
     }
@@ -372,6 +372,11 @@ void BotSupervisor::EvictForLater(const std::string& victim, const std::string& 
 }
 
 bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
+  if (e.next == nullptr && !e.unused.empty()) {  // a spare that has retired
+    e.next = std::move(e.unused.back().process);
+    e.next_token = std::move(e.unused.back().token);
+    e.unused.pop_back();
+  }
   if (e.next == nullptr || e.next->Running()) return false;
   for (int tries = 0;; ++tries) {
     std::string victim;
@@ -419,8 +424,7 @@ bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t dea
 bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
   {
     absl::MutexLock lock(&pool_->mu);
-    const Pool::Slot& s = pool_->slots[bot];
-    if (!s.next_live || s.retiring) return false;
+    if (!pool_->slots[bot].next_live) return false;
   }
   // Its stream is the hub's standby, almost always there by now.
   const absl::Time until = MonoNow() + options_.connect_timeout;
@@ -452,25 +456,36 @@ bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
   return true;
 }
 
+void BotSupervisor::DropRetired(const std::string& bot, Entry& e, size_t i,
+                                const std::string& how) {
+  Entry::Held held = std::move(e.retiring[i]);
+  e.retiring.erase(e.retiring.begin() + static_cast<std::ptrdiff_t>(i));
+  if (held.process->Running()) held.process->Stop(options_.stop_grace, /*quietly=*/true);
+  e.unused.push_back({std::move(held.process), std::move(held.token)});
+  {
+    absl::MutexLock lock(&pool_->mu);
+    Pool::Slot& s = pool_->slots[bot];
+    --s.retiring;
+    --pool_->live;
+  }
+  if (how.empty()) return;
+  // The bot's own process, which was playing: a crash like any other (the
+  // hub fails the seats it held).
+  const std::string detail = e.unused.back().process->DescribeEnd(how);
+  e.exits.push_back(how);
+  spdlog::warn("bot {}: its previous process, finishing its matches: {} (log: {})", bot, detail,
+               e.unused.back().process->log_path());
+  if (e.restarts >= options_.max_restarts) {
+    Withdraw(bot, e, detail);
+    return;
+  }
+  ++e.restarts;
+}
+
 void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::string& how) {
   if (e.next == nullptr) return;
-  const bool retiring = Retiring(bot);
-  if (!retiring) hub_->CancelStandby(bot);
-  if (retiring && !how.empty()) {
-    // The bot's own process, which was playing: a crash like any other
-    // (the hub fails the seats it held).
-    const std::string detail = e.next->DescribeEnd(how);
-    e.exits.push_back(how);
-    spdlog::warn("bot {}: its previous process, finishing its matches: {} (log: {})", bot,
-                 detail, e.next->log_path());
-    if (e.restarts >= options_.max_restarts) {
-      Withdraw(bot, e, detail);  // drops it, below
-      return;
-    }
-    ++e.restarts;
-  } else if (retiring) {
-    e.next->Stop(options_.stop_grace, /*quietly=*/true);
-  } else if (!how.empty()) {
+  hub_->CancelStandby(bot);
+  if (!how.empty()) {
     // Not the bot's crash: it may have failed for running beside the
     // current one (the limits are per bot uid). Its next process then
     // starts on the match's path, as without a spare, and a bot that is
@@ -485,7 +500,6 @@ void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::s
   Pool::Slot& s = pool_->slots[bot];
   if (!s.next_live) return;
   s.next_live = false;
-  s.retiring = false;
   --pool_->live;
 }
 
@@ -499,7 +513,7 @@ void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
   // Or its next process may take over at once (HandOver), once connected:
   // the hub tells nothing of that, so it is looked for every 2 ms.
   auto next_may = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
-    return s.next_live && !s.retiring && s.pins <= 1;
+    return s.next_live && s.pins <= 1;
   };
   auto woken = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool_->mu) {
     return playable() || next_may();
@@ -516,20 +530,23 @@ bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
   {
     absl::MutexLock lock(&pool_->mu);
     const Pool::Slot& s = pool_->slots[bot];
-    if (!s.live || !s.next_live || s.retiring || !pool_->Unfit(s, deal) || s.pins > 1) {
+    if (!s.live || !s.next_live || !pool_->Unfit(s, deal) || s.pins > 1) {
       return false;
     }
   }
   if (!hub_->HasStandby(bot) || !hub_->PromoteStandby(bot, /*retire_live=*/true)) return false;
-  std::swap(e.process, e.next);
-  std::swap(e.token, e.next_token);
+  e.retiring.push_back({std::move(e.process), std::move(e.token)});
+  e.process = std::move(e.next);
+  e.token = std::move(e.next_token);
+  e.next_token.clear();
   e.ahead = false;
   spdlog::debug("bot {}: its next process takes its matches from now on; its previous "
                 "one finishes those it is in",
                 bot);
   absl::MutexLock lock(&pool_->mu);
   Pool::Slot& s = pool_->slots[bot];
-  s.retiring = true;  // next_live's slot is the previous process's now
+  s.next_live = false;  // that slot is the retiring process's now
+  ++s.retiring;
   pool_->Fresh(s);
   ++pool_->counts.renewals;
   ++pool_->counts.successor_takeovers;
@@ -537,26 +554,22 @@ bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
   return true;
 }
 
-bool BotSupervisor::Retiring(const std::string& bot) const {
-  absl::MutexLock lock(&pool_->mu);
-  return pool_->slots[bot].retiring;
-}
-
 void BotSupervisor::StopRetired() {
   std::vector<std::string> retiring;
   {
     absl::MutexLock lock(&pool_->mu);
     for (auto& [name, s] : pool_->slots) {
-      if (s.retiring) retiring.push_back(name);
+      if (s.retiring > 0) retiring.push_back(name);
     }
   }
   for (const std::string& name : retiring) {
-    // (No new seat is ever bound to a retiring stream: once it holds none,
-    // it never will.)
-    if (hub_->RetiringBusy(name)) continue;
     Entry& e = *bots_.at(name);
     if (!e.mu.TryLock()) continue;
-    if (Retiring(name)) DropSuccessor(name, e);
+    // (No new seat is ever bound to a retiring stream: once it holds none,
+    // it never will.)
+    for (size_t i = e.retiring.size(); i-- > 0;) {
+      if (!hub_->RetiringBusy(name, e.retiring[i].token)) DropRetired(name, e, i);
+    }
     e.mu.Unlock();
   }
 }

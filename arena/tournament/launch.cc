@@ -193,22 +193,25 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                      name) != options.self_connecting_bots.end();
   };
   std::vector<BotIdentity> ids;
-  std::map<std::string, std::string> spare_tokens;  // by bot
+  std::map<std::string, std::vector<std::string>> spare_tokens;  // by bot
   for (const auto& b : config.bots()) {
     if (options.start_bots && b.command().empty() && !self_connecting(b.name())) {
       return absl::InvalidArgumentError(
           absl::StrCat("bot '", b.name(), "' has no command to start it"));
     }
     ids.push_back({b.name(), b.token()});
-    // With a fresh process per rotation, each bot arena starts has a spare
-    // process (its next one, started while the one before plays), which
-    // connects with a token of its own: the hub holds its stream apart
-    // until it takes over (BotHub::ExpectStandby).
+    // With a fresh process per rotation, each bot arena starts has spare
+    // processes (its next ones, each started while the one before plays;
+    // one per rotation of a deal, so that the rotations can be played at
+    // once), each connecting with a token of its own: the hub holds its
+    // stream apart until it takes over (BotHub::ExpectStandby).
     if (options.start_bots && options.fresh_bots_per_rotation && !self_connecting(b.name())) {
-      absl::StatusOr<std::string> spare = NewToken();
-      if (!spare.ok()) return spare.status();
-      ids.push_back({b.name(), *spare});
-      spare_tokens[b.name()] = *spare;
+      for (int r = 0; r < std::max(1, config.seats()); ++r) {
+        absl::StatusOr<std::string> spare = NewToken();
+        if (!spare.ok()) return spare.status();
+        ids.push_back({b.name(), *spare});
+        spare_tokens[b.name()].push_back(*spare);
+      }
     }
   }
   const int64_t fd_limit = RaiseFdLimit();
@@ -345,14 +348,13 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
             PrepareBotExec(sandbox, i, b.command(), bot_address, token, b.name()),
             absl::StrCat(logs, "/", b.name(), ".log"));
       };
-      // With a fresh process per rotation, a spare: the bot's next process,
-      // started while its current one plays (bot_process.h).
-      auto spare = spare_tokens.find(b.name());
-      if (spare == spare_tokens.end()) {
-        supervisor.Add(process(b.token()));
-      } else {
-        supervisor.Add(process(b.token()), process(spare->second), b.token(), spare->second);
+      // With a fresh process per rotation, spares: the bot's next
+      // processes, each started while the one before plays (bot_process.h).
+      std::vector<std::pair<std::unique_ptr<BotProcess>, std::string>> spares;
+      for (const std::string& token : spare_tokens[b.name()]) {
+        spares.emplace_back(process(token), token);
       }
+      supervisor.Add(process(b.token()), b.token(), std::move(spares));
     }
     startup = supervised([&] { return supervisor.StartAll(); });
     if (startup.ok() && !options.self_connecting_bots.empty() &&

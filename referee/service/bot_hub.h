@@ -49,13 +49,21 @@
 // write and one wake-up of the bot fewer per decision; see OnReadDone in
 // bot_connection.cc). What it sends meanwhile is read late, never lost.
 //
-// A bot has at most one stream: a new stream with its token takes over (the
+// A bot has one live stream: a new stream with its token takes over (the
 // old one ends with ABORTED). A bot whose stream ends keeps its seats for
 // reconnect_grace: its open decisions run on their own deadlines, and when it
 // is back (a new stream) it gets a Resync per seat of each live match (its
 // MatchStart, its view, its open decisions). After the grace, its open
 // decisions fail as DISCONNECTED and new ones as UNAVAILABLE. SetBotDown
 // (arena saw the process exit, or withdrew the bot) ends the grace at once.
+//
+// Each seat is bound to the bot's live stream when its match's link is
+// made, and a resync moves it to the bot's next live stream. The exception
+// is a bot's next process (ExpectStandby, PromoteStandby with retire_live):
+// its stream takes the bot's new matches while the previous one keeps the
+// seats bound to it to their end, and those seats never move (a resync
+// skips them; if that stream ends, they fail as DISCONNECTED), so that no
+// process of the bot is shown a match another process of it played.
 //
 // Parts (referee/service/): each stream is a BotConnection
 // (bot_connection.h), which reaches the hub only through ConnectionHost
@@ -189,12 +197,12 @@ class BotHub final : public ConnectionHost, public LinkHost {
   //    ends while a seat is still bound to it, that seat's open decision
   //    fails as DISCONNECTED, and so does every later one of the seat: its
   //    match is never moved to another process of the bot (which may be
-  //    about to play the same deal). False, and nothing changes, while a
-  //    retiring stream of the bot is still registered.
+  //    about to play the same deal). A bot may have several retiring
+  //    streams (each rotation of a deal on a process of its own).
   bool PromoteStandby(const std::string& bot, bool retire_live = false);
-  // Whether the bot's retiring stream (PromoteStandby) is still registered
-  // and still holds a seat in a live match.
-  bool RetiringBusy(const std::string& bot) const;
+  // Whether the bot's retiring stream whose token is `token` (PromoteStandby)
+  // is still registered and still holds a seat in a live match.
+  bool RetiringBusy(const std::string& bot, const std::string& token) const;
   // No standby is expected any more, and one registered is ended (its
   // process is being stopped).
   void CancelStandby(const std::string& bot);
@@ -278,10 +286,12 @@ class BotHub final : public ConnectionHost, public LinkHost {
     // (welcomed, sent nothing) until PromoteStandby, and the one held.
     std::string standby_digest;
     BotConnection* standby = nullptr;
-    // PromoteStandby(retire_live): the previous process's stream, kept for
-    // the seats bound to it, and its token's digest, refused from then on.
-    BotConnection* retiring = nullptr;
-    std::string live_digest, retired_digest;  // of the live stream's token
+    // PromoteStandby(retire_live): previous processes' streams, each kept
+    // for the seats bound to it, by its token's digest; and the digests
+    // refused from then on.
+    std::map<std::string, BotConnection*> retiring;
+    std::string live_digest;  // of the live stream's token
+    std::set<std::string> retired_digests;
     // Retiring streams that ended with a seat still bound: such seats have
     // lost their process (RouteOf). Only such ends add one.
     std::set<uint64_t> lost;
@@ -293,14 +303,14 @@ class BotHub final : public ConnectionHost, public LinkHost {
   uint64_t CurrentConnection(const std::string& bot) const override;
   Route RouteOf(const std::string& bot, uint64_t bound) const override;
   // The streams of the bot whose seats stay where they are (its retiring
-  // stream and its lost ones), for Resync and BotGone.
+  // streams and its lost ones), for Resync and BotGone.
   std::vector<uint64_t> KeptStreamsLocked(const BotState& b) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Absence AbsenceOf(const std::string& bot) const override;
   std::string GoneDetail(const std::string& bot) const override;
   // Fails the bot's open decisions on its streams up to `last_conn` (and
   // those waiting for a resync) with `kind` and `detail`, but for those on
-  // its retiring stream. With `only` (a retiring stream that ended), just
+  // its retiring streams. With `only` (a retiring stream that ended), just
   // those on stream `only`.
   void BotGone(const std::string& bot, uint64_t last_conn, v1::FaultKind kind,
                const std::string& detail, uint64_t only = 0);

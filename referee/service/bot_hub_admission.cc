@@ -148,9 +148,7 @@ absl::Status BotHub::Register(BotConnection* conn, const std::string& token) {
         ps.last_log = now;
         ps.unlogged = 0;
       }
-    } else if (BotState& b = bots_[*found];
-               !b.retired_digest.empty() &&
-               CRYPTO_memcmp(b.retired_digest.data(), digest.data(), digest.size()) == 0) {
+    } else if (BotState& b = bots_[*found]; b.retired_digests.count(digest) > 0) {
       // The bot's previous process, which finishes its matches on the
       // stream it has: it may not become the bot's live stream again (it
       // would be resynced into its next process's matches).
@@ -236,7 +234,7 @@ void BotHub::ExpectStandby(const std::string& bot, const std::string& token) {
   BotState& b = bots_[bot];
   b.standby_digest = digest;
   // A retired token is a new process's now (the one that had it is gone).
-  if (b.retired_digest == digest) b.retired_digest.clear();
+  b.retired_digests.erase(digest);
 }
 
 bool BotHub::HasStandby(const std::string& bot) const {
@@ -250,14 +248,14 @@ bool BotHub::PromoteStandby(const std::string& bot, bool retire_live) {
   {
     absl::MutexLock lock(&mu_);
     BotState& b = bots_[bot];
-    if (retire_live && b.retiring != nullptr) return false;
     if (b.standby == nullptr) {
       b.standby_digest.clear();
       return false;
     }
     // The standby's token is the bot's live one now; the previous one's is
     // refused if that process stays for its matches.
-    if (retire_live) b.retired_digest = b.live_digest;
+    if (retire_live) b.retired_digests.insert(b.live_digest);
+    const std::string retired = b.live_digest;
     b.live_digest = std::move(b.standby_digest);
     b.standby_digest.clear();
     BotConnection* conn = b.standby;
@@ -265,7 +263,7 @@ bool BotHub::PromoteStandby(const std::string& bot, bool retire_live) {
     const uint64_t before = b.last_conn;
     old = MakeLiveLocked(bot, b, conn);
     if (retire_live && old != nullptr) {
-      b.retiring = old;
+      b.retiring[retired] = old;
       old = nullptr;
     } else if (retire_live && before != 0) {
       // The previous process's stream was already gone (within the

@@ -33,7 +33,7 @@ void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
 
 std::vector<uint64_t> BotHub::KeptStreamsLocked(const BotState& b) const {
   std::vector<uint64_t> kept(b.lost.begin(), b.lost.end());
-  if (b.retiring != nullptr) kept.push_back(b.retiring->id());
+  for (const auto& [digest, conn] : b.retiring) kept.push_back(conn->id());
   return kept;
 }
 
@@ -43,7 +43,9 @@ BotHub::Route BotHub::RouteOf(const std::string& bot, uint64_t bound) const {
   auto it = bots_.find(bot);
   if (it == bots_.end()) return r;
   const BotState& b = it->second;
-  if (bound != 0 && b.retiring != nullptr && b.retiring->id() == bound) {
+  bool retiring = false;
+  for (const auto& [digest, conn] : b.retiring) retiring = retiring || conn->id() == bound;
+  if (bound != 0 && retiring) {
     r.conn = bound;
   } else if (bound != 0 && b.lost.count(bound) > 0) {
     r.lost = true;
@@ -53,14 +55,17 @@ BotHub::Route BotHub::RouteOf(const std::string& bot, uint64_t bound) const {
   return r;
 }
 
-bool BotHub::RetiringBusy(const std::string& bot) const {
+bool BotHub::RetiringBusy(const std::string& bot, const std::string& token) const {
   std::vector<std::shared_ptr<HubMatchLink>> links;
   uint64_t retiring = 0;
+  const std::string digest = TokenDigest(token);
   {
     absl::MutexLock lock(&mu_);
     auto it = bots_.find(bot);
-    if (it == bots_.end() || it->second.retiring == nullptr) return false;
-    retiring = it->second.retiring->id();
+    if (it == bots_.end()) return false;
+    auto r = it->second.retiring.find(digest);
+    if (r == it->second.retiring.end()) return false;
+    retiring = r->second->id();
     for (auto& [id, link] : links_) {
       if (link->Has(bot)) links.push_back(link);
     }
@@ -88,12 +93,16 @@ void BotHub::Unregister(BotConnection* conn) {
       b.standby = nullptr;
       return;
     }
-    if (b.retiring == conn) {
-      // The previous process's stream: what it still holds has lost its
+    for (auto r = b.retiring.begin(); r != b.retiring.end(); ++r) {
+      if (r->second != conn) continue;
+      // A previous process's stream: what it still holds has lost its
       // process (never moved to the bot's live one). Seats are bound to
       // it only in live matches: a stream that ends idle leaves no mark.
-      b.retiring = nullptr;
+      b.retiring.erase(r);
       retired = true;
+      break;
+    }
+    if (retired) {
       for (auto& [id, link] : links_) {
         if (link->Has(conn->bot_name())) retired_links.push_back(link);
       }
@@ -163,15 +172,15 @@ std::string BotHub::GoneDetail(const std::string& bot) const {
 void BotHub::BotGone(const std::string& bot, uint64_t last_conn,
                      v1::FaultKind kind, const std::string& detail, uint64_t only) {
   std::vector<std::shared_ptr<HubMatchLink>> links;
-  uint64_t retiring = 0;
+  std::set<uint64_t> retiring;
   {
     absl::MutexLock lock(&mu_);
     for (auto& [id, link] : links_) links.push_back(link);
-    const BotState& b = bots_[bot];
-    if (b.retiring != nullptr) retiring = b.retiring->id();
+    for (const auto& [digest, conn] : bots_[bot].retiring) retiring.insert(conn->id());
   }
   auto whose = [&](uint64_t conn) {
-    return only != 0 ? conn == only : conn <= last_conn && (conn == 0 || conn != retiring);
+    return only != 0 ? conn == only
+                     : conn <= last_conn && (conn == 0 || retiring.count(conn) == 0);
   };
   for (auto& link : links) link->OnBotGone(bot, whose, kind, detail);
 }
