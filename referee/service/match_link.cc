@@ -53,10 +53,18 @@ LinkHost::Route HubMatchLink::RouteSeat(int seat) const {
   return hub_->RouteOf(seat_bots_[seat], bound);
 }
 
-std::string HubMatchLink::LostDetail(int seat) const {
-  return absl::StrCat("the process of bot ", seat_bots_[seat],
-                      " that played this match has ended; the match is not moved to the "
-                      "bot's next process");
+LinkHost::Absence HubMatchLink::AbsenceOn(int seat, const LinkHost::Route& route) const {
+  LinkHost::Absence away;
+  if (route.lost) {
+    away.down = true;
+    away.kind = v1::FAULT_KIND_DISCONNECTED;
+    away.detail = absl::StrCat("the process of bot ", seat_bots_[seat],
+                               " that played this match has ended; the match is not moved "
+                               "to the bot's next process");
+  } else if (route.conn == 0) {
+    away = hub_->AbsenceOf(seat_bots_[seat]);
+  }
+  return away;
 }
 
 void HubMatchLink::Start(int seat, const v1::MatchStart& start) {
@@ -103,14 +111,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
   const std::string& bot = seat_bots_[seat];
   const LinkHost::Route route = RouteSeat(seat);
   const uint64_t cid = route.conn;
-  LinkHost::Absence away;
-  if (route.lost) {
-    away.down = true;
-    away.kind = v1::FAULT_KIND_DISCONNECTED;
-    away.detail = LostDetail(seat);
-  } else if (cid == 0) {
-    away = hub_->AbsenceOf(bot);
-  }
+  const LinkHost::Absence away = AbsenceOn(seat, route);
   bool need_start = false;
   std::optional<OutMessage> start;
   {
@@ -159,14 +160,7 @@ void HubMatchLink::Send(int seat, OutMessage msg, int num_legal) {
   // grace (a resync moves it to the bot's next stream) or fails it
   // (OnBotGone), as for a decision sent just before the stream closed.
   if (now_cid == cid) return;
-  LinkHost::Absence now_away;
-  if (now_route.lost) {
-    now_away.down = true;
-    now_away.kind = v1::FAULT_KIND_DISCONNECTED;
-    now_away.detail = LostDetail(seat);
-  } else if (now_cid == 0) {
-    now_away = hub_->AbsenceOf(bot);
-  }
+  const LinkHost::Absence now_away = AbsenceOn(seat, now_route);
   const bool grace = now_away.grace;
   OutMessage again;
   absl::Duration waited;

@@ -107,8 +107,9 @@ class HubMatchLink : public SeatLink,
   void DoStart(int seat, const v1::MatchStart& start, bool hold);
   // Where the seat is served now (LinkHost::RouteOf of its bound stream).
   LinkHost::Route RouteSeat(int seat) const;
-  // The detail of a decision of a seat whose process is gone (a lost route).
-  std::string LostDetail(int seat) const;
+  // Where the seat's bot stands for a request on `route` with no stream
+  // (a lost seat: down, DISCONNECTED, saying why); nothing if it has one.
+  LinkHost::Absence AbsenceOn(int seat, const LinkHost::Route& route) const;
 
   // Starts the clock of a request that will not be written as such (kept
   // for a bot within its grace: a resync sends it), as if it were leaving
