@@ -404,13 +404,23 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
       absl::MutexLock lock(&pool_->mu);
       pool_->PinFor(pool_->slots[bot], /*early=*/false);
     }
-    AwaitStale(bot, deal);
+    // Until the bot's live process, if any, may play `deal`: a process
+    // that has played it is never handed a match of it, whatever changed
+    // between the wait and the bot's lock.
+    for (;;) {
+      AwaitStale(bot, deal);
+      absl::MutexLock lock(&e.mu);
+      if (e.withdrawn) return false;
+      // Its next process takes this match while the current one finishes
+      // its own.
+      if (!e.crashed && HandOver(bot, e, deal)) return true;
+      StopStale(bot, e, deal, /*own_pin=*/true);
+      absl::MutexLock pool_lock(&pool_->mu);
+      if (!pool_->Unfit(pool_->slots[bot], deal)) break;
+    }
   }
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
-  // Its next process takes this match while the current one finishes its own.
-  if (on_demand_ && !e.crashed && HandOver(bot, e, deal)) return true;
-  if (on_demand_) StopStale(bot, e, deal, /*own_pin=*/true);
   // Its next process, started while this one played, takes over.
   if (on_demand_ && !e.crashed && !Live(bot) && TakeOver(bot, e)) return true;
   if (e.ahead && Live(bot)) {

@@ -96,9 +96,12 @@ void BotHub::Unregister(BotConnection* conn) {
     for (auto r = b.retiring.begin(); r != b.retiring.end(); ++r) {
       if (r->second != conn) continue;
       // A previous process's stream: what it still holds has lost its
-      // process (never moved to the bot's live one). Seats are bound to
-      // it only in live matches: a stream that ends idle leaves no mark.
+      // process (never moved to the bot's live one): marked lost in the
+      // same step, so that no request finds such a seat unbound meanwhile.
+      // Seats are bound to it only in live matches: a stream that ends
+      // idle leaves no mark (below).
       b.retiring.erase(r);
+      b.lost.insert(conn->id());
       retired = true;
       break;
     }
@@ -129,10 +132,12 @@ void BotHub::Unregister(BotConnection* conn) {
   if (retired) {
     bool held = false;
     for (auto& link : retired_links) held = link->Holds(conn->bot_name(), conn->id()) || held;
-    if (!held) return;
-    {
+    if (!held) {
+      // No seat is bound to it, nor will be (no new match binds a stream
+      // that is not live): nothing to remember.
       absl::MutexLock lock(&mu_);
-      bots_[conn->bot_name()].lost.insert(conn->id());
+      bots_[conn->bot_name()].lost.erase(conn->id());
+      return;
     }
     const std::string detail = absl::StrCat(
         cut.empty() ? "the stream" : absl::StrCat("the stream (cut off: ", cut, ")"),
