@@ -41,28 +41,30 @@
 // that played it, the starter starts the next ones ahead), but none is
 // stopped for being idle, since there is room for all.
 //
-// A bot's next process (one of Add's spares, for duplicate deals): when the next
-// match a bot's process is needed for is of a deal it has played while it
-// is still in a match, the starter starts the bot's next process beside it
-// (in free room: it counts in max_live), which the hub holds as the bot's
-// standby stream. When that match is ensured, the next process takes over
-// at once (HandOver, BotHub::PromoteStandby): the new match, and every
-// later one, is played by it, while the current process retires, finishing
-// the matches it is in on its own stream (a match never moves between
+// A bot's next process (one of Add's spares, for duplicate deals): when
+// the next match a bot's process is needed for is of a deal it has played
+// while it is still in a match (or held for one), the starter starts the
+// bot's next process beside it (in free room: it counts in max_live), which
+// the hub holds as the bot's standby stream. Ensure tells the starter at
+// once when the bot's next deal is such a one (Expect lists each bot's
+// deals in order). When that match is ensured, the next process takes over
+// (HandOver, BotHub::PromoteStandby): the new match, and every later one,
+// is played by it, while the current process retires, finishing the
+// matches it is in on its own stream (a match never moves between
 // processes), and the watcher stops it once it holds no seat. Neither the
 // start nor the current process's matches are on the match's path. A bot
-// has a spare per rotation of a deal, so that each rotation may play at
-// once on a process of its own (a retiring process's spare is used again
-// once it is stopped). (Only
-// while no other match of the bot is being prepared: that one's Ensure
-// has counted on the current process, and the bot then waits for it as
-// before; once the current process is stopped, the next one takes over.)
-// A next process that ends before its turn is dropped, not counted as a
-// crash (it may fail for running beside the current one: the limits are
-// per bot uid), and the bot starts on the match's path as without one; one
-// not needed soon is stopped with the idle ones. A retiring process that
-// ends unexpectedly is the bot's crash: its seats fail (the hub), and it
-// counts against max_restarts.
+// has a spare per seat, so that each rotation of a deal may play at once on
+// a process of its own (a retiring process's spare is used again once it
+// is stopped). Only while no other match of the bot is being prepared
+// (that one's Ensure has counted on the current process: the bot then
+// waits for it as before, and once the current process is stopped, the
+// next one takes over, TakeOver). Ensure never hands a match to a process
+// that has played its deal. A next process that ends before its turn is
+// dropped, not counted as a crash (it may fail for running beside the
+// current one: the limits are per bot uid), and the bot starts on the
+// match's path as without one; one not needed soon is stopped with the idle
+// ones. A retiring process that ends unexpectedly is the bot's crash: its
+// seats fail (the hub), and it counts against max_restarts.
 //
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
