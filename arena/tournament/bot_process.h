@@ -305,7 +305,7 @@ class BotSupervisor {
     // done with its matches and stopped (TakeOver: the two swap), so that
     // the bot's next match waits for no start. Its slot in the pool:
     // Slot::next_live.
-    // Null while every spare is in use (retiring, below).
+    // Null until StartSuccessor takes one of `unused`, and after a handover.
     std::unique_ptr<BotProcess> next;
     std::string token, next_token;  // of `process` and of `next`
     // A process with the token it connects with.

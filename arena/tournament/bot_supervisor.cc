@@ -63,14 +63,10 @@ void BotSupervisor::Add(std::unique_ptr<BotProcess> p, std::string token,
   const std::string name = p->name();
   e->process = std::move(p);
   e->token = std::move(token);
+  // (StartSuccessor takes the next process from these when it needs one.)
   for (auto& [spare, spare_token] : spares) {
     spare->QuietStarts();
     e->unused.push_back({std::move(spare), std::move(spare_token)});
-  }
-  if (!e->unused.empty()) {
-    e->next = std::move(e->unused.back().process);
-    e->next_token = std::move(e->unused.back().token);
-    e->unused.pop_back();
   }
   bots_[name] = std::move(e);
   absl::MutexLock lock(&pool_->mu);

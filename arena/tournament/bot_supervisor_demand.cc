@@ -372,7 +372,7 @@ void BotSupervisor::EvictForLater(const std::string& victim, const std::string& 
 }
 
 bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
-  if (e.next == nullptr && !e.unused.empty()) {  // a spare that has retired
+  if (e.next == nullptr && !e.unused.empty()) {  // a spare not running
     e.next = std::move(e.unused.back().process);
     e.next_token = std::move(e.unused.back().token);
     e.unused.pop_back();

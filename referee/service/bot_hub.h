@@ -302,6 +302,9 @@ class BotHub final : public ConnectionHost, public LinkHost {
   void Unregister(BotConnection* conn) override;
   uint64_t CurrentConnection(const std::string& bot) const override;
   Route RouteOf(const std::string& bot, uint64_t bound) const override;
+  // The live matches in which `bot` holds a seat.
+  std::vector<std::shared_ptr<HubMatchLink>> LinksOfLocked(const std::string& bot) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The streams of the bot whose seats stay where they are (its retiring
   // streams and its lost ones), for Resync and BotGone.
   std::vector<uint64_t> KeptStreamsLocked(const BotState& b) const

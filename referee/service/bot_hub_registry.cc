@@ -24,11 +24,17 @@ void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
     if (b.standby != nullptr && b.standby->id() == conn_id) return;
     // Nor does a stream the bot's previous process keeps: its seats stay.
     kept = KeptStreamsLocked(b);
-    for (auto& [id, link] : links_) {
-      if (link->Has(bot)) links.push_back(link);
-    }
+    links = LinksOfLocked(bot);
   }
   for (auto& link : links) link->Resync(bot, conn_id, kept);
+}
+
+std::vector<std::shared_ptr<HubMatchLink>> BotHub::LinksOfLocked(const std::string& bot) const {
+  std::vector<std::shared_ptr<HubMatchLink>> links;
+  for (const auto& [id, link] : links_) {
+    if (link->Has(bot)) links.push_back(link);
+  }
+  return links;
 }
 
 std::vector<uint64_t> BotHub::KeptStreamsLocked(const BotState& b) const {
@@ -66,9 +72,7 @@ bool BotHub::RetiringBusy(const std::string& bot, const std::string& token) cons
     auto r = it->second.retiring.find(digest);
     if (r == it->second.retiring.end()) return false;
     retiring = r->second->id();
-    for (auto& [id, link] : links_) {
-      if (link->Has(bot)) links.push_back(link);
-    }
+    links = LinksOfLocked(bot);
   }
   for (auto& link : links) {
     if (link->Holds(bot, retiring)) return true;
@@ -106,9 +110,7 @@ void BotHub::Unregister(BotConnection* conn) {
       break;
     }
     if (retired) {
-      for (auto& [id, link] : links_) {
-        if (link->Has(conn->bot_name())) retired_links.push_back(link);
-      }
+      retired_links = LinksOfLocked(conn->bot_name());
     }
     if (b.live != conn && !retired) return;
     if (!retired) b.live = nullptr;
