@@ -27,7 +27,11 @@
 #include "arena/v1/ladder.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
+#include "arena/live/http_server.h"
+#include "arena/views/html.h"
+#include "referee/games/registry.h"
 #include "tests/e2e_util.h"
+#include "tests/test_util.h"
 
 namespace arena {
 namespace {
@@ -290,6 +294,65 @@ TEST(LadderSite, AVersionsHistoryIsBoundedAndEndsAtItsNewestRating) {
   EXPECT_FLOAT_EQ(points.back().mu, 26.0f);
   EXPECT_FLOAT_EQ(points.back().sigma, 6.0f);
   EXPECT_TRUE(site.History("nobody", &bucket).empty());
+}
+
+// A viewer of a match that ended as its segment did still gets its replay:
+// the sites of the segments followed before the current one stay served
+// (earlier_segments of them), by the match's id and by its replay's name;
+// a segment older than that is not served any more, and the current one
+// serves its own. Over HTTP, as `--serve` runs it.
+TEST(LadderSite, TheMatchesOfEarlierSegmentsStayServed) {
+  const testing::TestDir tmp = testing::FreshTempDir("ladder-segments");
+  const std::string dir = tmp.path();
+  auto game = CreateGame("quasenbo", {}, 2);
+  ASSERT_TRUE(game.ok());
+  // A finished 2-seat match `id` in segment `segment`'s folder.
+  auto write = [&](int segment, const std::string& id) {
+    const std::string folder = absl::StrFormat("%s/records/segment-%06d", dir, segment);
+    std::filesystem::create_directories(folder);
+    MatchSpec spec;
+    spec.game_name = "quasenbo";
+    spec.match_id = id;
+    spec.seed = static_cast<uint64_t>(segment);
+    spec.seat_bots = {"a.v1", "b.v1"};
+    auto m = testing::PlayLocal(**game, spec, testing::RandomPolicy(segment));
+    std::ofstream f(absl::StrCat(folder, "/", id, ".jsonl"));
+    for (const auto& l : m.record_lines) f << l << "\n";
+  };
+  LadderSiteOptions o;
+  o.segment_scan = absl::ZeroDuration();
+  o.earlier_segments = 1;
+  o.history = false;
+  o.live.poll = absl::Milliseconds(20);
+  LadderSite site(dir, o);
+  write(1, "seg1-m");
+  ServeOptions so;
+  so.address = "127.0.0.1:0";
+  auto server = LiveServer::Start(&site, so);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  const int port = std::atoi(address.substr(address.rfind(':') + 1).c_str());
+  auto status = [&](const std::string& path) {
+    const std::string answer = testing::Get(port, path);
+    return answer.substr(0, answer.find("\r\n"));
+  };
+  const std::string found = "HTTP/1.1 302 Found", gone = "HTTP/1.1 404 Not Found";
+  // A finished match's live page sends to its replay.
+  auto ended = [&](const std::string& id) { return status("/live/" + id + ".html") == found; };
+  ASSERT_TRUE(WaitFor([&] { return ended("seg1-m"); }, absl::Seconds(10)));
+
+  write(2, "seg2-m");
+  ASSERT_TRUE(WaitFor([&] { return ended("seg2-m"); }, absl::Seconds(10)));
+  EXPECT_TRUE(ended("seg1-m")) << "a match of the segment before";
+  EXPECT_EQ(status(absl::StrCat("/replays/", PageName("seg1-m"), ".html")), "HTTP/1.1 200 OK");
+
+  write(3, "seg3-m");
+  ASSERT_TRUE(WaitFor([&] { return ended("seg3-m"); }, absl::Seconds(10)));
+  EXPECT_TRUE(ended("seg2-m")) << "a match of the segment before";
+  EXPECT_EQ(status(absl::StrCat("/replays/", PageName("seg2-m"), ".html")), "HTTP/1.1 200 OK");
+  EXPECT_EQ(status("/live/seg1-m.html"), gone) << "two segments back, past earlier_segments";
+  EXPECT_EQ(status("/live/nosuch.html"), gone);
+  (*server)->Stop();
 }
 
 // A new version's placement progress, from the two files alone.

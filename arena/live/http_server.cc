@@ -84,6 +84,10 @@ struct LiveServer::Impl {
     return front != nullptr ? front->live()
                             : std::shared_ptr<LiveSite>(std::shared_ptr<void>(), fixed);
   }
+  // The site that serves the match `name` (an id or a replay's page name).
+  std::shared_ptr<LiveSite> SiteOf(const std::string& name) const {
+    return front != nullptr ? front->LiveOf(name) : site();
+  }
   bool Poll(bool last) const { return front != nullptr ? front->Poll(last) : fixed->Poll(last); }
   ServeOptions options;
   // Before io: sessions destroyed with io's handlers still count down.
@@ -283,6 +287,7 @@ class Session : public std::enable_shared_from_this<Session> {
         return not_found();
       }
       const int chunk = static_cast<int>(n["chunk"]);
+      site = server_->SiteOf(name);
       Offload(Lane::kHeavy, absl::StrCat("chunk:", name, ":", chunk), true, path,
               [site, name, chunk] {
                 return RecordPage(site->ReplayStepsChunk(name, chunk), "application/json");
@@ -292,6 +297,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (absl::StartsWith(path, kReplays) && absl::EndsWith(path, ".html")) {
       const std::string name = path.substr(kReplays.size(), path.size() - kReplays.size() - 5);
       if (!SafeName(name)) return not_found();
+      site = server_->SiteOf(name);
       // A finished record never changes: its page is cached.
       Offload(Lane::kHeavy, absl::StrCat("replay:", name), true, path, [site, name] {
         return RecordPage(site->ReplayPage(name), "text/html; charset=utf-8");
@@ -301,6 +307,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (absl::StartsWith(path, kLive) && absl::EndsWith(path, "/events")) {
       const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 7);
       if (!SafeName(id)) return not_found();
+      site = server_->SiteOf(id);
       // Whether the match is there is known once its view is read: off this
       // thread, then the stream starts here.
       auto self = shared_from_this();
@@ -330,6 +337,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (absl::StartsWith(path, kLive) && absl::EndsWith(path, ".html")) {
       const std::string id = path.substr(kLive.size(), path.size() - kLive.size() - 5);
       if (!SafeName(id)) return not_found();
+      site = server_->SiteOf(id);
       Offload(Lane::kHeavy, absl::StrCat("live:", id), false, path, [site, id] {
         Page page;
         auto built = site->LiveMatchPage(id);
@@ -553,7 +561,7 @@ void LiveServer::Impl::RefreshMatch(const std::string& match_id) {
     return;
   }
   match_builds.insert(match_id);
-  std::shared_ptr<LiveSite> s = site();
+  std::shared_ptr<LiveSite> s = SiteOf(match_id);
   const bool queued = workers->Submit(
       PageWorkers::Lane::kHeavy, "", false,
       [s, match_id] {

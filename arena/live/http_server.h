@@ -106,6 +106,10 @@ class SiteFront {
   virtual ~SiteFront() = default;
   // The live site of the matches served now; never null.
   virtual std::shared_ptr<LiveSite> live() const = 0;
+  // The live site that serves the match `name` (a match id, or a replay's
+  // page name): live(), unless the front keeps earlier sites too. Never
+  // null; on the thread serving connections: must not block.
+  virtual std::shared_ptr<LiveSite> LiveOf(const std::string& name) const { return live(); }
   // On the server's polling thread only (and once at Start and Stop):
   // reads what changed, polling live() too; whether anything shown did.
   virtual bool Poll(bool last) = 0;

@@ -156,6 +156,16 @@ std::shared_ptr<LiveSite> LadderSite::live() const {
   return segment_;
 }
 
+std::shared_ptr<LiveSite> LadderSite::LiveOf(const std::string& name) const {
+  absl::MutexLock lock(&mu_);
+  if (!segment_->Holds(name)) {
+    for (const auto& site : earlier_) {
+      if (site->Holds(name)) return site;
+    }
+  }
+  return segment_;
+}
+
 int64_t LadderSite::version() const {
   absl::MutexLock lock(&mu_);
   return version_;
@@ -200,14 +210,32 @@ bool LadderSite::FollowSegment(bool last) {
     const std::string final_dir = absl::StrCat(dir_, "/final");
     if (fs::is_directory(fs::symlink_status(final_dir, ec))) newest = final_dir;
     if (!newest.empty() && newest != segment_dir_) {
+      const bool first = segment_dir_.empty();
       segment_dir_ = newest;
       auto site = std::make_shared<LiveSite>(segment_dir_, options_.live);
+      // The one followed until now reads its folder once more (the
+      // records that landed since its last poll) and stays, served.
+      if (!first) live()->Poll(/*last=*/false);
       absl::MutexLock lock(&mu_);
+      if (!first && options_.earlier_segments > 0) {
+        earlier_.push_front(std::move(segment_));
+        if (static_cast<int>(earlier_.size()) > options_.earlier_segments) earlier_.pop_back();
+      }
       segment_ = std::move(site);
       following_final_ = newest == final_dir;
       changed = true;
     }
   }
+  // An earlier segment with matches still in progress is followed to
+  // their ends (a segment normally ends with its last match).
+  std::vector<std::shared_ptr<LiveSite>> unfinished;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& site : earlier_) {
+      if (!site->LiveMatches(1).empty()) unfinished.push_back(site);
+    }
+  }
+  for (const auto& site : unfinished) site->Poll(/*last=*/false);
   // Not `last`: that would rebuild the segment's standings, which this
   // page does not show (at a long segment's end, seconds of bootstrap).
   changed |= live()->Poll(/*last=*/false);

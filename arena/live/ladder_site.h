@@ -21,7 +21,11 @@
 //    DIR/records/segment-NNNNNN, or DIR/final once the final has begun),
 //    linked to their live pages, which the
 //    segment's LiveSite serves (arena/live/live_site.h): /live/<id>.html,
-//    then the replay once the match has ended.
+//    then the replay once the match has ended. The LiveSites of the
+//    `earlier_segments` segments followed before it stay (LiveOf): a
+//    viewer of a match that ended as its segment did still gets its
+//    replay. Older segments' matches are not served (their records stay:
+//    `arena serve DIR/records/segment-NNNNNN` shows them).
 // Everything a bot or a submitter controls (names, reasons, ids) is
 // escaped as text; no command line, deal, seed or note is on the page.
 //
@@ -31,6 +35,7 @@
 #define ARENA_ARENA_LIVE_LADDER_SITE_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +68,8 @@ struct LadderSiteOptions {
   int plots_inline = 100;
   // The segments' folders are looked for at most this often.
   absl::Duration segment_scan = absl::Seconds(1);
+  // Segments followed before the current one whose matches stay served.
+  int earlier_segments = 8;
 };
 
 // One seat of a rated match: its version's bot name and rating after it.
@@ -84,6 +91,8 @@ class LadderSite : public SiteFront {
   // "/history/<bot>.svg" a version's plot (retired ones' too); "/events" and
   // "/matches.json" (a single contest's index) are not served.
   std::shared_ptr<LiveSite> live() const override;
+  // The current segment's site, or the earlier one that holds `name`.
+  std::shared_ptr<LiveSite> LiveOf(const std::string& name) const override;
   bool Poll(bool last) override;
   std::optional<Route> RouteOf(const std::string& path) const override;
 
@@ -136,6 +145,9 @@ class LadderSite : public SiteFront {
   v1::LadderLeaderboard board_ ABSL_GUARDED_BY(mu_);
   v1::LadderEntrants entrants_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<LiveSite> segment_ ABSL_GUARDED_BY(mu_);
+  // The sites of the segments followed before, newest first; at most
+  // options_.earlier_segments.
+  std::deque<std::shared_ptr<LiveSite>> earlier_ ABSL_GUARDED_BY(mu_);
   bool following_final_ ABSL_GUARDED_BY(mu_) = false;  // segment_ is DIR/final's
   // The final's standings (DIR/final/standings.json), once written.
   std::optional<v1::Standings> final_ ABSL_GUARDED_BY(mu_);

@@ -183,6 +183,9 @@ class LiveSite {
   absl::StatusOr<std::string> LiveMatchJson(const std::string& match_id, bool* ended);
   // The page name of a finished match's replay, or "" if none.
   std::string FinishedPage(const std::string& match_id) const;
+  // Whether `name`, a match id or a replay's page name, is one of this
+  // site's matches as read so far (in progress, or finished).
+  bool Holds(const std::string& name) const;
   // The matches in progress (those the update's "live" lists), at most
   // `max`: each id, and its seats' bots once its header was read (else
   // none).

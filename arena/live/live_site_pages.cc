@@ -104,4 +104,9 @@ std::string LiveSite::FinishedPage(const std::string& match_id) const {
   return it == page_of_id_.end() ? "" : it->second;
 }
 
+bool LiveSite::Holds(const std::string& name) const {
+  absl::MutexLock lock(&mu_);
+  return live_.count(name) > 0 || page_of_id_.count(name) > 0 || finished_.count(name) > 0;
+}
+
 }  // namespace arena
