@@ -23,7 +23,9 @@
 //    ratings until its top `--top_k` are separated: how often that names the
 //    true top K of the active field in order, and its matches against a
 //    round robin's (balanced rounds among the same finalists, checked the
-//    same way).
+//    same way). Below the table, where its misses come from: how often its
+//    finalists held the true top K, how often it separated them within
+//    --final_budget, and how often it was right when it did.
 //
 // Usage: ladder_sim --seeds 1000 --seats 4 [--entrants 200] [--threads 2]
 //        [--matchmaking both|ladder|random]
@@ -37,6 +39,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/str_format.h"
 #include "arena/tournament/adaptive.h"
 #include "arena/tournament/ladder_field.h"
 #include "referee/game_api/rng.h"
@@ -74,6 +77,7 @@ struct Season {
   std::vector<double> placement_share;  // by the bound, as a share of the field
   std::vector<int> drift;               // established versions' largest move
   bool final_in_order = false;
+  bool final_field_holds = false;  // the finalists hold the true top K
   int64_t final_matches = 0, final_rounds_matches = 0;
   bool final_met = false;
   int64_t season_matches = 0;
@@ -245,6 +249,12 @@ Season Simulate(uint64_t seed, bool ladder) {
   auto [matches, order] = Final(elo, /*adaptive=*/true, seed, &met);
   out.final_matches = matches;
   out.final_met = met;
+  out.final_field_holds = true;
+  for (int i = 0; i < k; ++i) {
+    out.final_field_holds = out.final_field_holds &&
+                            std::find(board.begin(), board.begin() + f, by_truth[i]) !=
+                                board.begin() + f;
+  }
   out.final_in_order = static_cast<int>(order.size()) >= k;
   for (int i = 0; i < k && out.final_in_order; ++i) {
     out.final_in_order = board[order[i]] == by_truth[i];
@@ -260,11 +270,15 @@ T Quantile(std::vector<T> v, double q) {
   return v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
+// Report's lines on the final's field, printed after the table.
+std::vector<std::string> finals_;
+
 void Report(const char* name, const std::vector<Season>& runs) {
   const int slack = absl::GetFlag(FLAGS_rank_slack);
   std::vector<int> err, err_mu, drift;
   std::vector<double> share;
   int64_t within = 0, within_mu = 0, drift_over = 0, in_order = 0, met = 0;
+  int64_t held = 0, held_in_order = 0, held_met = 0, held_met_in_order = 0;
   double fm = 0, fr = 0, season = 0;
   for (const Season& s : runs) {
     for (int e : s.placement_error) within += e <= slack, err.push_back(e);
@@ -272,6 +286,10 @@ void Report(const char* name, const std::vector<Season>& runs) {
     for (int d : s.drift) drift_over += d > slack, drift.push_back(d);
     share.insert(share.end(), s.placement_share.begin(), s.placement_share.end());
     in_order += s.final_in_order;
+    held += s.final_field_holds;
+    held_in_order += s.final_field_holds && s.final_in_order;
+    held_met += s.final_field_holds && s.final_met;
+    held_met_in_order += s.final_field_holds && s.final_met && s.final_in_order;
     met += s.final_met;
     fm += static_cast<double>(s.final_matches);
     fr += static_cast<double>(s.final_rounds_matches);
@@ -286,6 +304,13 @@ void Report(const char* name, const std::vector<Season>& runs) {
       100.0 * within_mu / std::max<size_t>(1, err_mu.size()), Quantile(drift, 0.9),
       100.0 * drift_over / std::max<size_t>(1, drift.size()), 100.0 * in_order / n, fm / n,
       fr > 0 ? fm / fr : 0.0);
+  finals_.push_back(absl::StrFormat(
+      "%s: the final separated its top K within its budget in %.1f %% of seasons; its "
+      "field held the true top K in %.1f %%; of those, it named them in order in %.1f %% "
+      "(%.1f %% of those it separated)",
+      name, 100.0 * met / n, 100.0 * held / n,
+      100.0 * held_in_order / std::max<int64_t>(1, held),
+      100.0 * held_met_in_order / std::max<int64_t>(1, held_met)));
 }
 
 }  // namespace
@@ -316,5 +341,7 @@ int main(int argc, char** argv) {
         seeds, threads, [&](uint64_t seed) { return arena::Simulate(seed, ladder); });
     arena::Report(ladder ? "ladder" : "random", runs);
   }
+  std::printf("\n");
+  for (const std::string& line : arena::finals_) std::printf("%s\n", line.c_str());
   return 0;
 }
