@@ -116,11 +116,11 @@ inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& 
 // B); A started ahead of their matches, D started for them, I stopped after
 // T without a match, R stopped to make room, F replaced by fresh ones
 // before a deal they had played (N by a next process started while the one
-// before played, H of them while it still played its matches)", all -1 if
-// it is missing.
+// before played, H of them while it still played its matches); U stopped
+// before they played a match", all -1 if it is missing.
 struct ProcessLine {
   int peak = -1, bound = -1, ahead = -1, demand = -1, idle = -1, room = -1, renewed = -1;
-  int taken_over = -1, handed_over = -1;
+  int taken_over = -1, handed_over = -1, unused = -1;
 };
 
 inline ProcessLine ProcessesOf(const std::string& output) {
@@ -132,9 +132,10 @@ inline ProcessLine ProcessesOf(const std::string& output) {
                   "their matches, %d started for them, %d stopped after %*s without a "
                   "match, %d stopped to make room, %d replaced by fresh ones before a "
                   "deal they had played (%d by a next process started while the one "
-                  "before played, %d of them",
+                  "before played, %d of them while it still played its matches); %d "
+                  "stopped before they played a match",
                   &p.peak, &p.bound, &p.ahead, &p.demand, &p.idle, &p.room, &p.renewed,
-                  &p.taken_over, &p.handed_over) != 9) {
+                  &p.taken_over, &p.handed_over, &p.unused) != 10) {
     return ProcessLine{};
   }
   return p;

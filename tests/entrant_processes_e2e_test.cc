@@ -130,6 +130,9 @@ TEST(EntrantProcesses, ProcessesStartAheadOfTheirMatchesWithinTheBound) {
   EXPECT_LE(p.peak, 8);
   EXPECT_GE(p.peak, 7);
   EXPECT_GT(p.ahead, p.demand) << r.output;
+  // Each process stopped before it played was one of those started.
+  EXPECT_GE(p.unused, 0) << r.output;
+  EXPECT_LE(p.unused, p.ahead + p.demand) << r.output;
   const v1::Standings st = testing::ReadStandings(dir);
   EXPECT_EQ(st.matches_played(), 48);
   for (const auto& row : st.rows()) EXPECT_EQ(row.faults(), 0) << row.bot();
@@ -190,7 +193,7 @@ TEST(EntrantProcesses, StandingsShowEachEntrantsCpuTimeAndPeakMemory) {
     EXPECT_EQ(spin->faults(), 0) << r.output;
     const double spun = spin->answers() * 0.020;
     EXPECT_GE(spun, 1.0) << spin->answers();  // enough to measure
-    EXPECT_EQ(spin->processes(), 2);
+    EXPECT_EQ(spin->processes(), 2) << r.output;
     EXPECT_GE(spin->cpu_seconds(), spun * 0.98);
     const SelfReport self = SelfReportOf(dir + "/logs/spin.log");
     EXPECT_EQ(self.processes, 2);
@@ -200,7 +203,7 @@ TEST(EntrantProcesses, StandingsShowEachEntrantsCpuTimeAndPeakMemory) {
     for (const char* bot : {"r1", "r2", "py"}) {
       const v1::StandingRow* row = testing::RowOf(st, bot);
       ASSERT_NE(row, nullptr) << bot;
-      EXPECT_EQ(row->processes(), 2) << bot;
+      EXPECT_EQ(row->processes(), 2) << bot << "\n" << r.output;
       EXPECT_GT(row->cpu_seconds(), 0) << bot;
       EXPECT_LT(row->cpu_seconds(), spin->cpu_seconds() / 2) << bot;
       EXPECT_GT(row->peak_rss_kib(), 0) << bot;

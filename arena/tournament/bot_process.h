@@ -210,6 +210,10 @@ struct ProcessCounts {
   // Of those: taken over while the process before still played its
   // matches (HandOver), not after it stopped.
   int64_t handovers = 0;
+  // Of every process stopped or dropped (for room, idle, a next process no
+  // longer needed, or one that ended by itself before its turn): those
+  // that had been ensured for no match. Each was a start for nothing.
+  int64_t unused_stops = 0;
 };
 
 class BotSupervisor {
@@ -366,6 +370,7 @@ class BotSupervisor {
       absl::Time last_used;   // latest ensure, match start or match end
       int64_t epoch = 0;      // the RenewAll count when its process started
       std::set<int64_t> deals;  // the deals its process was ensured for
+      bool used = false;        // its process was ensured for a match
       bool next_live = false;   // its next process runs (Entry::next), a slot of its own
       absl::Time next_started;
       // Of its processes, those retiring (Entry::retiring), each a slot.
@@ -393,6 +398,7 @@ class BotSupervisor {
     void Fresh(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
       s.epoch = epoch;
       s.deals.clear();
+      s.used = false;
     }
     std::map<std::string, int64_t> next_deal ABSL_GUARDED_BY(mu);  // Expect's
     // Expect's too: each bot's deals after next_deal, in order; Ensure moves
@@ -412,8 +418,14 @@ class BotSupervisor {
     // match is live at all and no process is being stopped (no slot can
     // free up), the one pinned longest ago (a pin whose match never
     // started).
-    // Not the oldest pin unless `oldest_pin`.
-    Slot* Victim(const std::string& self, std::string* name, bool oldest_pin = true)
+    // For a start `ahead` of need (a match's bot, or a bot's next
+    // process): never the oldest pin, nor a process that has played no
+    // match yet (itself started ahead). One start ahead never undoes
+    // another: when each took the room of one started ahead before it, a
+    // fifth of the 48-entrant contest's starts at --jobs 4 were stopped
+    // before they played (docs/benchmarks.md, "Entrants on demand"). The
+    // match that needs the bot takes the room then (Ensure, MakeRoom).
+    Slot* Victim(const std::string& self, std::string* name, bool ahead = false)
         ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
     // The bot's place in the order of need (Expect); INT_MAX if not needed.
     int NextUse(const std::string& bot) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);

@@ -354,6 +354,10 @@ void BotSupervisor::WatchLoop() {
 
 bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (!EnsureProcess(bot, deal)) return false;
+  if (on_demand_) {
+    absl::MutexLock lock(&pool_->mu);
+    pool_->slots[bot].used = true;
+  }
   if (deal >= 0) {
     absl::MutexLock lock(&pool_->mu);
     pool_->slots[bot].deals.insert(deal);

@@ -50,13 +50,14 @@ int BotSupervisor::Pool::NextUse(const std::string& bot) const {
 }
 
 BotSupervisor::Pool::Slot* BotSupervisor::Pool::Victim(const std::string& self,
-                                                       std::string* name, bool oldest_pin) {
+                                                       std::string* name, bool ahead) {
   Slot* best = nullptr;
   int best_use = 0;
   bool freeing = false;  // a process is being stopped: its slot comes free
   for (auto& [n, s] : slots) {
     freeing = freeing || (s.live && s.stopping);
     if (n == self || !s.live || s.stopping || s.matches > 0 || s.pinned) continue;
+    if (ahead && !s.used) continue;
     const int use = NextUse(n);
     if (best == nullptr || use > best_use ||
         (use == best_use && s.last_used < best->last_used)) {
@@ -65,7 +66,7 @@ BotSupervisor::Pool::Slot* BotSupervisor::Pool::Victim(const std::string& self,
       *name = n;
     }
   }
-  if (best != nullptr || live_matches > 0 || freeing || !oldest_pin) return best;
+  if (best != nullptr || live_matches > 0 || freeing || ahead) return best;
   // Every live process without a match is pinned, none is being stopped and
   // no match can end to free one: the oldest pin is one whose match never
   // started (the bots of the match being prepared are pinned last, and
@@ -125,6 +126,7 @@ bool BotSupervisor::StopPicked(const std::string& bot, Entry& e,
   s.live = false;
   --pool_->live;
   ++(pool_->counts.*counter);
+  if (!s.used) ++pool_->counts.unused_stops;
   return true;
 }
 
@@ -319,7 +321,7 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
       start = true;
     }
     if (s.live || tries > 0) break;
-    Pool::Slot* v = pool_->Victim(bot, &victim, /*oldest_pin=*/false);
+    Pool::Slot* v = pool_->Victim(bot, &victim, /*ahead=*/true);
     if (v == nullptr || pool_->NextUse(victim) <= pool_->NextUse(bot)) break;
     v->stopping = true;
   }
@@ -392,7 +394,7 @@ bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t dea
       // No room: that of an idle process needed later than this bot (its
       // place in the order, not NextUse, which an unfit process has not).
       auto at = pool_->next_use.find(bot);
-      Pool::Slot* v = pool_->Victim(bot, &victim, /*oldest_pin=*/false);
+      Pool::Slot* v = pool_->Victim(bot, &victim, /*ahead=*/true);
       if (tries > 0 || at == pool_->next_use.end() || v == nullptr ||
           pool_->NextUse(victim) <= at->second) {
         return false;
@@ -501,6 +503,7 @@ void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::s
   if (!s.next_live) return;
   s.next_live = false;
   --pool_->live;
+  ++pool_->counts.unused_stops;  // it never took the bot's matches
 }
 
 void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {

@@ -454,10 +454,11 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
             "of their matches, {} started for them, {} stopped after {} without "
             "a match, {} stopped to make room, {} replaced by fresh ones before "
             "a deal they had played ({} by a next process started while the one "
-            "before played, {} of them while it still played its matches)",
+            "before played, {} of them while it still played its matches); {} "
+            "stopped before they played a match",
             pc.peak_live, pc.max_live, pc.ahead_starts, pc.demand_starts, pc.idle_stops,
             absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals,
-            pc.successor_takeovers, pc.handovers);
+            pc.successor_takeovers, pc.handovers, pc.unused_stops);
       } else {
         spdlog::info("bot processes: at most {} live at once (bound {}: each "
                      "bot's process lives through the tournament)",
