@@ -108,6 +108,33 @@ TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
 }
 
 
+// A bot's next process waits, connected, for the bot's first match of a
+// deal its current process has played: it is not dropped for waiting
+// longer than --bot_idle_ms, nor a fresh one started in its place. Four
+// bots, duplicate deals, two rotations: each bot has exactly 2 processes,
+// and none is stopped before it played. (Dropped for idling, each bot had
+// 3 to 5 at --bot_idle_ms 50.)
+TEST(EntrantProcesses, ANextProcessIsNotDroppedForWaitingItsTurn) {
+  testing::Workdir w("next-waits");
+  const std::string dir = w.path() + "/r";
+  std::string bots;
+  for (int i = 0; i < 4; ++i) {
+    absl::StrAppend(&bots, " --bot b", i, "='", kBin,
+                    "/crash_hang_flood_bot --mode=answer_after --n=10'");
+  }
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 24",
+                          " --jobs 2 --bot_idle_ms 50 --progress=false --sandbox none",
+                          " --records ", dir, bots));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const v1::Standings st = testing::ReadStandings(dir);
+  ASSERT_EQ(st.rows_size(), 4);
+  for (const auto& row : st.rows()) {
+    EXPECT_EQ(row.processes(), 2) << row.bot() << "\n" << r.output;
+    EXPECT_EQ(row.faults(), 0) << row.bot();
+  }
+  EXPECT_EQ(testing::ProcessesOf(r.output).unused, 0) << r.output;
+}
+
 // A field larger than the bound, with room in it for more than the live
 // matches' bots: the processes of the matches to come are started while
 // the matches before them play (most starts are made ahead of need), the

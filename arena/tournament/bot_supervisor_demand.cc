@@ -180,9 +180,16 @@ void BotSupervisor::StopIdle() {
   {
     absl::MutexLock lock(&pool_->mu);
     const absl::Time now = MonoNow();
+    // A next process waits for the bot's first match of a deal its
+    // current process has played: NextUse, which calls the bot unneeded
+    // while its current process is unfit, would drop it for waiting, and
+    // a fresh one would start for that match. It is dropped only when the
+    // bot is not listed among the next matches at all, and never when
+    // every bot has room.
     for (auto& [name, s] : pool_->slots) {
-      if (s.next_live && now - s.next_started >= options_.idle_timeout &&
-          !pool_->NeededSoon(name, options_.max_live)) {
+      auto listed = pool_->next_use.find(name);
+      if (s.next_live && !room_for_all_ && now - s.next_started >= options_.idle_timeout &&
+          (listed == pool_->next_use.end() || listed->second >= options_.max_live)) {
         spares.push_back(name);
       }
     }
