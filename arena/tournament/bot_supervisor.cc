@@ -354,12 +354,9 @@ void BotSupervisor::WatchLoop() {
 
 bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (!EnsureProcess(bot, deal)) return false;
-  if (on_demand_) {
-    absl::MutexLock lock(&pool_->mu);
-    pool_->slots[bot].used = true;
-  }
+  absl::MutexLock lock(&pool_->mu);
+  if (on_demand_) pool_->slots[bot].used = true;
   if (deal >= 0) {
-    absl::MutexLock lock(&pool_->mu);
     pool_->slots[bot].deals.insert(deal);
     // Expect's entry for this match is used up. Left in place, it would call
     // the process just ensured for it unfit, and the starter would replace

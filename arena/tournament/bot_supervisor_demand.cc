@@ -184,12 +184,11 @@ void BotSupervisor::StopIdle() {
     // current process has played: NextUse, which calls the bot unneeded
     // while its current process is unfit, would drop it for waiting, and
     // a fresh one would start for that match. It is dropped only when the
-    // bot is not listed among the next matches at all, and never when
-    // every bot has room.
+    // bot is not listed among the next matches at all (Expect lists the
+    // next max_live bots), and never when every bot has room.
     for (auto& [name, s] : pool_->slots) {
-      auto listed = pool_->next_use.find(name);
       if (s.next_live && !room_for_all_ && now - s.next_started >= options_.idle_timeout &&
-          (listed == pool_->next_use.end() || listed->second >= options_.max_live)) {
+          pool_->next_use.count(name) == 0) {
         spares.push_back(name);
       }
     }

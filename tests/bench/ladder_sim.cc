@@ -249,12 +249,9 @@ Season Simulate(uint64_t seed, bool ladder) {
   auto [matches, order] = Final(elo, /*adaptive=*/true, seed, &met);
   out.final_matches = matches;
   out.final_met = met;
-  out.final_field_holds = true;
-  for (int i = 0; i < k; ++i) {
-    out.final_field_holds = out.final_field_holds &&
-                            std::find(board.begin(), board.begin() + f, by_truth[i]) !=
-                                board.begin() + f;
-  }
+  out.final_field_holds = std::all_of(by_truth.begin(), by_truth.begin() + k, [&](int v) {
+    return std::find(board.begin(), board.begin() + f, v) != board.begin() + f;
+  });
   out.final_in_order = static_cast<int>(order.size()) >= k;
   for (int i = 0; i < k && out.final_in_order; ++i) {
     out.final_in_order = board[order[i]] == by_truth[i];
@@ -270,10 +267,9 @@ T Quantile(std::vector<T> v, double q) {
   return v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
-// Report's lines on the final's field, printed after the table.
-std::vector<std::string> finals_;
-
-void Report(const char* name, const std::vector<Season>& runs) {
+// Prints the table's row of `runs`; returns the line on where the final's
+// misses come from, printed below the table.
+std::string Report(const char* name, const std::vector<Season>& runs) {
   const int slack = absl::GetFlag(FLAGS_rank_slack);
   std::vector<int> err, err_mu, drift;
   std::vector<double> share;
@@ -304,13 +300,13 @@ void Report(const char* name, const std::vector<Season>& runs) {
       100.0 * within_mu / std::max<size_t>(1, err_mu.size()), Quantile(drift, 0.9),
       100.0 * drift_over / std::max<size_t>(1, drift.size()), 100.0 * in_order / n, fm / n,
       fr > 0 ? fm / fr : 0.0);
-  finals_.push_back(absl::StrFormat(
+  return absl::StrFormat(
       "%s: the final separated its top K within its budget in %.1f %% of seasons; its "
       "field held the true top K in %.1f %%; of those, it named them in order in %.1f %% "
       "(%.1f %% of those it separated)",
       name, 100.0 * met / n, 100.0 * held / n,
       100.0 * held_in_order / std::max<int64_t>(1, held),
-      100.0 * held_met_in_order / std::max<int64_t>(1, held_met)));
+      100.0 * held_met_in_order / std::max<int64_t>(1, held_met));
 }
 
 }  // namespace
@@ -335,13 +331,14 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
       absl::GetFlag(FLAGS_rank_slack), absl::GetFlag(FLAGS_rank_slack),
       absl::GetFlag(FLAGS_rank_slack));
+  std::vector<std::string> finals;  // where each final's misses come from
   for (const bool ladder : {true, false}) {
     if (which == (ladder ? "random" : "ladder")) continue;
     const std::vector<arena::Season> runs = arena::RunSeeds<arena::Season>(
         seeds, threads, [&](uint64_t seed) { return arena::Simulate(seed, ladder); });
-    arena::Report(ladder ? "ladder" : "random", runs);
+    finals.push_back(arena::Report(ladder ? "ladder" : "random", runs));
   }
   std::printf("\n");
-  for (const std::string& line : arena::finals_) std::printf("%s\n", line.c_str());
+  for (const std::string& line : finals) std::printf("%s\n", line.c_str());
   return 0;
 }
