@@ -456,6 +456,9 @@ class BotSupervisor {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // Ensure's work, without noting the deal.
   bool EnsureProcess(const std::string& bot, int64_t deal);
+  // Ensure's note that `bot`'s process is to play `deal` (the caller holds
+  // the bot's lock, if the bot is one of bots_).
+  void NoteDeal(const std::string& bot, int64_t deal);
   // A process of `bot` was (re)started in its live slot: no deal played.
   void MarkFresh(const std::string& bot);
   // The starter thread: starts the processes Expect names, in order, while

@@ -354,6 +354,21 @@ void BotSupervisor::WatchLoop() {
 
 bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (!EnsureProcess(bot, deal)) return false;
+  auto it = bots_.find(bot);
+  if (it == bots_.end()) {
+    NoteDeal(bot, deal);
+    return true;
+  }
+  // Under the bot's lock: the starter acts on a bot under it, and there
+  // reads whether `deal` is still the bot's next (StartAhead). Without it,
+  // the starter could read that before this, and the slot's deals after,
+  // and start a next process for the match this one is about to play.
+  absl::MutexLock lock(&it->second->mu);
+  NoteDeal(bot, deal);
+  return true;
+}
+
+void BotSupervisor::NoteDeal(const std::string& bot, int64_t deal) {
   absl::MutexLock lock(&pool_->mu);
   if (on_demand_) pool_->slots[bot].used = true;
   if (deal >= 0) {
@@ -377,7 +392,6 @@ bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
       }
     }
   }
-  return true;
 }
 
 void BotSupervisor::Pin(const std::string& bot) {
