@@ -13,7 +13,9 @@
 //    CRASHED, with the exit status and the last lines of its output), so no
 //    seat waits on a process that has exited.
 //  - Before each match (Ensure) a bot that is not connected is restarted,
-//    with a back-off that doubles from SupervisorOptions::backoff_first,
+//    with a back-off that doubles from SupervisorOptions::backoff_first
+//    (counted from the failure: a crash seen long before the bot's next
+//    match has waited it out),
 //    up to max_restarts times in the whole tournament. The count is the
 //    entrant's, over all its processes: a start that follows a crash is a
 //    restart in every mode, also when the crashed process's slot was freed
@@ -298,6 +300,7 @@ class BotSupervisor {
     // max_restarts), even after its slot was freed.
     bool crashed = false;
     std::string crash;                // how that process ended, with output
+    absl::Time crashed_at;            // when that end was seen (MonoNow)
     // Started ahead of need (Expect) and not yet seen connected: its
     // Ensure waits for a connection newer than the `connections`-th.
     bool ahead = false;

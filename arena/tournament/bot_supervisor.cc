@@ -95,6 +95,7 @@ void BotSupervisor::NoteEnd(const std::string& bot, Entry& e, const std::string&
   e.exits.push_back(how);
   const std::string detail = e.process->DescribeEnd(how);
   e.crashed = true;
+  e.crashed_at = MonoNow();
   e.crash = detail;
   spdlog::warn("bot {}: {} (log: {})", bot, detail, e.process->log_path());
   // The hub leaves a stream it still sees live alone (it may be a restart's);
@@ -153,6 +154,9 @@ void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) 
 
 
 bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
+  // The back-off counts from the failure: a crash seen well before the
+  // bot's next match has been waited out by then, off the match's path.
+  absl::Time failed_at = e.crashed ? e.crashed_at : MonoNow();
   for (;;) {
     // A process that runs without connecting is not restarted: another try
     // of the same program would cost the whole connect timeout again.
@@ -164,19 +168,25 @@ bool BotSupervisor::Revive(const std::string& bot, Entry& e, std::string why) {
     absl::Duration backoff = options_.backoff_first;
     for (int i = 1; i < e.restarts && backoff < options_.backoff_max; ++i) backoff *= 2;
     backoff = std::min(backoff, options_.backoff_max);
-    spdlog::warn("restarting bot {} ({} of {}) in {}: {}", bot, e.restarts,
-                 options_.max_restarts, absl::FormatDuration(backoff), why);
-    absl::SleepFor(backoff);
+    const absl::Duration left =
+        std::max(absl::ZeroDuration(), failed_at + backoff - MonoNow());
+    spdlog::warn("restarting bot {} ({} of {}) in {} ({} after it failed): {}", bot, e.restarts,
+                 options_.max_restarts,
+                 absl::FormatDuration(absl::Trunc(left, absl::Milliseconds(1))),
+                 absl::FormatDuration(backoff), why);
+    absl::SleepFor(left);
     const int before = hub_->Connections(bot);
     e.ahead = false;
     if (absl::Status s = e.process->Start(); !s.ok()) {
       why = std::string(s.message());
+      failed_at = MonoNow();
       continue;
     }
     e.crashed = false;
     MarkFresh(bot);
     if (AwaitConnection(bot, e, before)) return true;
     why = NotConnectedReason(*e.process, options_.connect_timeout);
+    failed_at = MonoNow();
   }
 }
 
