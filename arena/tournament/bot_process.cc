@@ -271,9 +271,12 @@ UsageTally BotProcess::usage() const {
   return usage_;
 }
 
-void BotProcess::ExpectEnd() {
+bool BotProcess::ExpectEnd() {
   absl::MutexLock lock(&mu_);
-  if (pid_ > 0) stopping_ = true;
+  if (pid_ <= 0) return false;
+  stopping_ = true;
+  quiet_stop_ = true;  // the caller tells how they ended, all in one line
+  return true;
 }
 
 }  // namespace arena

@@ -128,8 +128,9 @@ class BotProcess {
   // on is one asked for.
   void Terminate();
   // The process is to end now (its stream was closed): its end from here on
-  // is logged as a stop, not as an unexpected one, and sends no signal.
-  void ExpectEnd();
+  // is logged as a stop (at debug level), not as an unexpected one, and
+  // sends no signal. Whether it was running.
+  bool ExpectEnd();
   const std::string& name() const { return name_; }
   const std::string& log_path() const { return log_path_; }
   // "its process <how><when>; its last output: <its log's last lines>", the

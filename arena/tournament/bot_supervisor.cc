@@ -564,8 +564,11 @@ void BotSupervisor::StopAll(absl::Duration own_exit) {
   // Their ends are expected before anything reaps them (StopWatching reads
   // their usage, which reaps one that has ended): a bot ends by itself once
   // the referee has closed its stream, and that is not a crash.
+  std::vector<std::pair<std::string, BotProcess*>> current;  // running at the end
   for (auto& [name, e] : bots_) {
-    for (BotProcess* p : e->AllProcesses()) p->ExpectEnd();
+    for (BotProcess* p : e->AllProcesses()) {
+      if (p->ExpectEnd() && p == e->process.get()) current.emplace_back(name, p);
+    }
   }
   StopWatching();
   const absl::Time until = MonoNow() + own_exit;
@@ -574,13 +577,31 @@ void BotSupervisor::StopAll(absl::Duration own_exit) {
       while (p->Running() && MonoNow() < until) absl::SleepFor(absl::Milliseconds(10));
     }
   }
+  // Each bot's current process: one line for all (a field of hundreds would
+  // otherwise log a line each), naming those that did not end by themselves
+  // with status 0. (Its spares, and processes that finished their matches:
+  // their stops are not news.)
+  std::vector<bool> stopped(current.size(), false);
+  for (size_t i = 0; i < current.size(); ++i) stopped[i] = current[i].second->Running();
   for (auto& [name, e] : bots_) {
-    // (Its spares, and processes that finished their matches: their stops
-    // are not news.)
-    for (BotProcess* p : e->AllProcesses()) {
-      p->Stop(absl::Seconds(3), /*quietly=*/p != e->process.get());
+    for (BotProcess* p : e->AllProcesses()) p->Stop(absl::Seconds(3), /*quietly=*/true);
+  }
+  int clean = 0;
+  std::vector<std::string> others;
+  for (size_t i = 0; i < current.size(); ++i) {
+    const auto& [name, p] = current[i];
+    if (!stopped[i] && p->exit_status() == "exited with code 0") {
+      ++clean;
+    } else {
+      others.push_back(absl::StrCat(name, " (", stopped[i] ? "stopped, " : "",
+                                    p->exit_status(), ")"));
     }
   }
+  if (current.empty()) return;
+  spdlog::info("bot processes at the end: {} of {} ended by themselves with status 0 once "
+               "their streams closed{}{}",
+               clean, current.size(), others.empty() ? "" : "; not: ",
+               absl::StrJoin(others, ", "));
 }
 
 }  // namespace arena
