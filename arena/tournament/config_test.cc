@@ -59,5 +59,15 @@ TEST(Config, BrokenTextNamesLineAndColumn) {
   EXPECT_THAT(std::string(c.status().message()), HasSubstr("line 2, column 8"));
 }
 
+// The default bound on live bot processes: 4 * jobs * seats, at least 32.
+TEST(Config, TheDefaultBoundOnLiveBotsHoldsFourProcessesASeatOfEachJob) {
+  EXPECT_EQ(DefaultMaxLiveBots(1, 2), 32);   // 8, raised to 32
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4), 32);   // 32
+  EXPECT_EQ(DefaultMaxLiveBots(4, 4), 64);   // the 48-entrant contest keeps all
+  EXPECT_EQ(DefaultMaxLiveBots(3, 4), 48);
+  EXPECT_EQ(DefaultMaxLiveBots(8, 4), 128);
+  EXPECT_EQ(DefaultMaxLiveBots(0, 4), 32);   // --jobs 0 counts as 1
+}
+
 }  // namespace
 }  // namespace arena

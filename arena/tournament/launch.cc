@@ -143,15 +143,9 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (absl::Status s = ValidateConfig(&config); !s.ok()) return s;
   auto secret = ResolveSecret(config);
   if (!secret.ok()) return secret.status();
-  // Every live match's bots and the next match's, and at least
-  // kDefaultMinLiveBots: a field that small keeps every process (stopping
-  // and starting processes between matches cost a 20,000-match round robin
-  // of 8 bots at --jobs 2 about 15 times its time).
-  const int max_live =
-      options.max_live_bots > 0
-          ? options.max_live_bots
-          : std::max(kDefaultMinLiveBots,
-                     std::max(1, config.jobs()) * config.seats() + config.seats());
+  const int max_live = options.max_live_bots > 0
+                           ? options.max_live_bots
+                           : DefaultMaxLiveBots(config.jobs(), config.seats());
   if (options.start_bots && max_live < config.seats()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_live_bots ", max_live, ": a match of ", config.seats(),

@@ -17,6 +17,7 @@
 #ifndef ARENA_ARENA_TOURNAMENT_LAUNCH_H_
 #define ARENA_ARENA_TOURNAMENT_LAUNCH_H_
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,8 +34,21 @@
 namespace arena {
 
 // The default bound on live bot processes is never below this: a field of
-// up to 32 entrants keeps every process for the whole tournament.
+// up to 32 entrants keeps every process for the whole tournament (stopping
+// and starting processes between matches cost a 20,000-match round robin of
+// 8 bots at --jobs 2 about 15 times its time).
 inline constexpr int kDefaultMinLiveBots = 32;
+
+// The default bound: room for the bots of the `jobs` live matches and of as
+// many about to start, each with its next process (with duplicate deals a
+// bot's process is replaced before a deal it has played, by one started
+// while the current one plays), so 4 * jobs * seats; at least
+// kDefaultMinLiveBots. Below that, at --jobs 4, the next processes of the
+// live matches' bots fill the room, and the matches to come wait for their
+// bots' starts (docs/benchmarks.md, "Entrants on demand").
+inline int DefaultMaxLiveBots(int jobs, int seats) {
+  return std::max(kDefaultMinLiveBots, 4 * std::max(1, jobs) * seats);
+}
 
 struct LaunchOptions {
   std::string listen = "127.0.0.1:0";  // port 0: any free port
@@ -60,8 +74,7 @@ struct LaunchOptions {
   RecordWriter::FinishedHook on_record_finished;
   HubOptions hub;                      // bounds, grace (referee/service/bot_hub.h)
   // Entrants on demand (start_bots; arena/tournament/bot_process.h): the most
-  // bot processes live at once, 0 for jobs * seats + seats (every live match
-  // and the next one's bots) or kDefaultMinLiveBots if more, at least the
+  // bot processes live at once, 0 for DefaultMaxLiveBots; at least the
   // seats. With more bots than that,
   // a bot's process starts when its matches come up and stops once it has
   // had no match for bot_idle_timeout; with fewer, each lives through the
