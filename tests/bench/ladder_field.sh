@@ -3,8 +3,9 @@
 # with `arena ladder submit`, every other one build/bin/random_bot, the
 # others build/bin/quasenbo_bot at epsilons spread over 0 to 1, then
 # `arena ladder run` of 4-seat Quäsenbö, sandboxed, the default bound on
-# live bot processes, for SECONDS, stopped by SIGINT as an organiser's
-# Ctrl-C, under tests/bench/process_tree_peak.py.
+# live bot processes unless the extra flags say otherwise, for SECONDS,
+# stopped by SIGINT as an organiser's Ctrl-C, under
+# tests/bench/process_tree_peak.py.
 #
 #   tests/bench/ladder_field.sh OUT SECONDS [N] [JOBS] [extra flags...]
 #
