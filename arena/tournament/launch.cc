@@ -229,12 +229,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
       ListenCredentials(options.listen, options.tls_cert, options.tls_key);
   if (!credentials.ok()) return credentials.status();
   HubOptions hub_options = options.hub;
-  // Entrants on demand: thousands of connects and disconnects, which the
-  // supervisor sums up instead (a line a minute, and at the end).
-  // So do fresh processes per deal (duplicate deals): a few a match.
+  // Bots that arena starts: their connects and disconnects are their
+  // processes' business (a line each, thousands on demand or with fresh
+  // processes per deal), which the supervisor sums up instead (a line a
+  // minute, and at the end); a process that ends, or does not connect,
+  // has lines of its own. A run with bots that connect by themselves
+  // (arena play's person at the terminal) keeps every such line.
   const bool fresh_per_deal = options.start_bots && options.fresh_bots_per_rotation &&
                               config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
-  if (options.start_bots && (config.bots_size() > max_live || fresh_per_deal)) {
+  if (options.start_bots && options.self_connecting_bots.empty()) {
     hub_options.connections_at_info = false;
   }
   BotHub hub(ids, hub_options);
