@@ -108,6 +108,17 @@ TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
 }
 
 
+// `n` bots b0 .. b(n-1), each answering every decision after 10 ms, as
+// --bot flags.
+std::string AnswerAfterBots(int n) {
+  std::string bots;
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&bots, " --bot b", i, "='", kBin,
+                    "/crash_hang_flood_bot --mode=answer_after --n=10'");
+  }
+  return bots;
+}
+
 // A bot's next process waits, connected, for the bot's first match of a
 // deal its current process has played: it is not dropped for waiting
 // longer than --bot_idle_ms, nor a fresh one started in its place. Four
@@ -117,11 +128,7 @@ TEST(EntrantProcesses, CrashingEntrantIsWithdrawnAcrossItsProcesses) {
 TEST(EntrantProcesses, ANextProcessIsNotDroppedForWaitingItsTurn) {
   testing::Workdir w("next-waits");
   const std::string dir = w.path() + "/r";
-  std::string bots;
-  for (int i = 0; i < 4; ++i) {
-    absl::StrAppend(&bots, " --bot b", i, "='", kBin,
-                    "/crash_hang_flood_bot --mode=answer_after --n=10'");
-  }
+  const std::string bots = AnswerAfterBots(4);
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 24",
                           " --jobs 2 --bot_idle_ms 50 --progress=false --sandbox none",
                           " --records ", dir, bots));
@@ -142,11 +149,7 @@ TEST(EntrantProcesses, ANextProcessIsNotDroppedForWaitingItsTurn) {
 TEST(EntrantProcesses, ProcessesStartAheadOfTheirMatchesWithinTheBound) {
   testing::Workdir w("ahead");
   const std::string dir = w.path() + "/r";
-  std::string bots;
-  for (int i = 0; i < 12; ++i) {
-    absl::StrAppend(&bots, " --bot b", i, "='", kBin,
-                    "/crash_hang_flood_bot --mode=answer_after --n=10'");
-  }
+  const std::string bots = AnswerAfterBots(12);
   // 3 live matches hold 6 processes; 2 more are for the next matches.
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 48",
                           " --jobs 3 --max_live_bots 8 --progress=false --records ", dir, bots));

@@ -364,16 +364,13 @@ void BotSupervisor::WatchLoop() {
 
 bool BotSupervisor::Ensure(const std::string& bot, int64_t deal) {
   if (!EnsureProcess(bot, deal)) return false;
+  // Under the bot's lock (if arena starts it): the starter acts on a bot
+  // under it, and there reads whether `deal` is still the bot's next
+  // (StartAhead). Without it, the starter could read that before this, and
+  // the slot's deals after, and start a next process for the match this
+  // one is about to play.
   auto it = bots_.find(bot);
-  if (it == bots_.end()) {
-    NoteDeal(bot, deal);
-    return true;
-  }
-  // Under the bot's lock: the starter acts on a bot under it, and there
-  // reads whether `deal` is still the bot's next (StartAhead). Without it,
-  // the starter could read that before this, and the slot's deals after,
-  // and start a next process for the match this one is about to play.
-  absl::MutexLock lock(&it->second->mu);
+  absl::MutexLockMaybe lock(it == bots_.end() ? nullptr : &it->second->mu);
   NoteDeal(bot, deal);
   return true;
 }
