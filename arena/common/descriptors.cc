@@ -39,15 +39,19 @@ struct KernelSigaction {
 
 }  // namespace
 
-void ResetSignalsForExec() {
+void DefaultEverySignal() {
   const KernelSigaction dfl{SIG_DFL, 0, nullptr, 0};
   for (int sig = 1; sig <= 64; ++sig) {
     KernelSigaction old{};
     if (::syscall(SYS_rt_sigaction, sig, nullptr, &old, sizeof old.mask) == 0 &&
-        old.handler == SIG_IGN) {
+        old.handler != SIG_DFL) {
       ::syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
     }
   }
+}
+
+void ResetSignalsForExec() {
+  DefaultEverySignal();
   const uint64_t none = 0;
   ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
 }

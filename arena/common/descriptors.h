@@ -26,11 +26,17 @@ namespace arena {
 // the soft and hard RLIMIT_NOFILE (at most 1 << 20).
 void CloseDescriptorsFrom(int first);
 
-// Unblocks every signal and sets each one arena ignores back to its default
-// action: a signal mask and ignored signals cross exec, and arena blocks
-// SIGINT and SIGTERM in every thread (its signal thread takes them with
-// sigwait). A bot started with SIGTERM blocked never ends when asked to,
-// and is killed only after its grace.
+// Sets every signal back to its default action, those arena ignores and
+// those it handles (glibc's own too): what exec does to a handled signal,
+// done before it, for a child that still runs on arena's memory
+// (arena/common/spawn.h).
+void DefaultEverySignal();
+
+// Sets every signal back to its default action (DefaultEverySignal), then
+// unblocks them all: a signal mask and ignored signals cross exec, and
+// arena blocks SIGINT and SIGTERM in every thread (its signal thread takes
+// them with sigwait). A bot started with SIGTERM blocked never ends when
+// asked to, and is killed only after its grace.
 void ResetSignalsForExec();
 
 // Sets FD_CLOEXEC on `fd` (a descriptor opened by a library that does not

@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "arena/common/spawn.h"
 #include "referee/clock/mono_clock.h"
 #include "referee/records/bot_note.h"
 #include "spdlog/spdlog.h"
@@ -38,11 +39,30 @@ std::string OneLineTail(const std::string& tail, size_t lines, size_t max_bytes)
   return PlainText(out);
 }
 
+// What the child of Start needs, and what it does: it runs on arena's
+// memory until exec (SpawnForExec, arena/common/spawn.h).
+struct ChildStart {
+  int log_fd, devnull;
+  const BotExec* exec;
+};
+
+void StartChild(void* p) {
+  const ChildStart& c = *static_cast<const ChildStart*>(p);
+  ::setpgid(0, 0);
+  ::dup2(c.log_fd, STDOUT_FILENO);
+  ::dup2(c.log_fd, STDERR_FILENO);
+  if (c.devnull >= 0) ::dup2(c.devnull, STDIN_FILENO);
+  ExecBotInChild(*c.exec);
+  const char msg[] = "arena: cannot start the bot (limits, uid or exec failed)\n";
+  (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+  ::_exit(127);
+}
+
 // Runs calls on one thread that lives as long as the process. A bot's
 // process dies with the thread that forked it (PR_SET_PDEATHSIG in the
 // child, bwrap's --die-with-parent), and bots are started from threads
 // that end (a match's preparation, the supervisor's starter): so every
-// fork is made here.
+// child is made here.
 class ForkThread {
  public:
   static ForkThread& Get() {
@@ -107,18 +127,8 @@ absl::Status BotProcess::Start() {
   log_start_ = ::lseek(log_fd, 0, SEEK_END);
   const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   pid_t pid = -1;
-  ForkThread::Get().Run([&] {
-    pid = ::fork();
-    if (pid != 0) return;
-    ::setpgid(0, 0);
-    ::dup2(log_fd, STDOUT_FILENO);
-    ::dup2(log_fd, STDERR_FILENO);
-    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-    ExecBotInChild(*exec_);
-    const char msg[] = "arena: cannot start the bot (limits, uid or exec failed)\n";
-    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
-    ::_exit(127);
-  });
+  ChildStart child{log_fd, devnull, exec_.get()};
+  ForkThread::Get().Run([&] { pid = SpawnForExec(&StartChild, &child); });
   if (pid < 0) {
     ::close(log_fd);
     if (devnull >= 0) ::close(devnull);

@@ -1,11 +1,11 @@
 #include "arena/tournament/sandbox.h"
 
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,9 +210,12 @@ void ExecBotInChild(const BotExec& e) {
     if (e.drop_to_uid) {
       r.rlim_cur = r.rlim_max = static_cast<rlim_t>(o.max_processes);
       if (::setrlimit(RLIMIT_NPROC, &r) != 0) return;
-      if (::setgroups(0, nullptr) != 0) return;
-      if (::setresgid(e.uid, e.uid, e.uid) != 0) return;
-      if (::setresuid(e.uid, e.uid, e.uid) != 0) return;
+      // The system calls themselves: glibc's wrappers would broadcast the
+      // change to the threads it knows of, which in a child of
+      // SpawnForExec are arena's (arena/common/spawn.h).
+      if (::syscall(SYS_setgroups, 0, nullptr) != 0) return;
+      if (::syscall(SYS_setresgid, e.uid, e.uid, e.uid) != 0) return;
+      if (::syscall(SYS_setresuid, e.uid, e.uid, e.uid) != 0) return;
     }
   }
   // Credential changes clear the parent-death signal: set it last.

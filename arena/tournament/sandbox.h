@@ -89,9 +89,10 @@ BotExec PrepareBotExec(const SandboxOptions& options, int bot_index,
                        const std::string& command, const std::string& address,
                        const std::string& token, const std::string& name);
 
-// In a forked child, on a sealed BotExec: resource limits, then the
-// unprivileged uid, then execve. Async-signal-safe. Returns only on failure
-// (the caller then _exits).
+// In a child (forked, or of SpawnForExec: arena/common/spawn.h), on a
+// sealed BotExec: resource limits, then the unprivileged uid, then execve.
+// Async-signal-safe, and safe on the parent's memory (raw system calls).
+// Returns only on failure (the caller then _exits).
 void ExecBotInChild(const BotExec& exec);
 
 // Starts `bwrap ... /bin/true` once, as a bot would be started; an error
