@@ -580,6 +580,29 @@ int PeakLive(const std::string& output, int bound) {
   return n;
 }
 
+// A field of at most 64 entrants gets a default bound of twice the field
+// (DefaultMaxLiveBots, arena/tournament/launch.h): each entrant's process
+// and its next one fit, so with duplicate deals, where a bot's process is
+// replaced before each deal it has played, none is stopped for room. 30
+// entrants, sandboxed: a bound of 60, where the bound of the jobs (32) had
+// the same contest stop processes for room and start them again.
+TEST(Withdrawal, ASmallFieldKeepsItsProcessesAndTheirNextOnesByDefault) {
+  Workdir w("smallfield");
+  const std::string dir = w.path() + "/r";
+  std::string bots;
+  for (int i = 0; i < 30; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 120 --jobs 2",
+                          " --progress=false --records ", dir, bots));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const int peak = PeakLive(r.output, 60);
+  EXPECT_GE(peak, 30) << r.output;  // the field, at least, and within the bound
+  EXPECT_LE(peak, 60) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(" 0 stopped to make room")) << r.output;
+  const v1::Standings st = ReadStandings(dir);
+  EXPECT_EQ(st.matches_played(), 120);
+  EXPECT_EQ(st.matches_unrecorded(), 0);
+}
+
 // A field larger than the bound on live processes: each entrant's process
 // starts when its matches come up and is stopped to make room (or when
 // idle), never more than the bound at once (counted by arena and, outside

@@ -118,7 +118,8 @@ ABSL_FLAG(std::string, on_bot_failure, "",
 ABSL_FLAG(int64_t, connect_timeout_ms, 30000,
           "how long to wait for a bot to connect (0: the default, 30 s)");
 ABSL_FLAG(int, max_live_bots, 0,
-          "bot processes live at once (0: 4 * jobs * seats, at least 32); "
+          "bot processes live at once (0: the largest of 32, 4 * jobs * seats "
+          "and, for at most 64 bots, twice the bots); "
           "with more bots, each bot's process starts for its matches and stops "
           "when idle");
 ABSL_FLAG(int64_t, bot_idle_ms, 5000,
@@ -440,7 +441,8 @@ absl::Status FillLaunchOptions(LaunchOptions* lo) {
   if (absl::GetFlag(FLAGS_max_live_bots) < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_live_bots=", absl::GetFlag(FLAGS_max_live_bots),
-        ": must be 0 (4 * jobs * seats, at least 32) or more"));
+        ": must be 0 (the default: the largest of 32, 4 * jobs * seats and, "
+        "for at most 64 bots, twice the bots) or more"));
   }
   lo->max_live_bots = absl::GetFlag(FLAGS_max_live_bots);
   if (absl::GetFlag(FLAGS_bot_idle_ms) < 0) {

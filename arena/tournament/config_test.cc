@@ -59,14 +59,23 @@ TEST(Config, BrokenTextNamesLineAndColumn) {
   EXPECT_THAT(std::string(c.status().message()), HasSubstr("line 2, column 8"));
 }
 
-// The default bound on live bot processes: 4 * jobs * seats, at least 32.
-TEST(Config, TheDefaultBoundOnLiveBotsHoldsFourProcessesASeatOfEachJob) {
-  EXPECT_EQ(DefaultMaxLiveBots(1, 2), 32);   // 8, raised to 32
-  EXPECT_EQ(DefaultMaxLiveBots(2, 4), 32);   // 32
-  EXPECT_EQ(DefaultMaxLiveBots(4, 4), 64);   // the 48-entrant contest keeps all
-  EXPECT_EQ(DefaultMaxLiveBots(3, 4), 48);
-  EXPECT_EQ(DefaultMaxLiveBots(8, 4), 128);
-  EXPECT_EQ(DefaultMaxLiveBots(0, 4), 32);   // --jobs 0 counts as 1
+// The default bound on live bot processes: a field of at most 64 entrants
+// gets room for each one's process and its next one (2 * field); a larger
+// one 4 * jobs * seats; never below 32, nor below 4 * jobs * seats.
+TEST(Config, TheDefaultBoundOnLiveBotsKeepsASmallFieldWholeAndSizesALargeOneByTheJobs) {
+  // Small fields: 2 * field where that is above the jobs' room.
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 48), 96);   // the 48-entrant contest
+  EXPECT_EQ(DefaultMaxLiveBots(4, 4, 48), 96);
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 64), 128);  // the largest kept whole
+  EXPECT_EQ(DefaultMaxLiveBots(2, 2, 8), 32);    // 16, raised to 32
+  EXPECT_EQ(DefaultMaxLiveBots(8, 4, 48), 128);  // 4 * 8 * 4 is above 96
+  // Larger fields: 4 * jobs * seats, at least 32.
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 65), 32);
+  EXPECT_EQ(DefaultMaxLiveBots(1, 2, 256), 32);  // 8, raised to 32
+  EXPECT_EQ(DefaultMaxLiveBots(4, 4, 256), 64);
+  EXPECT_EQ(DefaultMaxLiveBots(3, 4, 500), 48);
+  EXPECT_EQ(DefaultMaxLiveBots(8, 4, 500), 128);
+  EXPECT_EQ(DefaultMaxLiveBots(0, 4, 500), 32);  // --jobs 0 counts as 1
 }
 
 }  // namespace

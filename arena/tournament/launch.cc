@@ -145,7 +145,7 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (!secret.ok()) return secret.status();
   const int max_live = options.max_live_bots > 0
                            ? options.max_live_bots
-                           : DefaultMaxLiveBots(config.jobs(), config.seats());
+                           : DefaultMaxLiveBots(config.jobs(), config.seats(), config.bots_size());
   if (options.start_bots && max_live < config.seats()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_live_bots ", max_live, ": a match of ", config.seats(),
