@@ -8,9 +8,9 @@
 // matches, the referee's gRPC threads) wait on any page fault or mmap in
 // the meantime, and each write of theirs to a shared page copies it until
 // the child has exec'd. A contest with duplicate deals starts a process or
-// two a match: that copy was a few per cent of the machine's CPU at a
-// resident size of 50 MiB (docs/benchmarks.md, "Entrants on demand"), and
-// more in a long-running arena.
+// two a match: without that copy the 48-entrant contest used about 2 % less
+// CPU and played 1 % faster, arena holding 50 MiB (docs/benchmarks.md,
+// "Entrants on demand"); the copy grows with a long-running arena.
 //
 // What the child may do (it runs on the parent's memory, on a stack of its
 // own): raw system calls only, through their own glibc wrapper where that
