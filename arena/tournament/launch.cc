@@ -145,7 +145,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   if (!secret.ok()) return secret.status();
   const int max_live = options.max_live_bots > 0
                            ? options.max_live_bots
-                           : DefaultMaxLiveBots(config.jobs(), config.seats(), config.bots_size());
+                           : DefaultMaxLiveBots(config.jobs(), config.seats(),
+                                                config.bots_size());
   if (options.start_bots && max_live < config.seats()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--max_live_bots ", max_live, ": a match of ", config.seats(),
@@ -235,8 +236,6 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
   // minute, and at the end); a process that ends, or does not connect,
   // has lines of its own. A run with bots that connect by themselves
   // (arena play's person at the terminal) keeps every such line.
-  const bool fresh_per_deal = options.start_bots && options.fresh_bots_per_rotation &&
-                              config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
   if (options.start_bots && options.self_connecting_bots.empty()) {
     hub_options.connections_at_info = false;
   }
@@ -292,7 +291,8 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
                       : config.on_bot_failure();
   so.max_live = max_live;
   so.idle_timeout = options.bot_idle_timeout;
-  so.fresh_per_deal = fresh_per_deal;
+  so.fresh_per_deal = options.start_bots && options.fresh_bots_per_rotation &&
+                      config.deal_mode() != v1::DEAL_MODE_INDEPENDENT;
   BotSupervisor supervisor(&hub, so);
   // A stop (arena/tournament/run_stop.h) kills the bots: their end is not
   // theirs to be charged with (no CRASHED fault, no restart), so the
