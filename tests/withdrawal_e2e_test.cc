@@ -580,6 +580,13 @@ int PeakLive(const std::string& output, int bound) {
   return n;
 }
 
+// `n` random bots b0 .. b(n-1), as --bot flags.
+std::string RandomBots(int n) {
+  std::string bots;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  return bots;
+}
+
 // A field of at most 64 entrants gets a default bound of twice the field
 // (DefaultMaxLiveBots, arena/tournament/launch.h): each entrant's process
 // and its next one fit, so with duplicate deals, where a bot's process is
@@ -589,8 +596,7 @@ int PeakLive(const std::string& output, int bound) {
 TEST(Withdrawal, ASmallFieldKeepsItsProcessesAndTheirNextOnesByDefault) {
   Workdir w("smallfield");
   const std::string dir = w.path() + "/r";
-  std::string bots;
-  for (int i = 0; i < 30; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  const std::string bots = RandomBots(30);
   Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 120 --jobs 2",
                           " --progress=false --records ", dir, bots));
   ASSERT_EQ(r.code, 0) << r.output;
@@ -613,8 +619,7 @@ TEST(Withdrawal, EntrantsOnDemandStayWithinTheBoundOfLiveProcesses) {
   Workdir w("ondemand");
   const std::string broken = w.Script("broken.sh", "echo 'no model' >&2\nexit 1\n");
   const std::string dir = w.path() + "/r";
-  std::string bots;
-  for (int i = 0; i < 12; ++i) absl::StrAppend(&bots, " --bot b", i, "=", kBin, "/random_bot");
+  const std::string bots = RandomBots(12);
   int most_children = 0;
   Cmd r = RunCountingChildren(
       absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 2 --games 84 --jobs 1",

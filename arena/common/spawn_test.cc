@@ -19,6 +19,14 @@ int WaitFor(pid_t pid) {
   return status;
 }
 
+// Spawns `child` and waits for it: its wait status (-1 if none started,
+// which WIFEXITED and WIFSIGNALED both reject).
+int RunChild(void (*child)(void*), void* arg = nullptr) {
+  const pid_t pid = SpawnForExec(child, arg);
+  EXPECT_GT(pid, 0);
+  return pid > 0 ? WaitFor(pid) : -1;
+}
+
 void ExecShellExit7(void*) {
   ResetSignalsForExec();
   char sh[] = "/bin/sh", c[] = "-c", cmd[] = "exit 7";
@@ -28,9 +36,7 @@ void ExecShellExit7(void*) {
 }
 
 TEST(Spawn, TheChildExecsAProgram) {
-  const pid_t pid = SpawnForExec(&ExecShellExit7, nullptr);
-  ASSERT_GT(pid, 0);
-  const int status = WaitFor(pid);
+  const int status = RunChild(&ExecShellExit7);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 7);
 }
@@ -38,9 +44,7 @@ TEST(Spawn, TheChildExecsAProgram) {
 void ReturnAtOnce(void*) {}
 
 TEST(Spawn, AChildThatReturnsExitsWith127) {
-  const pid_t pid = SpawnForExec(&ReturnAtOnce, nullptr);
-  ASSERT_GT(pid, 0);
-  const int status = WaitFor(pid);
+  const int status = RunChild(&ReturnAtOnce);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 127);
 }
@@ -81,9 +85,7 @@ TEST(Spawn, TheParentsSignalHandlersDoNotRunInTheChild) {
   sigemptyset(&sa.sa_mask);
   struct sigaction old {};
   ASSERT_EQ(::sigaction(SIGUSR1, &sa, &old), 0);
-  const pid_t pid = SpawnForExec(&RaiseSigusr1, nullptr);
-  ASSERT_GT(pid, 0);
-  const int status = WaitFor(pid);
+  const int status = RunChild(&RaiseSigusr1);
   ::sigaction(SIGUSR1, &old, nullptr);
   ASSERT_TRUE(WIFSIGNALED(status)) << "exited with " << WEXITSTATUS(status);
   EXPECT_EQ(WTERMSIG(status), SIGUSR1);
@@ -101,9 +103,8 @@ TEST(Spawn, TheCallersSignalMaskIsAsBefore) {
   sigaddset(&blocked, SIGUSR2);
   ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &blocked, &before), 0);
   ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, nullptr, &before), 0);
-  const pid_t pid = SpawnForExec(&ReturnAtOnce, nullptr);
-  ASSERT_GT(pid, 0);
-  WaitFor(pid);
+  const int status = RunChild(&ReturnAtOnce);
+  ASSERT_TRUE(WIFEXITED(status));
   ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, nullptr, &after), 0);
   ::pthread_sigmask(SIG_UNBLOCK, &blocked, nullptr);
   for (int sig = 1; sig < 32; ++sig) {
