@@ -397,6 +397,8 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // SHA-256 of each token, compared in constant time.
   std::vector<std::pair<std::string, std::string>> token_digests_;
   mutable absl::Mutex mu_;
+  // Held through a ResyncBot (taken before mu_, never while holding it).
+  absl::Mutex resync_mu_ ABSL_ACQUIRED_BEFORE(mu_);
   // Admission.
   std::map<BotConnection*, HelloWait> unauthenticated_ ABSL_GUARDED_BY(mu_);
   uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;

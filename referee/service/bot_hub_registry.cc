@@ -14,14 +14,23 @@
 namespace arena {
 
 void BotHub::ResyncBot(const std::string& bot, uint64_t conn_id) {
+  if (options_.resync_delay_for_test > absl::ZeroDuration()) {
+    absl::SleepFor(options_.resync_delay_for_test);
+  }
+  // One resync at a time: a stream that takes over from another between
+  // the check below and the links' Resync runs its own afterwards, so the
+  // seats end on the newest stream whatever order the Hellos' threads run.
+  absl::MutexLock resyncing(&resync_mu_);
   std::vector<std::shared_ptr<HubMatchLink>> links;
   std::vector<uint64_t> kept;
   {
     absl::MutexLock lock(&mu_);
     BotState& b = bots_[bot];
-    // A standby (ExpectStandby) takes nothing over: no match of the bot's
-    // current process, nor its state, reaches it.
-    if (b.standby != nullptr && b.standby->id() == conn_id) return;
+    // Only the bot's live stream takes its seats over. Not a standby
+    // (ExpectStandby): no match of the bot's current process, nor its
+    // state, reaches it. Nor a stream that a newer one (or a standby that
+    // replaced it as the standby) took over from since its Hello.
+    if (b.live == nullptr || b.live->id() != conn_id) return;
     // Nor does a stream the bot's previous process keeps: its seats stay.
     kept = KeptStreamsLocked(b);
     links = LinksOfLocked(bot);

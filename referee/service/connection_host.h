@@ -32,7 +32,9 @@ class ConnectionHost {
   // and the reaper refuses the stream once its address's back-off is over.
   virtual absl::Status Register(BotConnection* conn,
                                 const std::string& token) = 0;
-  // Sends the bot a Resync for every live match it holds a seat in.
+  // Sends the bot a Resync for every live match it holds a seat in, on
+  // `conn_id` if that is still the bot's live stream (a standby, or a
+  // stream another took over from since its Hello, gets nothing).
   virtual void ResyncBot(const std::string& bot, uint64_t conn_id) = 0;
   // `conn` is being cut off for `reason`: counted, logged (on the cut-off
   // budget, never the bot's warning budget), and its unregistering fails

@@ -59,6 +59,9 @@ struct HubOptions {
   // is gone, to hold open the window in which a match writes to a stream
   // that is closing but still the bot's (tests/service_test.cc).
   absl::Duration unregister_delay_for_test = absl::ZeroDuration();
+  // Tests only: how long a stream waits, once its Hello is welcomed,
+  // before its resync (BotHub::ResyncBot) looks at whose stream it is.
+  absl::Duration resync_delay_for_test = absl::ZeroDuration();
 };
 
 // Ids a client sent are echoed (in notices and logs) clipped to this many
