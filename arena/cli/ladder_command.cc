@@ -404,8 +404,14 @@ int RunLadder(LadderRunOptions options) {
   (void)state.WriteLeaderboard(frozen());
   std::cout << "ladder: " << state.matches() << " rated matches; leaderboard in " << dir
             << "/leaderboard.json, records in " << LadderRecordsDir(dir) << "/segment-*\n";
-  if (frozen() && options.final_top > 0) return RunFinal(options, state);
-  return 0;
+  const int rc = frozen() && options.final_top > 0 ? RunFinal(options, state) : 0;
+  if (frozen()) {
+    // A submission that came after the last scan (while the segment ended
+    // or the final played) gets its answer too: submissions are closed.
+    state.Scan(/*frozen=*/true);
+    (void)state.WriteEntrants();
+  }
+  return rc;
 }
 
 }  // namespace arena
