@@ -114,13 +114,16 @@ inline const v1::StandingRow* RowOf(const v1::Standings& st, const std::string& 
 
 // The figures of arena's line "bot processes: at most P live at once (bound
 // B); A started ahead of their matches, D started for them, I stopped after
-// T without a match, R stopped to make room, F replaced by fresh ones
-// before a deal they had played (N by a next process started while the one
+// T without a match, R stopped to make room, F replaced
+// before a deal they had played (N by a next process made ready while the one
 // before played, H of them while it still played its matches); U stopped
-// before they played a match", all -1 if it is missing.
+// before they played a match; K kept once done with their matches, A of
+// them played again (a deal they had not met), S stopped", all -1 if it is
+// missing.
 struct ProcessLine {
   int peak = -1, bound = -1, ahead = -1, demand = -1, idle = -1, room = -1, renewed = -1;
   int taken_over = -1, handed_over = -1, unused = -1;
+  int kept = -1, reused = -1, kept_stopped = -1;
 };
 
 inline ProcessLine ProcessesOf(const std::string& output) {
@@ -130,12 +133,14 @@ inline ProcessLine ProcessesOf(const std::string& output) {
   if (std::sscanf(output.c_str() + at,
                   "bot processes: at most %d live at once (bound %d); %d started ahead of "
                   "their matches, %d started for them, %d stopped after %*s without a "
-                  "match, %d stopped to make room, %d replaced by fresh ones before a "
-                  "deal they had played (%d by a next process started while the one "
+                  "match, %d stopped to make room, %d replaced before a "
+                  "deal they had played (%d by a next process made ready while the one "
                   "before played, %d of them while it still played its matches); %d "
-                  "stopped before they played a match",
+                  "stopped before they played a match; %d kept once done with their "
+                  "matches, %d of them played again (a deal they had not met), %d stopped",
                   &p.peak, &p.bound, &p.ahead, &p.demand, &p.idle, &p.room, &p.renewed,
-                  &p.taken_over, &p.handed_over, &p.unused) != 10) {
+                  &p.taken_over, &p.handed_over, &p.unused, &p.kept, &p.reused,
+                  &p.kept_stopped) != 13) {
     return ProcessLine{};
   }
   return p;

@@ -748,6 +748,59 @@ TEST_F(ServiceTest, AHandedOverMatchStaysWithItsProcessWhileTheNextTakesNewOnes)
   EXPECT_FALSE(old.Ended()) << "the hub leaves the stream to whoever stops the process";
 }
 
+// A retiring process that finished its match is kept (arena parks it for a
+// later deal it has not met): RestoreStandby makes its stream the standby
+// again, and promoted it is the bot's live stream and plays, while the one
+// it replaces retires in turn. Not while it holds a seat, nor beside a
+// standby, nor once its stream has ended.
+TEST_F(ServiceTest, AKeptRetiringStreamBecomesTheStandbyAgainOnceItHoldsNoSeat) {
+  RawBot old(address_, "t-bad");
+  ASSERT_TRUE(hub_->WaitForBot("bad", absl::Seconds(5)));
+  Played first;
+  std::thread first_match([&] { first = Play("first", {"good1", "bad"}); });
+  v1::RefereeMessage m;
+  ASSERT_TRUE(old.Next(v1::RefereeMessage::kDecisionRequest, &m));
+  const v1::DecisionRequest pending = m.decision_request();
+  hub_->ExpectStandby("bad", "t-bad-next");
+  RawBot next(address_, "t-bad-next");
+  ASSERT_TRUE(next.Next(v1::RefereeMessage::kWelcome, &m));
+  ASSERT_TRUE(hub_->PromoteStandby("bad", /*retire_live=*/true));
+  EXPECT_FALSE(hub_->RestoreStandby("bad", "t-bad")) << "it still holds its seat";
+  std::set<std::string> old_saw;
+  old.Decide(pending.match_id(), pending.decision_id(), 0);
+  PlayNoting(old, &old_saw);
+  first_match.join();
+  ASSERT_FALSE(hub_->RetiringBusy("bad", "t-bad"));
+  EXPECT_FALSE(hub_->RestoreStandby("bad", "t-unknown")) << "no such retiring stream";
+
+  ASSERT_TRUE(hub_->RestoreStandby("bad", "t-bad"));
+  EXPECT_TRUE(hub_->HasStandby("bad"));
+  EXPECT_FALSE(hub_->RestoreStandby("bad", "t-bad")) << "it is the standby already";
+  // Promoted, the kept process plays the next match; the one it replaces
+  // retires (its token refused from now on).
+  ASSERT_TRUE(hub_->PromoteStandby("bad", /*retire_live=*/true));
+  std::set<std::string> next_saw;
+  std::thread old_plays([&] { PlayNoting(old, &old_saw); });
+  std::thread next_plays([&] { PlayNoting(next, &next_saw); });
+  Played second = Play("second", {"good2", "bad"});
+  old_plays.join();
+  next_plays.join();
+  EXPECT_EQ(old_saw, std::set<std::string>({"first", "second"}));
+  EXPECT_TRUE(next_saw.empty()) << *next_saw.begin();
+  for (const Played* p : {&first, &second}) {
+    EXPECT_EQ(p->outcome.result.end_reason(), v1::END_REASON_NORMAL)
+        << p->outcome.result.detail();
+    EXPECT_EQ(ForfeitOf(*p), nullptr);
+  }
+  RawBot again(address_, "t-bad-next");
+  EXPECT_EQ(again.Finish().error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  // A kept stream that ended is not restored.
+  next.Hangup();
+  absl::SleepFor(absl::Seconds(1));  // the hub has seen it end
+  EXPECT_FALSE(hub_->RestoreStandby("bad", "t-bad-next"));
+  EXPECT_FALSE(hub_->HasStandby("bad"));
+}
+
 // The retiring process's stream ends while it still plays: its seat fails
 // at once as DISCONNECTED, saying why, and is never moved to the bot's live
 // process (which hears nothing of that match).

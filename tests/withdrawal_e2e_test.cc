@@ -587,12 +587,13 @@ std::string RandomBots(int n) {
   return bots;
 }
 
-// A field of at most 64 entrants gets a default bound of twice the field
-// (DefaultMaxLiveBots, arena/tournament/launch.h): each entrant's process
-// and its next one fit, so with duplicate deals, where a bot's process is
-// replaced before each deal it has played, none is stopped for room. 30
-// entrants, sandboxed: a bound of 60, where the bound of the jobs (32) had
-// the same contest stop processes for room and start them again.
+// A field of at most 64 entrants gets a default bound of seats * field
+// (DefaultMaxLiveBots, arena/tournament/launch.h): a process per rotation
+// of a deal for each entrant fits, so with duplicate deals, where a bot's
+// process hands over before each deal it has played and is kept for later
+// ones, none is stopped for room. 30 entrants at 2 seats, sandboxed: a
+// bound of 60, where the bound of the jobs (32) had the same contest stop
+// processes for room and start them again.
 TEST(Withdrawal, ASmallFieldKeepsItsProcessesAndTheirNextOnesByDefault) {
   Workdir w("smallfield");
   const std::string dir = w.path() + "/r";

@@ -119,7 +119,8 @@ ABSL_FLAG(int64_t, connect_timeout_ms, 30000,
           "how long to wait for a bot to connect (0: the default, 30 s)");
 ABSL_FLAG(int, max_live_bots, 0,
           "bot processes live at once (0: the largest of 32, 4 * jobs * seats "
-          "and, for at most 64 bots, twice the bots); "
+          "and, for at most 64 bots, seats * bots: a process per rotation of "
+          "each deal); "
           "with more bots, each bot's process starts for its matches and stops "
           "when idle");
 ABSL_FLAG(int64_t, bot_idle_ms, 5000,

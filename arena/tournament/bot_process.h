@@ -68,6 +68,22 @@
 // ones. A retiring process that ends unexpectedly is the bot's crash: its
 // seats fail (the hub), and it counts against max_restarts.
 //
+// Kept processes (parked): with no more bots than max_live, a retiring
+// process that has finished its matches is not stopped but kept, still
+// connected (its stream stays retiring in the hub, taking nothing), with
+// the deals it has played.
+// When the bot's current process is unfit for its next deal, a kept one
+// that has not met that deal becomes its next process again
+// (RestoreParked, BotHub::RestoreStandby) and takes over as a started one
+// would, with no start at all; only if none fits does a spare start. With
+// room for a process per seat of a bot, each ends up playing one rotation
+// of every deal. Kept processes are the first stopped for room (before any
+// bot's idle process, the bot needed last first), and stopped when stale
+// (a RenewAll). One that ends unexpectedly counts as a retiring one's
+// crash. (In a field larger than max_live a bot meets its next deal
+// seldom: a retiring process is stopped once done, and the room goes to
+// the processes needed next.)
+//
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
 // bots is not stopped when idle; the one stopped to make room is the one
@@ -217,6 +233,13 @@ struct ProcessCounts {
   // longer needed, or one that ended by itself before its turn): those
   // that had been ensured for no match. Each was a start for nothing.
   int64_t unused_stops = 0;
+  // Processes that finished their matches after a handover and were kept
+  // (parked) instead of stopped; of those, the ones that played again (a
+  // later deal they had not met), and the ones stopped (for room, idle,
+  // or stale).
+  int64_t parked = 0;
+  int64_t reused = 0;
+  int64_t parked_stops = 0;
 };
 
 class BotSupervisor {
@@ -316,21 +339,37 @@ class BotSupervisor {
     // Null until StartSuccessor takes one of `unused`, and after a handover.
     std::unique_ptr<BotProcess> next;
     std::string token, next_token;  // of `process` and of `next`
-    // A process with the token it connects with.
+    // A process with the token it connects with; once it has played
+    // (retiring, parked), the deals it was ensured for and the RenewAll
+    // count when it started (Pool::Slot's, kept when it stopped being the
+    // bot's current process).
     struct Held {
+      Held() = default;
+      Held(std::unique_ptr<BotProcess> p, std::string t)
+          : process(std::move(p)), token(std::move(t)) {}
       std::unique_ptr<BotProcess> process;
       std::string token;
+      std::set<int64_t> deals;
+      int64_t epoch = 0;
     };
     // Previous processes finishing the matches they are in after a
-    // handover (HandOver; Slot::retiring counts their slots), and spares
-    // not running, from which `next` is taken again: a bot may play each
-    // rotation of a deal on a process of its own at once.
-    std::vector<Held> retiring, unused;
+    // handover (HandOver; Slot::retiring counts their slots); those that
+    // finished them and still run, kept for a later deal none of them has
+    // met (parked: RestoreParked makes one `next` again; Slot::parked
+    // counts their slots; the first stopped for room); and spares not
+    // running, from which `next` is taken again: a bot may play each
+    // rotation of a deal on a process of its own at once. (`parked` is in
+    // the order kept, the oldest first.)
+    std::vector<Held> retiring, parked, unused;
+    // The deals `next` has played: empty for a fresh start, a parked
+    // process's own when RestoreParked made it `next`.
+    std::set<int64_t> next_deals;
+    int64_t next_epoch = 0;
     // Every process object of the bot, for its usage and its stop.
     std::vector<BotProcess*> AllProcesses() const {
       std::vector<BotProcess*> all{process.get()};
       if (next != nullptr) all.push_back(next.get());
-      for (const auto* v : {&retiring, &unused}) {
+      for (const auto* v : {&retiring, &parked, &unused}) {
         for (const Held& h : *v) all.push_back(h.process.get());
       }
       return all;
@@ -377,13 +416,16 @@ class BotSupervisor {
       bool used = false;        // its process was ensured for a match
       bool next_live = false;   // its next process runs (Entry::next), a slot of its own
       absl::Time next_started;
-      // Of its processes, those retiring (Entry::retiring), each a slot.
+      // Of its processes, those retiring (Entry::retiring) and those
+      // parked (Entry::parked), each a slot.
       int retiring = 0;
+      int parked = 0;
     };
     absl::Mutex mu;
     std::map<std::string, Slot> slots ABSL_GUARDED_BY(mu);  // keys fixed after Add
     int live ABSL_GUARDED_BY(mu) = 0;
     int live_matches ABSL_GUARDED_BY(mu) = 0;  // summed over the bots
+    int parked ABSL_GUARDED_BY(mu) = 0;  // summed over the bots
     ProcessCounts counts ABSL_GUARDED_BY(mu);
     // Expect: each bot's first place in the order of need (absent: not
     // needed), those bots in that order, and a count of the lists given.
@@ -486,7 +528,9 @@ class BotSupervisor {
   // process takes over, the hub's standby stream becoming its live one;
   // false if there is no next process or it did not connect (it is then
   // stopped). Without `wait`, false at once if its stream has not come yet.
-  bool TakeOver(const std::string& bot, Entry& e, bool wait = true)
+  // A next process that has met `deal` (a parked one restored for another
+  // deal) does not take over: it is stopped.
+  bool TakeOver(const std::string& bot, Entry& e, int64_t deal, bool wait = true)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
   // With `bot`'s process in matches and unfit for `deal`, and only this
   // Ensure's match to come: its next process, connected, takes the bot's
@@ -495,8 +539,30 @@ class BotSupervisor {
   // watcher stops it once it holds none). Whether it did.
   bool HandOver(const std::string& bot, Entry& e, int64_t deal)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
-  // The watcher: stops each retiring process that no longer holds a seat.
+  // With `bot`'s next process running (Slot::next_live): waits until the
+  // hub holds its stream as the standby, it ends, or the connect timeout.
+  void AwaitStandby(const std::string& bot, Entry& e) ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // The watcher: parks each retiring process that no longer holds a seat
+  // (it stops one that no longer runs, or is stale).
   void StopRetired();
+  // With `bot`'s current process live and unfit for `deal`, and no next
+  // process running: one of its parked processes that has not met `deal`
+  // becomes its next process (the hub's standby again,
+  // BotHub::RestoreStandby), without a start. Whether one did.
+  bool RestoreParked(const std::string& bot, Entry& e, int64_t deal)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // Stops `bot`'s parked process e.parked[i], frees its slot and keeps it
+  // as a spare; `how`: its unexpected end (counted as DropRetired counts
+  // one), else empty.
+  void DropParked(const std::string& bot, Entry& e, size_t i, const std::string& how = "")
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // DropRetired's and DropParked's work, from e.retiring or e.parked.
+  void DropPrevious(const std::string& bot, Entry& e, bool parked, size_t i,
+                    const std::string& how) ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // With max_live live: stops one parked process, of another bot than
+  // `self` if there is one (`self`'s lock is held by the caller, `self_e`).
+  // Whether one was stopped (false: none parked, or its bot busy).
+  bool StopAParked(const std::string& self, Entry& self_e);
   // Stops `bot`'s retiring process e.retiring[i] (if it runs), frees its
   // slot and keeps it as a spare; `how`: its unexpected end, the bot's
   // crash (in its exits, and counted against max_restarts: past them, the

@@ -144,6 +144,7 @@ void BotSupervisor::Withdraw(const std::string& bot, Entry& e, std::string why) 
   e.reason = PublicText(why);
   DropSuccessor(bot, e);
   for (size_t i = e.retiring.size(); i-- > 0;) DropRetired(bot, e, i);
+  for (size_t i = e.parked.size(); i-- > 0;) DropParked(bot, e, i);
   e.process->Stop(absl::Seconds(1));
   FreeSlot(bot);
   spdlog::error("bot {} withdrawn after {} restart(s): {}; each of its remaining "
@@ -338,6 +339,11 @@ void BotSupervisor::WatchLoop() {
             DropRetired(name, *e, i, *how);
           }
         }
+        for (size_t i = e->parked.size(); i-- > 0 && !e->withdrawn;) {
+          if (auto how = e->parked[i].process->PollUnexpectedEnd()) {
+            DropParked(name, *e, i, *how);
+          }
+        }
       }
       e->mu.Unlock();
     }
@@ -422,6 +428,12 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
       absl::MutexLock lock(&pool_->mu);
       pool_->PinFor(pool_->slots[bot], /*early=*/false);
     }
+    {
+      // A kept process of the bot that has not met `deal` takes it (handed
+      // over below) rather than a fresh start.
+      absl::MutexLock lock(&e.mu);
+      if (!e.withdrawn) RestoreParked(bot, e, deal);
+    }
     // Until the bot's live process, if any, may play `deal`: a process
     // that has played it is never handed a match of it, whatever changed
     // between the wait and the bot's lock.
@@ -430,7 +442,9 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
       absl::MutexLock lock(&e.mu);
       if (e.withdrawn) return false;
       // Its next process takes this match while the current one finishes
-      // its own.
+      // its own (or, idle, is kept for a later deal): once its stream has
+      // come, if it is on its way.
+      if (!e.crashed) AwaitStandby(bot, e);
       if (!e.crashed && HandOver(bot, e, deal)) return true;
       StopStale(bot, e, deal, /*own_pin=*/true);
       absl::MutexLock pool_lock(&pool_->mu);
@@ -440,7 +454,10 @@ bool BotSupervisor::EnsureProcess(const std::string& bot, int64_t deal) {
   absl::MutexLock lock(&e.mu);
   if (e.withdrawn) return false;
   // Its next process, started while this one played, takes over.
-  if (on_demand_ && !e.crashed && !Live(bot) && TakeOver(bot, e)) return true;
+  if (on_demand_ && !e.crashed && !Live(bot)) {
+    RestoreParked(bot, e, deal);
+    if (TakeOver(bot, e, deal)) return true;
+  }
   if (e.ahead && Live(bot)) {
     // Started ahead of need: its first connection may still be coming.
     e.ahead = false;

@@ -141,7 +141,8 @@ void BotSupervisor::MakeRoom(const std::string& bot) {
       if (self.live) return;
       auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool.mu) {
         std::string unused;
-        return pool.live < options_.max_live || pool.Victim(bot, &unused) != nullptr;
+        return pool.live < options_.max_live || pool.parked > 0 ||
+               pool.Victim(bot, &unused) != nullptr;
       };
       if (!ready()) {
         spdlog::debug("bot {} waits for room: {} processes live, each in a match",
@@ -153,7 +154,20 @@ void BotSupervisor::MakeRoom(const std::string& bot) {
         ++pool.counts.demand_starts;
         return;
       }
+      if (pool.parked > 0) {
+        // A kept process's room first (the caller holds this bot's lock).
+        pool.mu.Unlock();
+        const bool stopped = StopAParked(bot, *bots_.at(bot));
+        pool.mu.Lock();
+        if (stopped) continue;
+      }
       Pool::Slot* v = pool.Victim(bot, &victim);
+      if (v == nullptr) {  // only parked ones, whose bots were busy: again
+        pool.mu.Unlock();
+        absl::SleepFor(absl::Milliseconds(5));
+        pool.mu.Lock();
+        continue;
+      }
       v->stopping = true;
       pinned_at = v->pinned ? v->pinned_at : absl::InfinitePast();
     }
@@ -177,6 +191,7 @@ void BotSupervisor::MakeRoom(const std::string& bot) {
 void BotSupervisor::StopIdle() {
   std::vector<std::string> picked;
   std::vector<std::string> spares;  // next processes no longer needed soon
+  std::vector<std::string> parked;  // bots with kept processes
   {
     absl::MutexLock lock(&pool_->mu);
     const absl::Time now = MonoNow();
@@ -191,6 +206,7 @@ void BotSupervisor::StopIdle() {
           pool_->next_use.count(name) == 0) {
         spares.push_back(name);
       }
+      if (s.parked > 0) parked.push_back(name);
     }
     for (auto& [name, s] : pool_->slots) {
       if (s.live && !s.stopping && !s.pinned && s.matches == 0 &&
@@ -205,6 +221,21 @@ void BotSupervisor::StopIdle() {
     Entry& e = *bots_.at(name);
     if (!e.mu.TryLock()) continue;
     DropSuccessor(name, e);
+    e.mu.Unlock();
+  }
+  // Kept processes from before a RenewAll (they are kept only where every
+  // bot has room, so never for being idle).
+  for (const std::string& name : parked) {
+    Entry& e = *bots_.at(name);
+    if (!e.mu.TryLock()) continue;
+    for (size_t i = e.parked.size(); i-- > 0;) {
+      bool stale;
+      {
+        absl::MutexLock lock(&pool_->mu);
+        stale = e.parked[i].epoch < pool_->epoch;
+      }
+      if (stale) DropParked(name, e, i);
+    }
     e.mu.Unlock();
   }
   for (const std::string& name : picked) {
@@ -296,10 +327,17 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
     e.mu.Unlock();
     return true;
   }
-  if (!e.withdrawn && current) StopStale(bot, e, deal, /*own_pin=*/false);
+  bool next_live;
+  {
+    absl::MutexLock lock(&pool_->mu);
+    next_live = pool_->slots[bot].next_live;
+  }
+  // (With its next process on its way, the current one is handed over and
+  // kept once its match is ensured, not stopped.)
+  if (!e.withdrawn && current && !next_live) StopStale(bot, e, deal, /*own_pin=*/false);
   // Its next process, already connected, takes over from one just stopped
   // (not waited for here: else its Ensure does it).
-  if (!e.withdrawn && !e.crashed && !Live(bot) && TakeOver(bot, e, /*wait=*/false)) {
+  if (!e.withdrawn && !e.crashed && !Live(bot) && TakeOver(bot, e, deal, /*wait=*/false)) {
     e.mu.Unlock();
     return true;
   }
@@ -313,6 +351,15 @@ bool BotSupervisor::StartAhead(const std::string& bot, int64_t deal) {
   }
   for (int tries = 0; tries < 2 && !e.withdrawn && !e.crashed; ++tries) {
     // (A crashed one's next start is a restart: its Ensure makes it.)
+    if (tries == 0) {
+      bool full;
+      {
+        absl::MutexLock lock(&pool_->mu);
+        full = !pool_->slots[bot].live && pool_->live >= options_.max_live && pool_->parked > 0;
+      }
+      // A kept process's room before any other's.
+      if (full) StopAParked(bot, e);
+    }
     if (!victim.empty()) {
       EvictForLater(victim, absl::StrCat("needed later than bot ", bot,
                                          ", started ahead of its match"));
@@ -379,139 +426,6 @@ void BotSupervisor::EvictForLater(const std::string& victim, const std::string& 
   }
 }
 
-bool BotSupervisor::StartSuccessor(const std::string& bot, Entry& e, int64_t deal) {
-  if (e.next == nullptr && !e.unused.empty()) {  // a spare not running
-    e.next = std::move(e.unused.back().process);
-    e.next_token = std::move(e.unused.back().token);
-    e.unused.pop_back();
-  }
-  if (e.next == nullptr || e.next->Running()) return false;
-  for (int tries = 0;; ++tries) {
-    std::string victim;
-    {
-      absl::MutexLock lock(&pool_->mu);
-      Pool::Slot& s = pool_->slots[bot];
-      // Only while the current one is busy (an idle one is replaced at once).
-      if (s.next_live || !s.live || !pool_->Unfit(s, deal) ||
-          (s.matches == 0 && s.pins == 0)) {
-        return false;
-      }
-      if (pool_->live < options_.max_live) break;
-      // No room: that of an idle process needed later than this bot (its
-      // place in the order, not NextUse, which an unfit process has not).
-      auto at = pool_->next_use.find(bot);
-      Pool::Slot* v = pool_->Victim(bot, &victim, /*ahead=*/true);
-      if (tries > 0 || at == pool_->next_use.end() || v == nullptr ||
-          pool_->NextUse(victim) <= at->second) {
-        return false;
-      }
-      v->stopping = true;
-    }
-    EvictForLater(victim, absl::StrCat("needed later than bot ", bot, "'s next process"));
-  }
-  {
-    absl::MutexLock lock(&pool_->mu);
-    Pool::Slot& s = pool_->slots[bot];
-    if (s.next_live || pool_->live >= options_.max_live) return false;
-    s.next_live = true;
-    s.next_started = MonoNow();
-    ++pool_->live;
-    pool_->counts.peak_live = std::max(pool_->counts.peak_live, pool_->live);
-    ++pool_->counts.ahead_starts;
-  }
-  hub_->ExpectStandby(bot, e.next_token);
-  if (absl::Status st = e.next->Start(); !st.ok()) {
-    spdlog::debug("bot {}: its next process did not start: {}", bot, st.ToString());
-    DropSuccessor(bot, e);
-    return false;
-  }
-  spdlog::debug("bot {}: its next process starts while its current one plays", bot);
-  return true;
-}
-
-bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, bool wait) {
-  {
-    absl::MutexLock lock(&pool_->mu);
-    if (!pool_->slots[bot].next_live) return false;
-  }
-  // Its stream is the hub's standby, almost always there by now.
-  const absl::Time until = MonoNow() + options_.connect_timeout;
-  bool ready = false;
-  for (;;) {
-    ready = hub_->HasStandby(bot);
-    if (!ready && !wait) return false;
-    if (ready || !e.next->Running() || MonoNow() >= until) break;
-    absl::SleepFor(absl::Milliseconds(2));
-  }
-  if (!ready) {
-    auto how = e.next->PollUnexpectedEnd();
-    DropSuccessor(bot, e, how.has_value() ? *how : "");
-    return false;
-  }
-  if (!hub_->PromoteStandby(bot)) {  // its stream ended just now
-    DropSuccessor(bot, e);
-    return false;
-  }
-  std::swap(e.process, e.next);
-  std::swap(e.token, e.next_token);
-  e.ahead = false;
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  s.next_live = false;  // its slot is the bot's now (counted once)
-  s.live = true;
-  pool_->Fresh(s);
-  ++pool_->counts.successor_takeovers;
-  return true;
-}
-
-void BotSupervisor::DropRetired(const std::string& bot, Entry& e, size_t i,
-                                const std::string& how) {
-  Entry::Held held = std::move(e.retiring[i]);
-  e.retiring.erase(e.retiring.begin() + static_cast<std::ptrdiff_t>(i));
-  if (held.process->Running()) held.process->Stop(options_.stop_grace, /*quietly=*/true);
-  e.unused.push_back({std::move(held.process), std::move(held.token)});
-  {
-    absl::MutexLock lock(&pool_->mu);
-    Pool::Slot& s = pool_->slots[bot];
-    --s.retiring;
-    --pool_->live;
-  }
-  if (how.empty()) return;
-  // The bot's own process, which was playing: a crash like any other (the
-  // hub fails the seats it held).
-  const std::string detail = e.unused.back().process->DescribeEnd(how);
-  e.exits.push_back(how);
-  spdlog::warn("bot {}: its previous process, finishing its matches: {} (log: {})", bot, detail,
-               e.unused.back().process->log_path());
-  if (e.restarts >= options_.max_restarts) {
-    Withdraw(bot, e, detail);
-    return;
-  }
-  ++e.restarts;
-}
-
-void BotSupervisor::DropSuccessor(const std::string& bot, Entry& e, const std::string& how) {
-  if (e.next == nullptr) return;
-  hub_->CancelStandby(bot);
-  if (!how.empty()) {
-    // Not the bot's crash: it may have failed for running beside the
-    // current one (the limits are per bot uid). Its next process then
-    // starts on the match's path, as without a spare, and a bot that is
-    // broken fails there, counted.
-    spdlog::info("bot {}: its next process, started ahead, ended before its turn: {}; "
-                 "it starts again when needed",
-                 bot, e.next->DescribeEnd(how));
-  } else if (e.next->Running()) {
-    e.next->Stop(options_.stop_grace, /*quietly=*/true);
-  }
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  if (!s.next_live) return;
-  s.next_live = false;
-  --pool_->live;
-  ++pool_->counts.unused_stops;  // it never took the bot's matches
-}
-
 void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
   absl::MutexLock lock(&pool_->mu);
   const Pool::Slot& s = pool_->slots[bot];
@@ -532,54 +446,6 @@ void BotSupervisor::AwaitStale(const std::string& bot, int64_t deal) {
     if (playable() || hub_->HasStandby(bot)) return;
     AwaitWithMonoTimeout(&pool_->mu, absl::Condition(&playable), absl::Milliseconds(2));
     if (playable()) return;
-  }
-}
-
-bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
-  {
-    absl::MutexLock lock(&pool_->mu);
-    const Pool::Slot& s = pool_->slots[bot];
-    if (!s.live || !s.next_live || !pool_->Unfit(s, deal) || s.pins > 1) {
-      return false;
-    }
-  }
-  if (!hub_->HasStandby(bot) || !hub_->PromoteStandby(bot, /*retire_live=*/true)) return false;
-  e.retiring.push_back({std::move(e.process), std::move(e.token)});
-  e.process = std::move(e.next);
-  e.token = std::move(e.next_token);
-  e.next_token.clear();
-  e.ahead = false;
-  spdlog::debug("bot {}: its next process takes its matches from now on; its previous "
-                "one finishes those it is in",
-                bot);
-  absl::MutexLock lock(&pool_->mu);
-  Pool::Slot& s = pool_->slots[bot];
-  s.next_live = false;  // that slot is the retiring process's now
-  ++s.retiring;
-  pool_->Fresh(s);
-  ++pool_->counts.renewals;
-  ++pool_->counts.successor_takeovers;
-  ++pool_->counts.handovers;
-  return true;
-}
-
-void BotSupervisor::StopRetired() {
-  std::vector<std::string> retiring;
-  {
-    absl::MutexLock lock(&pool_->mu);
-    for (auto& [name, s] : pool_->slots) {
-      if (s.retiring > 0) retiring.push_back(name);
-    }
-  }
-  for (const std::string& name : retiring) {
-    Entry& e = *bots_.at(name);
-    if (!e.mu.TryLock()) continue;
-    // (No new seat is ever bound to a retiring stream: once it holds none,
-    // it never will.)
-    for (size_t i = e.retiring.size(); i-- > 0;) {
-      if (!hub_->RetiringBusy(name, e.retiring[i].token)) DropRetired(name, e, i);
-    }
-    e.mu.Unlock();
   }
 }
 

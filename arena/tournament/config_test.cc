@@ -60,15 +60,17 @@ TEST(Config, BrokenTextNamesLineAndColumn) {
 }
 
 // The default bound on live bot processes: a field of at most 64 entrants
-// gets room for each one's process and its next one (2 * field); a larger
-// one 4 * jobs * seats; never below 32, nor below 4 * jobs * seats.
+// gets room for a process per seat of each (seats * field: with duplicate
+// deals, one per rotation of a deal); a larger one 4 * jobs * seats; never
+// below 32, nor below 4 * jobs * seats.
 TEST(Config, TheDefaultBoundOnLiveBotsKeepsASmallFieldWholeAndSizesALargeOneByTheJobs) {
-  // Small fields: 2 * field where that is above the jobs' room.
-  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 48), 96);   // the 48-entrant contest
-  EXPECT_EQ(DefaultMaxLiveBots(4, 4, 48), 96);
-  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 64), 128);  // the largest kept whole
-  EXPECT_EQ(DefaultMaxLiveBots(2, 2, 8), 32);    // 16, raised to 32
-  EXPECT_EQ(DefaultMaxLiveBots(8, 4, 48), 128);  // 4 * 8 * 4 is above 96
+  // Small fields: seats * field where that is above the jobs' room.
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 48), 192);   // the 48-entrant contest
+  EXPECT_EQ(DefaultMaxLiveBots(4, 4, 48), 192);
+  EXPECT_EQ(DefaultMaxLiveBots(2, 4, 64), 256);   // the largest kept whole
+  EXPECT_EQ(DefaultMaxLiveBots(2, 2, 30), 60);
+  EXPECT_EQ(DefaultMaxLiveBots(2, 2, 8), 32);     // 16, raised to 32
+  EXPECT_EQ(DefaultMaxLiveBots(16, 4, 48), 256);  // 4 * 16 * 4 is above 192
   // Larger fields: 4 * jobs * seats, at least 32.
   EXPECT_EQ(DefaultMaxLiveBots(2, 4, 65), 32);
   EXPECT_EQ(DefaultMaxLiveBots(1, 2, 256), 32);  // 8, raised to 32

@@ -449,13 +449,15 @@ absl::StatusOr<v1::Standings> RunConfiguredTournament(
         spdlog::info(
             "bot processes: at most {} live at once (bound {}); {} started ahead "
             "of their matches, {} started for them, {} stopped after {} without "
-            "a match, {} stopped to make room, {} replaced by fresh ones before "
-            "a deal they had played ({} by a next process started while the one "
+            "a match, {} stopped to make room, {} replaced before "
+            "a deal they had played ({} by a next process made ready while the one "
             "before played, {} of them while it still played its matches); {} "
-            "stopped before they played a match",
+            "stopped before they played a match; {} kept once done with their "
+            "matches, {} of them played again (a deal they had not met), {} stopped",
             pc.peak_live, pc.max_live, pc.ahead_starts, pc.demand_starts, pc.idle_stops,
             absl::FormatDuration(so.idle_timeout), pc.evictions, pc.renewals,
-            pc.successor_takeovers, pc.handovers, pc.unused_stops);
+            pc.successor_takeovers, pc.handovers, pc.unused_stops, pc.parked, pc.reused,
+            pc.parked_stops);
       } else {
         spdlog::info("bot processes: at most {} live at once (bound {}: each "
                      "bot's process lives through the tournament)",

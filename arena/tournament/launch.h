@@ -43,17 +43,19 @@ inline constexpr int kDefaultMinLiveBots = 32;
 inline constexpr int kDefaultKeptField = 64;
 
 // The default bound for a field of `field` entrants:
-//  - a field of at most kDefaultKeptField: 2 * field, room for each
-//    entrant's process and its next one (with duplicate deals a bot's
-//    process is replaced before a deal it has played, by one started while
-//    the current one plays), so that no process is ever stopped for room
-//    and started again. At --jobs 2 the 48-entrant contest's bound of 32
-//    stopped some 850 processes for room in 1,000 matches, and played the
-//    same matches at 0.86 to 0.89 of the decisions a second it reached
-//    with 96 (docs/benchmarks.md, "Entrants on demand"). The processes are mostly
-//    light (a C++ bot a few MiB, a Python one about 35 MiB), and fewer
-//    than the bound are live at once (a bot's next process only while it
-//    is due);
+//  - a field of at most kDefaultKeptField: seats * field, room for a
+//    process per seat of each entrant. With duplicate deals a bot's process
+//    never meets a deal twice: a process that has played a deal hands the
+//    bot's next match of it to another, started or kept, and is itself
+//    kept, once done with its matches, for a later deal it has not met
+//    (arena/tournament/bot_process.h). With room for `seats` processes a
+//    bot, each plays one rotation of every deal and almost no process
+//    starts after the first ones: the 48-entrant contest at --jobs 2 made
+//    about 145 starts with 192 and 1,200 with 96, where the kept
+//    processes are stopped for room (docs/benchmarks.md, "Entrants on
+//    demand"). The processes are mostly light (a C++ bot a few MiB, a
+//    Python one about 35 MiB), and without duplicate deals only one per
+//    entrant is live;
 //  - a larger field, played on demand: room for the bots of the `jobs`
 //    live matches and of as many about to start, each with its next
 //    process, so 4 * jobs * seats. Below that, at --jobs 4, the next
@@ -62,7 +64,7 @@ inline constexpr int kDefaultKeptField = 64;
 // at least kDefaultMinLiveBots, and never below 4 * jobs * seats.
 inline int DefaultMaxLiveBots(int jobs, int seats, int field) {
   const int by_jobs = std::max(kDefaultMinLiveBots, 4 * std::max(1, jobs) * seats);
-  return field <= kDefaultKeptField ? std::max(by_jobs, 2 * field) : by_jobs;
+  return field <= kDefaultKeptField ? std::max(by_jobs, std::max(2, seats) * field) : by_jobs;
 }
 
 struct LaunchOptions {

@@ -203,6 +203,13 @@ class BotHub final : public ConnectionHost, public LinkHost {
   // Whether the bot's retiring stream whose token is `token` (PromoteStandby)
   // is still registered and still holds a seat in a live match.
   bool RetiringBusy(const std::string& bot, const std::string& token) const;
+  // The bot's retiring stream whose token is `token`, once it holds no
+  // seat (RetiringBusy is false), becomes its standby again, as if it had
+  // just registered after ExpectStandby(bot, token): arena keeps a process
+  // that finished its matches and hands it a later deal it has not met.
+  // False (nothing changed) if that stream is not retiring any more (it
+  // ended), still holds a seat, or the bot has a standby already.
+  bool RestoreStandby(const std::string& bot, const std::string& token);
   // No standby is expected any more, and one registered is ended (its
   // process is being stopped).
   void CancelStandby(const std::string& bot);

@@ -279,6 +279,25 @@ bool BotHub::PromoteStandby(const std::string& bot, bool retire_live) {
   return true;
 }
 
+bool BotHub::RestoreStandby(const std::string& bot, const std::string& token) {
+  // (No new seat is ever bound to a retiring stream: once it holds none,
+  // it never will, and no match can bind one between this check and the
+  // move below.)
+  if (RetiringBusy(bot, token)) return false;
+  const std::string digest = TokenDigest(token);
+  absl::MutexLock lock(&mu_);
+  auto it = bots_.find(bot);
+  if (it == bots_.end()) return false;
+  BotState& b = it->second;
+  auto r = b.retiring.find(digest);
+  if (r == b.retiring.end() || b.standby != nullptr) return false;
+  b.standby = r->second;
+  b.standby_digest = digest;
+  b.retiring.erase(r);
+  b.retired_digests.erase(digest);
+  return true;
+}
+
 void BotHub::CancelStandby(const std::string& bot) {
   BotConnection* conn = nullptr;
   const grpc::Status ended(grpc::StatusCode::ABORTED,

@@ -607,6 +607,54 @@ TEST(Security, NoBotProcessMeetsADealTwice) {
   }
 }
 
+// A process that finished its matches after a handover is kept (parked)
+// and plays again, but only a deal it has not met: as a property over
+// adaptive 3-seat contests of five bots (three rotations of each deal, so
+// a bot's kept processes have met different deals), every one of which
+// logs which of its processes played which match: with room for every
+// kept process, with a bound that stops kept processes for room, and at
+// --jobs 4.
+TEST(Security, AKeptProcessPlaysOnlyDealsItHasNotMet) {
+  struct Case {
+    const char* name;
+    const char* flags;
+  };
+  const std::vector<Case> cases = {{"room", "--jobs 2 --seed 11"},
+                                   {"tight", "--jobs 2 --seed 12 --max_live_bots 8"},
+                                   {"jobs4", "--jobs 4 --seed 13"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string records = WorkDir(absl::StrCat("kept-", c.name)) + "/records";
+    std::string bots;
+    for (int i = 0; i < 5; ++i) {
+      absl::StrAppend(&bots, " --bot 'h", i, "=", kBin, "/hostile_bot --attack_proc=false'");
+    }
+    Cmd r = Sh(absl::StrCat(kBin, "/arena tournament --game quasenbo --seats 3 --games 90 ",
+                            "--schedule adaptive --top_k 2 --records ", records, " ", c.flags,
+                            bots));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const auto groups = DealGroups(records);
+    ASSERT_EQ(groups.size(), 90u);
+    for (int i = 0; i < 5; ++i) {
+      const AttackLog log = ReadAttackLog(absl::StrCat(records, "/logs/h", i, ".log"));
+      EXPECT_EQ(MostSightingsOfADeal(log, groups), 1) << "h" << i << "\n" << log.text;
+    }
+    const testing::ProcessLine p = testing::ProcessesOf(r.output);
+    EXPECT_GE(p.kept, 1) << r.output;
+    EXPECT_GE(p.reused, 1) << r.output;
+    if (std::string(c.name) == "tight") {
+      EXPECT_GE(p.kept_stopped, 1) << r.output;
+      EXPECT_LE(p.peak, 8) << r.output;
+    }
+    Cmd v = Sh(absl::StrCat(kBin, "/arena verify ", records));
+    EXPECT_EQ(v.code, 0) << v.output;
+    const v1::Standings st = ReadStandings(records);
+    for (const auto& row : st.rows()) {
+      EXPECT_EQ(row.fault_kinds().ByteSizeLong(), 0u) << row.bot() << "\n" << r.output;
+    }
+  }
+}
+
 // The record's second line (the deal), as JSON.
 std::string FirstDeal(const std::string& record) {
   auto lines = ReadRecordFile(record);
