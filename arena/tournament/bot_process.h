@@ -45,15 +45,18 @@
 //
 // A bot's next process (one of Add's spares, for duplicate deals): when
 // the next match a bot's process is needed for is of a deal it has played
-// while it is still in a match (or held for one), the starter starts the
-// bot's next process beside it (in free room: it counts in max_live), which
-// the hub holds as the bot's standby stream. Ensure tells the starter at
+// (in a match, held for one, or idle), the starter starts the bot's next
+// process beside it (in free room: it counts in max_live), or makes a kept
+// one that has not met the deal its next process (below), which the hub
+// holds as the bot's standby stream. Ensure tells the starter at
 // once when the bot's next deal is such a one (Expect lists each bot's
 // deals in order). When that match is ensured, the next process takes over
 // (HandOver, BotHub::PromoteStandby): the new match, and every later one,
 // is played by it, while the current process retires, finishing the
 // matches it is in on its own stream (a match never moves between
-// processes), and the watcher stops it once it holds no seat. Neither the
+// processes), and the watcher stops (or keeps) it once it holds no seat;
+// Ensure waits for the next process's stream rather than stop an idle
+// current one and start the match on the next one after. Neither the
 // start nor the current process's matches are on the match's path. A bot
 // has a spare per seat, so that each rotation of a deal may play at once on
 // a process of its own (a retiring process's spare is used again once it
@@ -71,18 +74,17 @@
 // Kept processes (parked): with no more bots than max_live, a retiring
 // process that has finished its matches is not stopped but kept, still
 // connected (its stream stays retiring in the hub, taking nothing), with
-// the deals it has played.
-// When the bot's current process is unfit for its next deal, a kept one
-// that has not met that deal becomes its next process again
-// (RestoreParked, BotHub::RestoreStandby) and takes over as a started one
-// would, with no start at all; only if none fits does a spare start. With
-// room for a process per seat of a bot, each ends up playing one rotation
-// of every deal. Kept processes are the first stopped for room (before any
-// bot's idle process, the bot needed last first), and stopped when stale
-// (a RenewAll). One that ends unexpectedly counts as a retiring one's
-// crash. (In a field larger than max_live a bot meets its next deal
-// seldom: a retiring process is stopped once done, and the room goes to
-// the processes needed next.)
+// the deals it has played. When the bot's current process is unfit for
+// its next deal, a kept one that has not met that deal becomes its next
+// process again (RestoreParked, BotHub::RestoreStandby) and takes over as
+// a started one would, with no start at all; only if none fits does a
+// spare start. With room for a process per seat of a bot, each ends up
+// playing one rotation of every deal. Kept processes are the first
+// stopped for room (before any bot's idle process, the bot needed last
+// first), and stopped when stale (a RenewAll). One that ends unexpectedly
+// counts as a retiring one's crash. (In a field larger than max_live a
+// bot meets its next deal seldom: a retiring process is stopped once
+// done, and the room goes to the processes needed next.)
 //
 // Ahead of need (Expect): the tournament tells the supervisor which bots
 // its next matches need, in order. A process needed among the next max_live
@@ -235,8 +237,8 @@ struct ProcessCounts {
   int64_t unused_stops = 0;
   // Processes that finished their matches after a handover and were kept
   // (parked) instead of stopped; of those, the ones that played again (a
-  // later deal they had not met), and the ones stopped (for room, idle,
-  // or stale).
+  // later deal they had not met), and the ones stopped (for room, or
+  // stale).
   int64_t parked = 0;
   int64_t reused = 0;
   int64_t parked_stops = 0;
@@ -545,9 +547,9 @@ class BotSupervisor {
   // The watcher: parks each retiring process that no longer holds a seat
   // (it stops one that no longer runs, or is stale).
   void StopRetired();
-  // With `bot`'s current process live and unfit for `deal`, and no next
-  // process running: one of its parked processes that has not met `deal`
-  // becomes its next process (the hub's standby again,
+  // With `bot`'s current process unfit for `deal` (or none live), and no
+  // next process running: one of its parked processes that has not met
+  // `deal` becomes its next process (the hub's standby again,
   // BotHub::RestoreStandby), without a start. Whether one did.
   bool RestoreParked(const std::string& bot, Entry& e, int64_t deal)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
