@@ -405,17 +405,17 @@ class MatchImpl : public Match {
         continue;
       }
       faults_.push_back({seat, reply.fault});
-      const std::string detail =
-          absl::StrCat(FaultName(reply.fault),
-                       reply.detail.empty() ? "" : ": ", reply.detail);
+      const std::string detail = absl::StrCat(
+          FaultName(reply.fault), reply.detail.empty() ? "" : ": ", reply.detail);
+      const bool no_show = reply.fault == v1::FAULT_KIND_NO_SHOW;  // logged where withdrawn
       if (spec_.log_faults) {
-        spdlog::warn("match {} step {}: seat {} ({}): {}", spec_.match_id, step,
-                     seat, spec_.seat_bots[seat], detail);
+        spdlog::log(no_show ? spdlog::level::debug : spdlog::level::warn,
+                    "match {} step {}: seat {} ({}): {}", spec_.match_id, step, seat,
+                    spec_.seat_bots[seat], detail);
       }
       // A withdrawn bot (NO_SHOW) forfeits whatever the policy: random moves
       // for a bot that is not there would give it results it did not earn.
-      if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE &&
-          reply.fault != v1::FAULT_KIND_NO_SHOW) {
+      if (spec_.fault_policy == v1::FAULT_POLICY_RANDOM_MOVE && !no_show) {
         const int a = static_cast<int>(fault_rng_.Uniform(num));
         actions_[i] = a;
         sa->set_action(a);

@@ -146,7 +146,9 @@ struct MatchSpec {
   bool predictable_seed = false;
   std::string deal_group;              // recorded in the header
   // False: faults are not logged (a recorded match played again to rebuild
-  // what its seats were sent, arena/records/seat_transcript.h).
+  // what its seats were sent, arena/records/seat_transcript.h). True: each
+  // at warning level, but a withdrawn bot's NO_SHOW at debug level (its
+  // withdrawal is logged once where it is withdrawn).
   bool log_faults = true;
   // If set, called once: when the first answer of a bot reaches the match,
   // or when the match ends without one; on the thread that delivers it,
