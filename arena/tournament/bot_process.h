@@ -435,12 +435,24 @@ class BotSupervisor {
     std::vector<std::pair<std::string, int64_t>> order ABSL_GUARDED_BY(mu);
     int64_t expected ABSL_GUARDED_BY(mu) = 0;
     int64_t epoch ABSL_GUARDED_BY(mu) = 0;  // RenewAll calls on demand
-    bool Stale(const Slot& s) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-      return s.live && s.epoch < epoch;
+    // Started before the latest RenewAll (at count `its_epoch`).
+    bool StaleSince(int64_t its_epoch) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return its_epoch < epoch;
     }
-    // Live, and not to play `deal` (-1: any): stale, or it has played it.
+    bool Stale(const Slot& s) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return s.live && StaleSince(s.epoch);
+    }
+    // A process that started at RenewAll count `its_epoch` and has played
+    // `its_deals` may not play `deal` (-1: any): it is stale, or it has
+    // played that deal. The one rule for every process of a bot (the
+    // current one, its next one, a kept one).
+    bool MayNotPlay(const std::set<int64_t>& its_deals, int64_t its_epoch, int64_t deal) const
+        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+      return StaleSince(its_epoch) || (deal >= 0 && its_deals.count(deal) > 0);
+    }
+    // Live, and not to play `deal` (MayNotPlay).
     bool Unfit(const Slot& s, int64_t deal) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-      return Stale(s) || (s.live && deal >= 0 && s.deals.count(deal) > 0);
+      return s.live && MayNotPlay(s.deals, s.epoch, deal);
     }
     // A fresh process in the slot.
     void Fresh(Slot& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
@@ -558,6 +570,9 @@ class BotSupervisor {
   // one), else empty.
   void DropParked(const std::string& bot, Entry& e, size_t i, const std::string& how = "")
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);
+  // The bot's next process becomes its current one in slot `s` (just made
+  // Fresh): the deals and RenewAll count of a kept one go with it.
+  static void AdoptNextsHistory(Entry& e, Pool::Slot& s);
   // DropRetired's and DropParked's work, from e.retiring or e.parked.
   void DropPrevious(const std::string& bot, Entry& e, bool parked, size_t i,
                     const std::string& how) ABSL_EXCLUSIVE_LOCKS_REQUIRED(e.mu);

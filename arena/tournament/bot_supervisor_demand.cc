@@ -232,7 +232,7 @@ void BotSupervisor::StopIdle() {
       bool stale;
       {
         absl::MutexLock lock(&pool_->mu);
-        stale = e.parked[i].epoch < pool_->epoch;
+        stale = pool_->StaleSince(e.parked[i].epoch);
       }
       if (stale) DropParked(name, e, i);
     }

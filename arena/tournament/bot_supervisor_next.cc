@@ -85,7 +85,7 @@ bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, int64_t deal, boo
   {
     absl::MutexLock lock(&pool_->mu);
     if (!pool_->slots[bot].next_live) return false;
-    unfit = (deal >= 0 && e.next_deals.count(deal) > 0) || e.next_epoch < pool_->epoch;
+    unfit = pool_->MayNotPlay(e.next_deals, e.next_epoch, deal);
   }
   if (unfit) {
     // A parked process restored for another deal, which has met this one
@@ -94,15 +94,9 @@ bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, int64_t deal, boo
     return false;
   }
   // Its stream is the hub's standby, almost always there by now.
-  const absl::Time until = MonoNow() + options_.connect_timeout;
-  bool ready = false;
-  for (;;) {
-    ready = hub_->HasStandby(bot);
-    if (!ready && !wait) return false;
-    if (ready || !e.next->Running() || MonoNow() >= until) break;
-    absl::SleepFor(absl::Milliseconds(2));
-  }
-  if (!ready) {
+  if (wait) AwaitStandby(bot, e);
+  if (!hub_->HasStandby(bot)) {
+    if (!wait) return false;
     auto how = e.next->PollUnexpectedEnd();
     DropSuccessor(bot, e, how.has_value() ? *how : "");
     return false;
@@ -119,11 +113,15 @@ bool BotSupervisor::TakeOver(const std::string& bot, Entry& e, int64_t deal, boo
   s.next_live = false;  // its slot is the bot's now (counted once)
   s.live = true;
   pool_->Fresh(s);
-  s.deals = std::move(e.next_deals);  // a parked one's, restored
-  s.epoch = e.next_epoch;
-  e.next_deals.clear();
+  AdoptNextsHistory(e, s);
   ++pool_->counts.successor_takeovers;
   return true;
+}
+
+void BotSupervisor::AdoptNextsHistory(Entry& e, Pool::Slot& s) {
+  s.deals = std::move(e.next_deals);
+  s.epoch = e.next_epoch;
+  e.next_deals.clear();
 }
 
 void BotSupervisor::DropRetired(const std::string& bot, Entry& e, size_t i,
@@ -199,7 +197,7 @@ bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
     absl::MutexLock lock(&pool_->mu);
     const Pool::Slot& s = pool_->slots[bot];
     if (!s.live || !s.next_live || !pool_->Unfit(s, deal) || s.pins > 1 ||
-        (deal >= 0 && e.next_deals.count(deal) > 0) || e.next_epoch < pool_->epoch) {
+        pool_->MayNotPlay(e.next_deals, e.next_epoch, deal)) {
       return false;
     }
   }
@@ -220,9 +218,7 @@ bool BotSupervisor::HandOver(const std::string& bot, Entry& e, int64_t deal) {
   s.next_live = false;  // that slot is the retiring process's now
   ++s.retiring;
   pool_->Fresh(s);
-  s.deals = std::move(e.next_deals);  // a parked one's, restored
-  s.epoch = e.next_epoch;
-  e.next_deals.clear();
+  AdoptNextsHistory(e, s);
   ++pool_->counts.renewals;
   ++pool_->counts.successor_takeovers;
   ++pool_->counts.handovers;
@@ -247,7 +243,7 @@ void BotSupervisor::StopRetired() {
       bool stale;
       {
         absl::MutexLock lock(&pool_->mu);
-        stale = e.retiring[i].epoch < pool_->epoch;
+        stale = pool_->StaleSince(e.retiring[i].epoch);
       }
       // (A field larger than the bound keeps none: there a bot meets its
       // next deal seldom, and the room goes to the processes needed next.)
@@ -295,7 +291,7 @@ bool BotSupervisor::RestoreParked(const std::string& bot, Entry& e, int64_t deal
     bool fit;
     {
       absl::MutexLock lock(&pool_->mu);
-      fit = h.epoch == pool_->epoch && (deal < 0 || h.deals.count(deal) == 0);
+      fit = !pool_->MayNotPlay(h.deals, h.epoch, deal);
     }
     if (!fit || !h.process->Running() || !hub_->RestoreStandby(bot, h.token)) continue;
     if (e.next != nullptr) {  // a spare not running: a spare still
